@@ -1,0 +1,103 @@
+"""Build the Cython extensions; OpenMP when the compiler supports it, serial otherwise.
+
+Everything else (metadata, dependencies) lives in pyproject.toml.
+Environment switches:
+  MJFAST_NO_OPENMP=1     build without OpenMP even if the compiler supports it
+  MJFAST_CYTHON_DEBUG=1  turn bounds/wraparound checks back on
+  MJFAST_NATIVE=1        add -march=native (not portable; for local benchmarking only)
+"""
+import os
+import sys
+import tempfile
+import textwrap
+import warnings
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+MODULES = ["_core", "_tablegen"]
+
+_OMP_TEST = textwrap.dedent(
+    """
+    #include <omp.h>
+    int main(void) {
+        int n = 0;
+        #pragma omp parallel reduction(+:n)
+        n += 1;
+        return omp_get_max_threads() > 0 && n > 0 ? 0 : 1;
+    }
+    """
+)
+
+
+def _omp_flags(compiler):
+    """Return (compile_args, link_args) for OpenMP, or None if a test program fails to compile and link."""
+    if os.environ.get("MJFAST_NO_OPENMP"):
+        return None
+    if compiler.compiler_type == "msvc":
+        candidates = [(["/openmp"], [])]
+    elif sys.platform == "darwin":
+        candidates = [(["-Xpreprocessor", "-fopenmp"], ["-lomp"]), (["-fopenmp"], ["-fopenmp"])]
+    else:
+        candidates = [(["-fopenmp"], ["-fopenmp"])]
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "omp_test.c")
+        with open(src, "w") as f:
+            f.write(_OMP_TEST)
+        for cflags, lflags in candidates:
+            try:
+                objs = compiler.compile([src], output_dir=tmp, extra_postargs=cflags)
+                compiler.link_executable(objs, "omp_test", output_dir=tmp, extra_postargs=lflags)
+            except Exception:  # noqa: BLE001 - any compiler/linker failure means "no OpenMP"
+                continue
+            return cflags, lflags
+    return None
+
+
+class BuildExt(build_ext):
+    def build_extensions(self):
+        flags = _omp_flags(self.compiler)
+        if flags is None:
+            warnings.warn(
+                "mjfast: OpenMP not available (or MJFAST_NO_OPENMP set); building serial kernels. "
+                "mjfast.show_config() will report openmp=False."
+            )
+        for ext in self.extensions:
+            if flags is not None:
+                ext.extra_compile_args += flags[0]
+                ext.extra_link_args += flags[1]
+            ext.define_macros.append(("MJFAST_HAVE_OPENMP", "1" if flags else "0"))
+        super().build_extensions()
+
+
+debug = bool(os.environ.get("MJFAST_CYTHON_DEBUG"))
+directives = {
+    "language_level": 3,
+    "boundscheck": debug,
+    "wraparound": debug,
+    "initializedcheck": debug,
+    "cdivision": True,
+    "embedsignature": True,
+}
+cflags = ["-O3"] if os.name != "nt" else ["/O2"]
+if os.environ.get("MJFAST_NATIVE"):
+    cflags.append("-march=native")
+
+extensions = [
+    Extension(
+        f"mjfast.{name}",
+        [f"src/mjfast/{name}.pyx"],
+        include_dirs=[np.get_include(), "src/mjfast"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=list(cflags),
+        extra_link_args=[],
+    )
+    for name in MODULES
+]
+
+setup(
+    ext_modules=cythonize(extensions, compiler_directives=directives, include_path=["src"]),
+    cmdclass={"build_ext": BuildExt},
+)

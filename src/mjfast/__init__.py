@@ -1,0 +1,38 @@
+"""mjfast: very fast mahjong hands, deals and simulations with a Cython core.
+
+Quick start
+-----------
+>>> import mjfast
+>>> mjfast.shanten("123m456p789s1122z")
+0
+>>> mjfast.is_winning("123m456p789s11222z")
+True
+>>> mjfast.waits("123m456p789s1122z")
+['1z', '2z']
+
+See the README for the tile notation, the forms and rule sets, and the batch API.
+"""
+__version__ = "0.1.0"
+
+from ._config import show_config
+from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits
+from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack
+
+__all__ = [
+    "__version__",
+    "Improvement",
+    "Meld",
+    "ParsedHand",
+    "decompose",
+    "effective_tiles",
+    "format_hand",
+    "format_tiles",
+    "is_winning",
+    "pack",
+    "parse_hand",
+    "parse_tiles",
+    "shanten",
+    "show_config",
+    "unpack",
+    "waits",
+]

@@ -1,0 +1,67 @@
+/* Small portable helpers for mjfast's Cython kernels: unaligned loads, popcount, SWAR base-5.
+ *
+ * Counts are stored one byte per kind (0..4). The SWAR helpers below rely on that bound:
+ * adding 0x7F (or 0x7E, 0x7D, 0x7C) to a byte holding 0..4 never carries into the next byte.
+ */
+#ifndef MJFAST_BITS_H
+#define MJFAST_BITS_H
+#include <stdint.h>
+#include <string.h>
+
+/* Without a popcount instruction in the target (plain x86-64), the compiler builtin becomes a
+ * slow library call, so use the SWAR version there. */
+#if defined(__POPCNT__) || defined(__aarch64__) || defined(__ARM_NEON)
+static inline int mj_popcount64(uint64_t x) { return __builtin_popcountll(x); }
+#else
+static inline int mj_popcount64(uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+#endif
+
+/* 8 bytes from p, little-endian order (byte p[0] in the low bits), any alignment. */
+static inline uint64_t mj_load64(const uint8_t* p) {
+    uint64_t x;
+    memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+    x = __builtin_bswap64(x);
+#endif
+    return x;
+}
+
+#define MJ_LANE_HI 0x8080808080808080ULL
+
+/* 1 in each byte lane of x holding a value >= k, else 0 (k in 1..4; lanes hold 0..4). */
+static inline uint64_t mj_ones_ge(uint64_t x, int k) {
+    uint64_t add = 0x0101010101010101ULL * (uint64_t)(0x80 - k);
+    return ((x + add) & MJ_LANE_HI) >> 7;
+}
+
+/* sum_i byte_i * 5**i over the 8 byte lanes of x (each lane 0..4). */
+static inline uint32_t mj_base5_8(uint64_t x) {
+    x = (x & 0x00FF00FF00FF00FFULL) + ((x >> 8) & 0x00FF00FF00FF00FFULL) * 5u;
+    x = (x & 0x0000FFFF0000FFFFULL) + ((x >> 16) & 0x0000FFFF0000FFFFULL) * 25u;
+    return (uint32_t)((x & 0xFFFFFFFFULL) + (x >> 32) * 625u);
+}
+
+/* Sum of the 8 byte lanes of x (total must stay below 256). */
+static inline uint32_t mj_lane_sum(uint64_t x) {
+    return (uint32_t)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* Packed words: 3 bits per kind. Mask of bit 0 of each of the 9 fields. */
+#define MJ_F0 0x09249249u
+static inline int mj_popcount32(uint32_t x) { return mj_popcount64((uint64_t)x); }
+/* fields with value >= 1, >= 2, >= 3, >= 4 (values 0..4, so bit 2 set means exactly 4) */
+static inline uint32_t mj_fields_ge1(uint32_t w) { return (w | (w >> 1) | (w >> 2)) & MJ_F0; }
+static inline uint32_t mj_fields_ge2(uint32_t w) { return ((w >> 1) | (w >> 2)) & MJ_F0; }
+static inline uint32_t mj_fields_ge3(uint32_t w) { return ((w & (w >> 1)) | (w >> 2)) & MJ_F0; }
+static inline uint32_t mj_fields_ge4(uint32_t w) { return (w >> 2) & MJ_F0; }
+static inline uint32_t mj_fields_sum(uint32_t w) {
+    return (uint32_t)(mj_popcount32(w & MJ_F0) + 2 * mj_popcount32(w & (MJ_F0 << 1))
+                      + 4 * mj_popcount32(w & (MJ_F0 << 2)));
+}
+
+#endif

@@ -1,0 +1,88 @@
+"""Thread-count normalisation and build/runtime configuration report."""
+from __future__ import annotations
+
+import os
+import numbers
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (affinity-aware), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - non-Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def default_threads() -> int:
+    """Threads used for ``threads=None``: ``OMP_NUM_THREADS`` if set, else all available CPUs."""
+    env = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    return available_cpus()
+
+
+def resolve_threads(threads) -> int:
+    """Normalise a user ``threads`` argument to a positive count.
+
+    ``None`` = :func:`default_threads`; a positive int is used as given; a negative int counts
+    down from the CPU count (``-1`` = all, ``-2`` = all but one, never below 1). Without OpenMP
+    every value gives 1. Results never depend on this number, only speed does.
+    """
+    from . import _core
+
+    if threads is None:
+        n = default_threads()
+    elif isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
+        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
+    elif threads == 0:
+        raise ValueError("threads must be a positive int, a negative int (-1 = all CPUs) or None; got 0")
+    elif threads < 0:
+        n = max(1, available_cpus() + 1 + int(threads))
+    else:
+        n = int(threads)
+    return n if _core.openmp_enabled() else 1
+
+
+def config() -> dict:
+    """Build and runtime facts as a dict (see :func:`mjfast.show_config`)."""
+    import numpy as np
+    import sys
+
+    from . import __version__, _core, _tables
+
+    return {
+        "mjfast": __version__,
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "openmp": _core.openmp_enabled(),
+        "openmp_max_threads": _core.omp_max_threads(),
+        "available_cpus": available_cpus(),
+        "default_threads": resolve_threads(None),
+        "tables_built": _tables._TABLES is not None,
+    }
+
+
+def show_config() -> dict:
+    """Print how mjfast was built and what it will use at run time.
+
+    Reports whether the kernels were compiled with OpenMP (otherwise every batch call runs on
+    one thread), the default thread count, and whether the lookup tables are built yet.
+
+    Returns
+    -------
+    dict
+        The same facts, for programs.
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> cfg = mjfast.show_config()  # doctest: +ELLIPSIS
+    mjfast ...
+    >>> isinstance(cfg["openmp"], bool)
+    True
+    """
+    cfg = config()
+    width = max(len(k) for k in cfg)
+    for key, value in cfg.items():
+        print(f"{key:<{width}}  {value}")
+    return cfg

@@ -1,0 +1,39 @@
+# C-level interface of mjfast._core, for other Cython modules:
+#
+#     from mjfast._core cimport mj_tables_t, mj_get_tables, mj_shanten, FORM_STANDARD
+#     cdef const mj_tables_t* t = mj_get_tables()      # with the GIL, once (builds tables)
+#     with nogil:
+#         s = mj_shanten(counts_ptr, FORMS_DEFAULT, t)  # counts_ptr: 34 uint8 counts
+#
+# Hands are 34 uint8 counts (0..4 each, 1..14 tiles, size 3k+1 or 3k+2) or 4 packed uint32
+# words (3 bits per kind). The functions trust their input: validate before calling.
+from libc.stdint cimport uint8_t, int8_t, uint32_t
+
+cdef enum:
+    FORM_STANDARD = 1
+    FORM_SEVEN_PAIRS = 2
+    FORM_THIRTEEN_ORPHANS = 4
+    FORM_HONORS_KNITTED = 8
+    FORM_KNITTED_STRAIGHT = 16
+    FLAG_KONG_TWO_PAIRS = 32      # seven pairs: a four-of-a-kind counts as two pairs (MCR)
+    FORMS_SPECIAL = 2 | 4 | 8 | 16
+    FORMS_DEFAULT = 1 | 2 | 4     # form="all" with rules=None
+
+ctypedef struct mj_tables_t:
+    const uint8_t* suit_class     # [5**9] class id of a number-suit pattern (base-5 code)
+    const uint8_t* honor_class    # [5**7] class id of an honor pattern
+    const uint8_t* pair_mp        # [n_suit * n_suit] (class m, class p) -> merged class
+    const uint8_t* pair_sz        # [n_suit * n_honor] (class s, class z) -> merged class
+    const uint8_t* final          # [n_mp * n_sz * 8] -> tiles missing for k sets + 1 pair
+    const uint32_t* chunk5        # [3 * 512] base-5 value of a 9-bit chunk of a packed word
+    const uint8_t* suit_win       # [5**9 / 4] 2 bits per code: 1 complete as sets, 2 sets + pair
+    const uint8_t* honor_win      # [5**7 / 4] same for the honors
+    int n_suit
+    int n_honor
+    int n_mp
+    int n_sz
+
+cdef const mj_tables_t* mj_get_tables() except NULL
+cdef int mj_shanten(const uint8_t* counts, int forms, const mj_tables_t* t) noexcept nogil
+cdef int mj_shanten_packed(const uint32_t* words, int forms, const mj_tables_t* t) noexcept nogil
+cdef bint mj_is_winning(const uint8_t* counts, int forms, const mj_tables_t* t) noexcept nogil

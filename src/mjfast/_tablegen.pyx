@@ -1,0 +1,116 @@
+# cython: language_level=3
+"""Generate the per-suit distance vectors behind the shanten tables.
+
+For one suit (9 number kinds, or the 7 honor kinds) and every count pattern h with at most
+14 tiles, ``distance_vectors`` computes, for k = 0..4 sets and p = 0/1 pairs, the number of
+tiles missing from h to hold *some* target of exactly k sets and p pairs drawn from that suit
+alone, where a target never uses more than four copies of a kind::
+
+    d[h, 2k + p] = min over targets t of sum_i max(t_i - h_i, 0)
+                 = 3k + 2p - max over targets t of sum_i min(t_i, h_i)
+
+The maximum overlap is found by a dynamic programme over the ranks, run once per prefix of
+the pattern while enumerating the patterns depth first (every pattern sharing a prefix
+shares the DP rows for it). DP state before rank i: (a, b, m, p) = chows started at i-2
+(still needing rank i), chows started at i-1 (needing ranks i and i+1), sets placed so far,
+pair placed. Only the wrapper in ``_tables.py`` calls this; the tests compare its output with
+the brute-force target enumeration in ``_reference.py``.
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+cnp.import_array()
+
+NO_PATTERN = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+cdef enum:
+    MAXT = 14
+
+# dp rows: [a][b][m][p] flattened = ((a*5 + b)*5 + m)*2 + p ; 250 entries, -1 = unreachable
+ctypedef int8_t dprow_t[250]
+
+cdef inline int _st(int a, int b, int m, int p) noexcept nogil:
+    return ((a * 5 + b) * 5 + m) * 2 + p
+
+
+cdef void _step(const int8_t* src, int8_t* dst, int h, bint chows_start) noexcept nogil:
+    """One rank of the DP: src = rows before this rank, dst = rows after it (before the next)."""
+    cdef int a, b, m, p, c, q, r, t, v, nv, ov, cmax, s
+    memset(dst, -1, 250)
+    for a in range(5):
+        for b in range(5 - a):
+            for m in range(a + b, 5):
+                for p in range(2):
+                    v = src[_st(a, b, m, p)]
+                    if v < 0:
+                        continue
+                    cmax = (4 - m) if chows_start else 0
+                    for c in range(cmax + 1):
+                        for q in range(2):
+                            if m + c + q > 4:
+                                break
+                            for r in range(2 - p):
+                                t = a + b + c + 3 * q + 2 * r
+                                if t > 4:
+                                    break
+                                ov = t if t < h else h
+                                nv = v + ov
+                                s = _st(b, c, m + c + q, p + r)
+                                if dst[s] < nv:
+                                    dst[s] = <int8_t>nv
+
+
+cdef void _walk(int depth, int nk, bint numbers, int tiles, Py_ssize_t index, Py_ssize_t weight,
+                int8_t* rows, uint64_t* out) noexcept nogil:
+    """Depth-first over patterns; rows[depth*250 .. ] holds the DP before rank ``depth``."""
+    cdef int h, m, p, best
+    cdef int8_t* cur = rows + depth * 250
+    cdef int8_t* nxt = rows + (depth + 1) * 250
+    cdef uint64_t key = 0
+    if depth == nk:
+        for m in range(5):
+            for p in range(2):
+                best = cur[_st(0, 0, m, p)]
+                # every (m, p) with 3m + 2p <= 14 is reachable from the all-missing target
+                key |= (<uint64_t>(3 * m + 2 * p - best)) << (4 * (2 * m + p))
+        out[index] = key
+        return
+    for h in range(5):
+        if tiles + h > MAXT:
+            break
+        _step(cur, nxt, h, numbers and depth <= nk - 3)
+        _walk(depth + 1, nk, numbers, tiles + h, index + h * weight, weight * 5, rows, out)
+
+
+def distance_vectors(int n_kinds, bint numbers):
+    """Distance vectors of every pattern of one suit, indexed by base-5 code.
+
+    Parameters
+    ----------
+    n_kinds : int
+        9 for a number suit, 7 for the honors.
+    numbers : bool
+        Whether chows are allowed (number suits).
+
+    Returns
+    -------
+    ndarray of shape (5**n_kinds,), dtype uint64
+        Entry ``sum(h[i] * 5**i)`` packs ``d[2k + p]`` in bits ``4*(2k + p)`` and up (each value
+        is at most 14). Patterns with more than 14 tiles hold ``NO_PATTERN`` (all bits set);
+        no valid hand reaches them.
+    """
+    cdef Py_ssize_t size = 1
+    cdef int _i
+    for _i in range(n_kinds):
+        size *= 5
+    out = np.full(size, NO_PATTERN, dtype=np.uint64)
+    rows = np.empty((n_kinds + 1) * 250, dtype=np.int8)
+    cdef uint64_t[::1] o = out
+    cdef int8_t[::1] r = rows
+    with nogil:
+        memset(&r[0], -1, 250)
+        r[0] = 0  # state (0, 0, 0, 0) with overlap 0
+        _walk(0, n_kinds, numbers, 0, 0, 1, &r[0], &o[0])
+    return out

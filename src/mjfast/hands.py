@@ -1,0 +1,463 @@
+"""Public hand analysis: winning check, shanten, waits, effective tiles, decompositions.
+
+The batch functions accept one hand (text, or a ``(34,)`` count vector) or a batch (an
+``(N, 34)`` count array, or an ``(N, 4)`` uint32 array in the packed layout of
+:mod:`mjfast.tiles`). Input is validated here, once; the Cython kernels trust it.
+
+Forms and rules
+---------------
+``form`` picks the winning shape:
+
+``"standard"``
+    k sets (chow or pung) + 1 pair, k = tiles // 3 (4 for 13- and 14-tile hands).
+``"seven_pairs"``
+    seven pairs of seven different kinds (``rules="mcr"``: a four-of-a-kind counts as two).
+``"thirteen_orphans"``
+    one of each terminal and honor plus a duplicate of one of them.
+``"honors_knitted"``, ``"knitted_straight"``
+    the Chinese Official knitted shapes (see ``docs`` in the README).
+``"all"``
+    the minimum over the forms the rule set allows: ``rules=None`` -> standard, seven pairs,
+    thirteen orphans; ``"classical"``/``"basic"`` -> standard only; ``"mcr"`` -> all five
+    (seven pairs counting a four-of-a-kind as two pairs).
+
+Every form except ``"standard"`` needs a closed hand of 13 or 14 tiles; under ``"all"`` the
+special forms are simply skipped for other sizes.
+
+Shanten is exact and four-copy aware: the number of tiles still missing from the nearest
+complete hand that never uses a fifth copy of a kind, minus one (so -1 = complete,
+0 = tenpai). Tiles in called sets, discards or other hands are not subtracted (pass them as
+``visible`` to :func:`effective_tiles` for unseen-copy counts).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from . import _core, tiles
+from ._config import resolve_threads
+
+FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
+RULES = (None, "classical", "basic", "mcr")
+
+_FORM_BITS = _core.FORM_BITS
+_SPECIAL = _core.SPECIAL_FORMS
+_ALL_FORMS = {
+    None: _FORM_BITS["standard"] | _FORM_BITS["seven_pairs"] | _FORM_BITS["thirteen_orphans"],
+    "classical": _FORM_BITS["standard"],
+    "basic": _FORM_BITS["standard"],
+    "mcr": sum(_FORM_BITS.values()) | _core.KONG_TWO_PAIRS,
+}
+# sizes 3k+1 and 3k+2 up to 14 tiles
+_SIZES_ALL = sum(1 << s for s in range(1, 15) if s % 3)
+_SIZES_CLOSED = (1 << 13) | (1 << 14)
+_SIZES_COMPLETE = sum(1 << s for s in range(2, 15) if s % 3 == 2)
+_SIZES_TENPAI = sum(1 << s for s in range(1, 14) if s % 3 == 1)
+
+
+def form_bits(form: str = "all", rules: str | None = None) -> int:
+    """Kernel bit set for a (form, rules) pair; raises for unknown names."""
+    if rules is not None and not isinstance(rules, str):
+        raise TypeError(f"rules must be a str or None, not {type(rules).__name__}")
+    if rules == "american":
+        raise ValueError("rules='american' is not supported by the hand functions in this version "
+                         f"of mjfast; choose one of {RULES}")
+    if rules not in _ALL_FORMS:
+        raise ValueError(f"unknown rules {rules!r}; choose one of {RULES}")
+    if not isinstance(form, str):
+        raise TypeError(f"form must be a str, not {type(form).__name__}")
+    if form == "all":
+        return _ALL_FORMS[rules]
+    if form not in _FORM_BITS:
+        raise ValueError(f"unknown form {form!r}; choose 'all' or one of {FORMS}")
+    bits = _FORM_BITS[form]
+    if form == "seven_pairs" and rules == "mcr":
+        bits |= _core.KONG_TWO_PAIRS
+    return bits
+
+
+@dataclasses.dataclass(frozen=True)
+class _Batch:
+    data: np.ndarray  # (n, 34) uint8 or (n, 4) uint32, C-contiguous
+    packed: bool
+    single: bool
+
+
+def _size_text(mask: int) -> str:
+    return ", ".join(str(s) for s in range(64) if (mask >> s) & 1)
+
+
+def as_batch(hands: Any, sizes: int = _SIZES_ALL, what: str = "hands", threads: int = 1) -> _Batch:
+    """Validate ``hands`` and return it as a C-contiguous batch for the kernels.
+
+    ``sizes`` is a bit set of allowed tile totals. Raises TypeError for wrong types or dtypes
+    and ValueError (naming the first bad hand) for wrong shapes, counts or sizes.
+    """
+    if isinstance(hands, str):
+        parsed = tiles.parse_tiles(hands)
+        if parsed.bonus.any() or parsed.jokers:
+            raise ValueError(f"{what}: bonus tiles and jokers are not part of a hand here; remove them from {hands!r}")
+        arr = parsed.concealed.reshape(1, 34)
+        single, packed = True, False
+    else:
+        if isinstance(hands, (bytes, bytearray, memoryview)):
+            raise TypeError(f"{what} must be a str, a (34,) count vector or an (N, 34) / packed (N, 4) array, "
+                            f"not {type(hands).__name__}")
+        arr = np.asarray(hands)
+        if arr.dtype == object or arr.dtype.kind not in "iu":
+            if arr.dtype.kind == "b":
+                raise TypeError(f"{what} must hold integer tile counts, not booleans")
+            if arr.size == 0 and arr.ndim == 2 and arr.dtype.kind == "f":
+                arr = arr.astype(np.uint8)
+            else:
+                raise TypeError(f"{what} must hold integer tile counts, got dtype {arr.dtype}")
+        if arr.ndim not in (1, 2):
+            raise ValueError(f"{what} must have shape (34,), (N, 34) or packed (N, 4); got {arr.shape}")
+        single = arr.ndim == 1
+        if single:
+            arr = arr.reshape(1, -1)
+        width = arr.shape[1]
+        if width == 4 and arr.dtype == np.uint32:
+            packed = True
+        elif width == 4:
+            raise TypeError(f"{what}: packed hands must have dtype uint32, got {arr.dtype}")
+        elif width == 34:
+            packed = False
+        else:
+            raise ValueError(f"{what} must have 34 counts per hand (or 4 packed uint32 words); got shape {np.shape(hands)}")
+        if not packed and arr.dtype != np.uint8:
+            if arr.size and (arr.min() < 0 or arr.max() > 4):
+                bad = np.argwhere((arr < 0) | (arr > 4))[0]
+                raise ValueError(f"{what}: hand {bad[0]} holds {int(arr[bad[0], bad[1]])} copies of "
+                                 f"{tiles.tile_name(int(bad[1]))}; counts must be 0-4")
+            arr = arr.astype(np.uint8)
+        arr = np.ascontiguousarray(arr)
+    check = _core.check_packed_batch if packed else _core.check_counts_batch
+    row, reason = check(arr, sizes, threads)
+    if row >= 0:
+        label = what if single else f"{what}: hand {row}"
+        if reason == 1:
+            if packed:
+                raise ValueError(f"{label}: a packed 3-bit count is above 4")
+            k = int(np.flatnonzero(arr[row] > 4)[0])
+            raise ValueError(f"{label} holds {int(arr[row, k])} copies of {tiles.tile_name(k)}; counts must be 0-4")
+        if reason == 3:
+            raise ValueError(f"{label}: packed word has bits set outside the 3-bit count fields")
+        total = int(tiles.unpack(arr[row]).sum()) if packed else int(arr[row].sum())
+        raise ValueError(f"{label} has {total} tiles; allowed sizes here: {_size_text(sizes)}")
+    return _Batch(arr, packed, single)
+
+
+def _forms_sizes(bits: int, base_sizes: int) -> int:
+    """Allowed sizes: special-only form sets need closed 13/14-tile hands."""
+    if bits & _FORM_BITS["standard"]:
+        return base_sizes
+    return base_sizes & _SIZES_CLOSED
+
+
+def shanten(hands: Any, *, form: str = "all", rules: str | None = None, threads: int | None = None):
+    """Shanten number: tile exchanges still needed to reach tenpai (-1 = complete hand).
+
+    Exact and four-copy aware: a hand is never completed with a fifth copy of a kind, so
+    ``123m456p789s1111z`` is 1-shanten, not tenpai.
+
+    Parameters
+    ----------
+    hands : str, array_like of shape (34,) or (N, 34), or ndarray of shape (N, 4) and dtype uint32
+        One hand as text (called sets in brackets are allowed and left out, as they are
+        complete) or as 34 counts, or a batch of count rows or packed rows. Each hand must
+        hold 1-14 tiles, 3k+1 or 3k+2 of them.
+    form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight"}
+        Winning shape; "all" takes the minimum over the forms `rules` allows.
+    rules : {None, "classical", "basic", "mcr"}
+        None: all = standard, seven pairs, thirteen orphans. "classical"/"basic": standard
+        only. "mcr" (Chinese Official): adds the knitted shapes, and seven pairs may use a
+        four-of-a-kind as two pairs.
+    threads : int or None
+        Threads for a batch (None = all CPUs, or OMP_NUM_THREADS; -1 = all; 1 = serial).
+        The result never depends on it.
+
+    Returns
+    -------
+    int or ndarray of shape (N,) and dtype int8
+
+    Raises
+    ------
+    TypeError
+        Non-integer arrays, packed arrays that are not uint32, wrong argument types.
+    ValueError
+        Malformed text, counts outside 0-4, a hand size that cannot occur, a special form
+        asked of a hand that is not 13 or 14 tiles, unknown form or rules.
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> mjfast.shanten("123m456p789s1122z")
+    0
+    >>> mjfast.shanten("123m456p789s1111z")
+    1
+    >>> mjfast.shanten("1122m3344p5566s77z", form="standard")
+    3
+    >>> batch = np.stack([mjfast.parse_hand("19m19p19s1234567z"), mjfast.parse_hand("123m456p789s1122z")])
+    >>> mjfast.shanten(batch)
+    array([0, 0], dtype=int8)
+    >>> mjfast.shanten(batch, form="standard", threads=1)
+    array([8, 0], dtype=int8)
+    """
+    bits = form_bits(form, rules)
+    threads = resolve_threads(threads)
+    batch = as_batch(hands, _forms_sizes(bits, _SIZES_ALL), threads=threads)
+    out = np.empty(len(batch.data), dtype=np.int8)
+    kernel = _core.shanten_packed_batch if batch.packed else _core.shanten_counts_batch
+    kernel(batch.data, bits, out, threads)
+    return int(out[0]) if batch.single else out
+
+
+def is_winning(hands: Any, *, form: str = "all", rules: str | None = None, threads: int | None = None):
+    """Whether each hand is complete (a winning hand) in one of the allowed forms.
+
+    Parameters
+    ----------
+    hands : str, array_like of shape (34,) or (N, 34), or ndarray of shape (N, 4) and dtype uint32
+        As for :func:`shanten`. A hand of 3k+1 tiles is never complete (returns False).
+    form, rules, threads
+        As for :func:`shanten`.
+
+    Returns
+    -------
+    bool or ndarray of shape (N,) and dtype bool
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> mjfast.is_winning("123m456p789s11222z")
+    True
+    >>> mjfast.is_winning("1122m3344p5566s77z"), mjfast.is_winning("1122m3344p5566s77z", rules="classical")
+    (True, False)
+    """
+    bits = form_bits(form, rules)
+    threads = resolve_threads(threads)
+    batch = as_batch(hands, _forms_sizes(bits, _SIZES_ALL), threads=threads)
+    out = np.empty(len(batch.data), dtype=np.uint8)
+    kernel = _core.winning_packed_batch if batch.packed else _core.winning_counts_batch
+    kernel(batch.data, bits, out, threads)
+    res = out.view(np.bool_)
+    return bool(res[0]) if batch.single else res
+
+
+def _single_counts(hand: Any, sizes: int, what: str) -> np.ndarray:
+    batch = as_batch(hand, sizes, what)
+    if not batch.single:
+        raise ValueError(f"{what} must be one hand (text or 34 counts), not a batch of {len(batch.data)}")
+    return tiles.unpack(batch.data[0]) if batch.packed else batch.data[0].copy()
+
+
+def _visible_counts(visible: Any, hand: np.ndarray) -> np.ndarray:
+    if visible is None:
+        seen = np.zeros(34, dtype=np.int64)
+    elif isinstance(visible, str):
+        parsed = tiles.parse_tiles(visible) if visible.strip() else None
+        seen = np.zeros(34, dtype=np.int64) if parsed is None else parsed.counts_all().astype(np.int64)
+    else:
+        arr = np.asarray(visible)
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"visible must hold integer counts, got dtype {arr.dtype}")
+        if arr.shape != (34,):
+            raise ValueError(f"visible must be text or 34 counts; got shape {arr.shape}")
+        if arr.min() < 0:
+            raise ValueError("visible counts must be non-negative")
+        seen = arr.astype(np.int64)
+    total = seen + hand
+    if total.max() > 4:
+        k = int(np.argmax(total))
+        raise ValueError(f"{tiles.tile_name(k)}: {int(hand[k])} in hand + {int(seen[k])} visible = "
+                         f"{int(total[k])} copies; only 4 exist")
+    return seen
+
+
+def waits(hand: Any, *, form: str = "all", rules: str | None = None) -> list[str]:
+    """Tiles that complete a hand of 3k+1 tiles (empty if it is not tenpai).
+
+    A kind already held four times is never a wait (there is no fifth copy).
+
+    Parameters
+    ----------
+    hand : str or array_like of shape (34,)
+        A hand of 1, 4, 7, 10 or 13 tiles.
+    form, rules
+        As for :func:`shanten`.
+
+    Returns
+    -------
+    list of str
+        Tile names in index order (``mjfast.tiles.tile_index`` converts them).
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> mjfast.waits("123m456p789s1122z")
+    ['1z', '2z']
+    >>> len(mjfast.waits("19m19p19s1234567z"))
+    13
+    """
+    bits = form_bits(form, rules)
+    counts = _single_counts(hand, _forms_sizes(bits, _SIZES_TENPAI), "hand")
+    cand = np.flatnonzero(counts < 4)
+    rows = np.repeat(counts[None, :], len(cand), axis=0)
+    rows[np.arange(len(cand)), cand] += 1
+    out = np.empty(len(cand), dtype=np.uint8)
+    _core.winning_counts_batch(rows, bits, out, 1)
+    return [tiles.tile_name(int(k)) for k in cand[out.astype(bool)]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Improvement:
+    """Tiles that lower the shanten of a hand (after ``discard``, if any).
+
+    Attributes
+    ----------
+    discard : str or None
+        The tile discarded from a 3k+2 hand first; None for a 3k+1 hand.
+    shanten : int
+        Shanten of the 3k+1 hand (after the discard).
+    tiles : dict of str to int
+        Each tile kind whose draw lowers the shanten -> copies still unseen (4 minus those
+        in hand and those visible; can be 0).
+    count : int
+        Total unseen copies over ``tiles``: how many live draws improve the hand.
+    """
+
+    discard: str | None
+    shanten: int
+    tiles: dict
+    count: int
+
+
+def _improvements(rows13: np.ndarray, discards: list, bits: int, seen: np.ndarray) -> list[Improvement]:
+    """Effective tiles of each 3k+1 row (one batch call for all rows and candidates)."""
+    n = len(rows13)
+    base = np.empty(n, dtype=np.int8)
+    _core.shanten_counts_batch(rows13, bits, base, 1)
+    cand = np.repeat(rows13, 34, axis=0)
+    kinds = np.tile(np.arange(34), n)
+    ok = cand[np.arange(len(cand)), kinds] < 4
+    cand[np.arange(len(cand)), kinds] += ok.astype(np.uint8)
+    after = np.empty(len(cand), dtype=np.int8)
+    _core.shanten_counts_batch(cand, bits, after, 1)
+    after = after.reshape(n, 34)
+    ok = ok.reshape(n, 34)
+    result = []
+    for i in range(n):
+        better = np.flatnonzero(ok[i] & (after[i] < base[i]))
+        unseen = {tiles.tile_name(int(k)): int(4 - rows13[i, k] - seen[k]) for k in better}
+        result.append(Improvement(discards[i], int(base[i]), unseen, sum(unseen.values())))
+    return result
+
+
+def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules: str | None = None):
+    """Tiles that lower the shanten, with how many copies of each remain unseen.
+
+    Parameters
+    ----------
+    hand : str or array_like of shape (34,)
+        A 3k+1 hand (e.g. 13 tiles) or a 3k+2 hand (e.g. 14 tiles, before its discard).
+    visible : str or array_like of shape (34,), optional
+        Tiles seen elsewhere (discards, called sets, dora indicators...). They reduce the
+        unseen counts; hand + visible may not exceed 4 copies of any kind.
+    form, rules
+        As for :func:`shanten`.
+
+    Returns
+    -------
+    Improvement or list of Improvement
+        For a 3k+1 hand, one :class:`Improvement`. For a 3k+2 hand, one per distinct discard,
+        best first (lowest shanten after the discard, then most unseen improving copies,
+        then tile order).
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> imp = mjfast.effective_tiles("123m456p789s1122z", visible="1z")
+    >>> imp.shanten, imp.tiles, imp.count
+    (0, {'1z': 1, '2z': 2}, 3)
+    >>> best = mjfast.effective_tiles("123m456p789s11223z")[0]
+    >>> best.discard, best.shanten, best.count
+    ('3z', 0, 4)
+    """
+    bits = form_bits(form, rules)
+    closed = 0 if bits & _FORM_BITS["standard"] else 1
+    sizes = _SIZES_ALL if not closed else _SIZES_CLOSED
+    counts = _single_counts(hand, _forms_sizes(bits, sizes), "hand")
+    seen = _visible_counts(visible, counts)
+    if int(counts.sum()) % 3 == 1:
+        return _improvements(counts[None, :].copy(), [None], bits, seen)[0]
+    held = np.flatnonzero(counts)
+    rows = np.repeat(counts[None, :], len(held), axis=0)
+    rows[np.arange(len(held)), held] -= 1
+    imps = _improvements(rows, [tiles.tile_name(int(k)) for k in held], bits, seen)
+    order = sorted(range(len(imps)), key=lambda i: (imps[i].shanten, -imps[i].count, int(held[i])))
+    return [imps[i] for i in order]
+
+
+def _decompositions(counts: list, start: int, sets: list, pair: int | None, out: list) -> None:
+    """Depth-first: the lowest held kind is a pair (once), a pung, or starts a chow."""
+    k = start
+    while k < 34 and counts[k] == 0:
+        k += 1
+    if k == 34:
+        out.append((pair, tuple(sets)))
+        return
+    if pair is None and counts[k] >= 2:
+        counts[k] -= 2
+        _decompositions(counts, k, sets, k, out)
+        counts[k] += 2
+    if counts[k] >= 3:
+        counts[k] -= 3
+        _decompositions(counts, k, sets + [("pung", k)], pair, out)
+        counts[k] += 3
+    if k < 27 and k % 9 <= 6 and counts[k + 1] and counts[k + 2]:
+        for j in (k, k + 1, k + 2):
+            counts[j] -= 1
+        _decompositions(counts, k, sets + [("chow", k)], pair, out)
+        for j in (k, k + 1, k + 2):
+            counts[j] += 1
+
+
+def _set_text(kind: str, k: int) -> str:
+    tiles_ = [k, k + 1, k + 2] if kind == "chow" else [k] * (2 if kind == "pair" else 3)
+    c = np.zeros(34, dtype=np.uint8)
+    np.add.at(c, tiles_, 1)
+    return tiles.format_hand(c)
+
+
+def decompose(hand: Any) -> list[tuple[str, ...]]:
+    """Every way a complete standard hand splits into k sets and one pair.
+
+    Parameters
+    ----------
+    hand : str or array_like of shape (34,)
+        A hand of 3k+2 tiles (2, 5, 8, 11 or 14).
+
+    Returns
+    -------
+    list of tuple of str
+        One tuple per decomposition: the pair first, then the sets (chows and pungs) in tile
+        order, each in compact notation. Sorted; empty when the hand is not complete.
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> for d in mjfast.decompose("111222333m789p11z"):
+    ...     print(d)
+    ('11z', '111m', '222m', '333m', '789p')
+    ('11z', '123m', '123m', '123m', '789p')
+    """
+    counts = _single_counts(hand, _SIZES_COMPLETE, "hand")
+    found: list = []
+    _decompositions([int(c) for c in counts], 0, [], None, found)
+    result = set()
+    for pair, sets in found:
+        result.add((_set_text("pair", pair),) + tuple(_set_text(kind, k) for kind, k in sorted(sets, key=lambda s: (s[1], s[0]))))
+    return sorted(result)
