@@ -258,7 +258,7 @@ def _visible_counts(visible: Any, hand: np.ndarray) -> np.ndarray:
     if visible is None:
         seen = np.zeros(34, dtype=np.int64)
     elif isinstance(visible, str):
-        parsed = tiles.parse_tiles(visible) if visible.strip() else None
+        parsed = tiles.parse_tiles(visible, max_tiles=None) if visible.strip() else None
         seen = np.zeros(34, dtype=np.int64) if parsed is None else parsed.counts_all().astype(np.int64)
     else:
         arr = np.asarray(visible)
@@ -324,9 +324,10 @@ class Improvement:
         Shanten of the 3k+1 hand (after the discard).
     tiles : dict of str to int
         Each tile kind whose draw lowers the shanten -> copies still unseen (4 minus those
-        in hand and those visible; can be 0).
+        in hand, those visible and the discard), at least 1.
     count : int
-        Total unseen copies over ``tiles``: how many live draws improve the hand.
+        Total unseen copies over ``tiles``: how many live draws improve the hand. Kinds with
+        no unseen copy left are not listed (they cannot be drawn).
     """
 
     discard: str | None
@@ -336,13 +337,16 @@ class Improvement:
 
 
 def _improvements(rows13: np.ndarray, discards: list, bits: int, seen: np.ndarray) -> list[Improvement]:
-    """Effective tiles of each 3k+1 row (one batch call for all rows and candidates)."""
+    """Effective tiles of each 3k+1 row (one batch call for all rows and candidates).
+
+    ``seen`` is (len(rows13), 34): tiles visible outside each row (a discard included).
+    """
     n = len(rows13)
     base = np.empty(n, dtype=np.int8)
     _core.shanten_counts_batch(rows13, bits, base, 1)
     cand = np.repeat(rows13, 34, axis=0)
     kinds = np.tile(np.arange(34), n)
-    ok = cand[np.arange(len(cand)), kinds] < 4
+    ok = (rows13.astype(np.int64) + seen).reshape(-1) < 4  # at least one unseen copy
     cand[np.arange(len(cand)), kinds] += ok.astype(np.uint8)
     after = np.empty(len(cand), dtype=np.int8)
     _core.shanten_counts_batch(cand, bits, after, 1)
@@ -351,7 +355,7 @@ def _improvements(rows13: np.ndarray, discards: list, bits: int, seen: np.ndarra
     result = []
     for i in range(n):
         better = np.flatnonzero(ok[i] & (after[i] < base[i]))
-        unseen = {tiles.tile_name(int(k)): int(4 - rows13[i, k] - seen[k]) for k in better}
+        unseen = {tiles.tile_name(int(k)): int(4 - rows13[i, k] - seen[i, k]) for k in better}
         result.append(Improvement(discards[i], int(base[i]), unseen, sum(unseen.values())))
     return result
 
@@ -372,7 +376,8 @@ def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules:
     Returns
     -------
     Improvement or list of Improvement
-        For a 3k+1 hand, one :class:`Improvement`. For a 3k+2 hand, one per distinct discard,
+        For a 3k+1 hand, one :class:`Improvement`. For a 3k+2 hand, one per distinct discard
+        (the discarded copy then counts as seen),
         best first (lowest shanten after the discard, then most unseen improving copies,
         then tile order).
 
@@ -392,11 +397,13 @@ def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules:
     counts = _single_counts(hand, _forms_sizes(bits, sizes), "hand")
     seen = _visible_counts(visible, counts)
     if int(counts.sum()) % 3 == 1:
-        return _improvements(counts[None, :].copy(), [None], bits, seen)[0]
+        return _improvements(counts[None, :].copy(), [None], bits, seen[None, :])[0]
     held = np.flatnonzero(counts)
     rows = np.repeat(counts[None, :], len(held), axis=0)
     rows[np.arange(len(held)), held] -= 1
-    imps = _improvements(rows, [tiles.tile_name(int(k)) for k in held], bits, seen)
+    seen_rows = np.repeat(seen[None, :], len(held), axis=0)
+    seen_rows[np.arange(len(held)), held] += 1  # the discard is visible now
+    imps = _improvements(rows, [tiles.tile_name(int(k)) for k in held], bits, seen_rows)
     order = sorted(range(len(imps)), key=lambda i: (imps[i].shanten, -imps[i].count, int(held[i])))
     return [imps[i] for i in order]
 

@@ -1,0 +1,63 @@
+"""Shared helpers for the test suite: seeded random hands, complete hands, near-complete hands."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+SIZES = [1, 2, 4, 5, 7, 8, 10, 11, 13, 14]
+RULES = [None, "classical", "mcr"]
+FORMS = ["standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight"]
+
+
+def random_hands(n: int, size: int, seed: int, suits: str = "mpsz") -> np.ndarray:
+    from mjfast._random_hands import random_hands as gen
+
+    return gen(n, size, seed=seed, suits=suits)
+
+
+def _sets():
+    """All sets as lists of kinds: 21 chows + 34 pungs."""
+    out = [[k] * 3 for k in range(34)]
+    out += [[9 * s + r, 9 * s + r + 1, 9 * s + r + 2] for s in range(3) for r in range(7)]
+    return out
+
+
+SETS = _sets()
+
+
+def complete_hands(n: int, size: int, seed: int) -> np.ndarray:
+    """``n`` random complete standard hands of ``size`` (3k+2) tiles, four-copy valid."""
+    rng = np.random.default_rng(seed)
+    k = size // 3
+    out = np.zeros((n, 34), dtype=np.uint8)
+    i = 0
+    while i < n:
+        c = np.zeros(34, dtype=np.int64)
+        c[rng.integers(34)] += 2
+        for _ in range(k):
+            for t in SETS[rng.integers(len(SETS))]:
+                c[t] += 1
+        if c.max() <= 4:
+            out[i] = c
+            i += 1
+    return out
+
+
+def perturb(hands: np.ndarray, seed: int, swaps: int = 1) -> np.ndarray:
+    """Replace ``swaps`` random tiles of each hand with random other kinds (four-copy valid)."""
+    rng = np.random.default_rng(seed)
+    out = hands.astype(np.int64).copy()
+    for row in out:
+        for _ in range(swaps):
+            held = np.flatnonzero(row)
+            row[held[rng.integers(len(held))]] -= 1
+            free = np.flatnonzero(row < 4)
+            row[free[rng.integers(len(free))]] += 1
+    return out.astype(np.uint8)
+
+
+@pytest.fixture(scope="session")
+def ref():
+    from mjfast import _reference
+
+    return _reference
