@@ -28,7 +28,7 @@ def _cmd_demo(args) -> int:
         t = time.perf_counter()
         s = hands.shanten(batch, form=form, threads=threads)
         dt = time.perf_counter() - t
-        rows.append((form, np.bincount(s + 1, minlength=10)[:10], dt))
+        rows.append((form, np.bincount(s + 1, minlength=15), dt))
     t = time.perf_counter()
     win = hands.is_winning(batch, threads=threads) if args.tiles % 3 == 2 else np.zeros(args.n, bool)
     dt_win = time.perf_counter() - t
@@ -42,10 +42,9 @@ def _cmd_demo(args) -> int:
         return 0
     print(f"mjfast demo: {args.n:,} random {args.tiles}-tile hands from the 136-tile set "
           f"(seed {args.seed}, {threads} thread{'s' if threads > 1 else ''}; dealt in {t_gen:.2f} s)\n")
-    width = max(len(str(i - 1)) for i in range(10))
     print("shanten distribution (share of hands)")
     print("  " + "shanten".ljust(9) + "".join(f"{f:>18}" for f, _, _ in rows))
-    for k in range(10):
+    for k in range(15):
         if not any(h[k] for _, h, _ in rows):
             continue
         print("  " + str(k - 1).ljust(9) + "".join(f"{h[k] / args.n:>18.6f}" for _, h, _ in rows))

@@ -248,9 +248,9 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | None = None, threa
 
 
 def _single_counts(hand: Any, sizes: int, what: str) -> np.ndarray:
+    if not isinstance(hand, str) and np.ndim(hand) != 1:
+        raise ValueError(f"{what} must be one hand (text, 34 counts or 4 packed words), not shape {np.shape(hand)}")
     batch = as_batch(hand, sizes, what)
-    if not batch.single:
-        raise ValueError(f"{what} must be one hand (text or 34 counts), not a batch of {len(batch.data)}")
     return tiles.unpack(batch.data[0]) if batch.packed else batch.data[0].copy()
 
 

@@ -1,0 +1,109 @@
+"""Bad input gives a clear ValueError / TypeError naming the problem."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import mjfast
+
+
+@pytest.mark.parametrize("fn", [mjfast.shanten, mjfast.is_winning])
+def test_bad_arrays(fn):
+    good = mjfast.parse_hand("123m456p789s1122z")
+    with pytest.raises(TypeError, match="integer"):
+        fn(good.astype(float))
+    with pytest.raises(TypeError, match="boolean"):
+        fn(good.astype(bool))
+    with pytest.raises(ValueError, match="34 counts"):
+        fn(np.zeros(33, np.uint8))
+    with pytest.raises(ValueError, match="shape"):
+        fn(np.zeros((2, 2, 34), np.uint8))
+    bad = good.astype(np.int64)
+    bad[0] = 5
+    with pytest.raises(ValueError, match="5 copies of 1m"):
+        fn(bad)
+    bad[0] = -1
+    with pytest.raises(ValueError, match="-1 copies of 1m"):
+        fn(bad)
+    u8 = good.copy()
+    u8[33] = 200
+    with pytest.raises(ValueError, match="200 copies of 7z"):
+        fn(u8)
+    batch = np.stack([good, good, good])
+    batch[2, 0] = 0  # 12 tiles
+    with pytest.raises(ValueError, match="hand 2 has 12 tiles"):
+        fn(batch)
+    with pytest.raises(ValueError, match="has 0 tiles"):
+        fn(np.zeros(34, np.uint8))
+    with pytest.raises(TypeError, match="uint32"):
+        fn(np.zeros((3, 4), np.int64))
+    with pytest.raises(TypeError):
+        fn(b"123m")
+    with pytest.raises(TypeError):
+        fn(None)
+
+
+def test_bad_packed():
+    p = mjfast.pack(mjfast.parse_hand("123m456p789s1122z"))[None, :].copy()
+    q = p.copy()
+    q[0, 0] |= 7  # field of 1m = 7
+    with pytest.raises(ValueError, match="above 4"):
+        mjfast.shanten(q)
+    q = p.copy()
+    q[0, 3] |= 1 << 25
+    with pytest.raises(ValueError, match="outside the 3-bit"):
+        mjfast.shanten(q)
+
+
+def test_bad_names_and_sizes():
+    h = "123m456p789s1122z"
+    with pytest.raises(ValueError, match="unknown form 'chiitoi'"):
+        mjfast.shanten(h, form="chiitoi")
+    with pytest.raises(ValueError, match="unknown rules 'riichi'"):
+        mjfast.shanten(h, rules="riichi")
+    with pytest.raises(ValueError, match="american"):
+        mjfast.shanten(h, rules="american")
+    with pytest.raises(TypeError, match="form must be a str"):
+        mjfast.shanten(h, form=1)
+    with pytest.raises(ValueError, match="allowed sizes here: 13, 14"):
+        mjfast.shanten("123m456p789s11z", form="seven_pairs")
+    with pytest.raises(ValueError, match="threads"):
+        mjfast.shanten(h, threads=0)
+    with pytest.raises(TypeError, match="threads"):
+        mjfast.shanten(h, threads=1.5)
+    with pytest.raises(ValueError, match="5 copies of 1z"):
+        mjfast.shanten("11111z")
+    with pytest.raises(ValueError, match="bonus tiles"):
+        mjfast.shanten("123m456p789s1122zf1")
+    with pytest.raises(ValueError, match="allowed sizes"):
+        mjfast.waits("123m456p789s11222z")
+    with pytest.raises(ValueError, match="allowed sizes"):
+        mjfast.decompose("123m456p789s1122z")
+    with pytest.raises(ValueError, match="copies; only 4 exist"):
+        mjfast.effective_tiles("123m456p789s1122z", visible="111z")
+    with pytest.raises(ValueError, match="one hand"):
+        mjfast.waits(np.zeros((2, 34), np.uint8))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=30))
+def test_arbitrary_text_never_crashes(text):
+    for fn in (mjfast.shanten, mjfast.is_winning):
+        try:
+            r = fn(text)
+        except ValueError:
+            continue
+        assert isinstance(r, (int, bool))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-3, 8), min_size=34, max_size=34))
+def test_arbitrary_counts_valid_or_valueerror(counts):
+    arr = np.array(counts)
+    valid = arr.min() >= 0 and arr.max() <= 4 and 1 <= arr.sum() <= 14 and arr.sum() % 3 != 0
+    if valid:
+        assert -1 <= mjfast.shanten(arr) <= 8
+    else:
+        with pytest.raises(ValueError):
+            mjfast.shanten(arr)
