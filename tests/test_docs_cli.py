@@ -12,7 +12,7 @@ import pytest
 import mjfast
 from mjfast import cli
 
-MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._config", "mjfast._random_hands"]
+MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._config", "mjfast._random_hands", "mjfast.wall"]
 
 
 @pytest.mark.parametrize("name", MODULES)

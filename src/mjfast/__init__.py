@@ -14,6 +14,7 @@ See the README for the tile notation, the forms and rule sets, and the batch API
 """
 __version__ = "0.1.0"
 
+from . import wall
 from ._config import show_config
 from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits
 from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack
@@ -35,4 +36,5 @@ __all__ = [
     "show_config",
     "unpack",
     "waits",
+    "wall",
 ]

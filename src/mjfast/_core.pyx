@@ -16,9 +16,10 @@ cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 
-from mjfast._bits cimport (
-    mj_popcount32, mj_load64, mj_ones_ge, mj_base5_8, mj_lane_sum,
-    mj_fields_ge1, mj_fields_ge2, mj_fields_ge3, mj_fields_ge4, mj_fields_sum, MJ_F0,
+from mjfast._bits cimport mj_load64, mj_lane_sum, mj_fields_sum, MJ_F0
+from mjfast._hand cimport (
+    shanten_counts, shanten_packed, standard_counts, winning_counts, winning_packed,
+    standard_winning_counts, PAR_MIN,
 )
 from mjfast._omp cimport MJFAST_HAVE_OPENMP, mj_omp_max_threads
 
@@ -34,252 +35,6 @@ FORM_BITS = {
 }
 KONG_TWO_PAIRS = FLAG_KONG_TWO_PAIRS
 SPECIAL_FORMS = FORMS_SPECIAL
-
-cdef enum:
-    POW5_8 = 390625
-    PAR_MIN = 2048   # below this many hands a batch runs on one thread
-
-# knitted rank classes: 1-4-7, 2-5-8, 3-6-9 as bit masks over ranks 0..8
-cdef uint32_t KNIT_MASK[3]
-KNIT_MASK[0] = 0x049
-KNIT_MASK[1] = 0x092
-KNIT_MASK[2] = 0x124
-# the six assignments of knit classes to the suits m, p, s
-cdef int KNIT_PERM[6][3]
-KNIT_PERM[0][:] = [0, 1, 2]
-KNIT_PERM[1][:] = [0, 2, 1]
-KNIT_PERM[2][:] = [1, 0, 2]
-KNIT_PERM[3][:] = [1, 2, 0]
-KNIT_PERM[4][:] = [2, 0, 1]
-KNIT_PERM[5][:] = [2, 1, 0]
-cdef uint32_t POW5[9]
-POW5[:] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625]
-
-
-ctypedef struct hand_t:
-    uint32_t code[4]     # base-5 code of each suit pattern: m, p, s, z
-    int n                # number of tiles
-    # special-form features, filled only when a special form is asked for
-    int ge[5]            # ge[k] = number of kinds held at least k times (k = 1..4)
-    int orphan_kinds     # thirteen orphans: terminal/honor kinds held
-    int orphan_pair      # ... and whether one of them is held twice or more
-    uint32_t held[4]     # bit r: rank r held (m, p, s; honors in held[3])
-
-
-cdef enum:
-    # how much of hand_t a loader fills
-    FEAT_CODES = 0      # code[], n
-    FEAT_PAIRS = 1      # + ge[1], ge[2], orphan_kinds, orphan_pair
-    FEAT_KONGS = 2      # + ge[3], ge[4]
-    FEAT_KNITS = 4      # + held[]
-
-
-cdef inline int features_for(int forms) noexcept nogil:
-    cdef int feat = FEAT_CODES
-    if forms & (FORM_SEVEN_PAIRS | FORM_THIRTEEN_ORPHANS):
-        feat |= FEAT_PAIRS
-    if forms & FLAG_KONG_TWO_PAIRS:
-        feat |= FEAT_KONGS
-    if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
-        feat |= FEAT_KNITS
-    return feat
-
-
-cdef inline void load_counts(const uint8_t* h, hand_t* f, int feat) noexcept nogil:
-    cdef uint64_t wm = mj_load64(h)
-    cdef uint64_t wp = mj_load64(h + 9)
-    cdef uint64_t ws = mj_load64(h + 18)
-    cdef uint64_t wz = mj_load64(h + 26) >> 8          # bytes 27..33, top lane 0
-    cdef uint64_t extra = <uint64_t>h[8] | (<uint64_t>h[17] << 8) | (<uint64_t>h[26] << 16)
-    cdef int k, r
-    f.code[0] = mj_base5_8(wm) + h[8] * POW5_8
-    f.code[1] = mj_base5_8(wp) + h[17] * POW5_8
-    f.code[2] = mj_base5_8(ws) + h[26] * POW5_8
-    f.code[3] = mj_base5_8(wz)
-    f.n = mj_lane_sum(wm + wp + ws + wz + extra)   # lanes stay below 256
-    cdef uint64_t gm, gp, gs, gz, gx
-    if feat & (FEAT_PAIRS | FEAT_KONGS):
-        for k in range(1, 5 if feat & FEAT_KONGS else 3):
-            f.ge[k] = mj_lane_sum(mj_ones_ge(wm, k) + mj_ones_ge(wp, k) + mj_ones_ge(ws, k)
-                                  + mj_ones_ge(wz, k) + mj_ones_ge(extra, k))
-    if feat & FEAT_PAIRS:
-        # terminals: lane 0 of wm/wp/ws and every lane of `extra` (9m 9p 9s); all honors
-        gm = mj_ones_ge(wm, 1)
-        gp = mj_ones_ge(wp, 1)
-        gs = mj_ones_ge(ws, 1)
-        f.orphan_kinds = <int>((gm + gp + gs) & 0xFF) + mj_lane_sum(mj_ones_ge(extra, 1) + mj_ones_ge(wz, 1))
-        f.orphan_pair = (((mj_ones_ge(wm, 2) | mj_ones_ge(wp, 2) | mj_ones_ge(ws, 2)) & 1)
-                         | mj_ones_ge(extra, 2) | mj_ones_ge(wz, 2)) != 0
-    if feat & FEAT_KNITS:
-        for k in range(4):
-            f.held[k] = 0
-        for r in range(9):
-            f.held[0] |= (h[r] != 0) << r
-            f.held[1] |= (h[9 + r] != 0) << r
-            f.held[2] |= (h[18 + r] != 0) << r
-        for r in range(7):
-            f.held[3] |= (h[27 + r] != 0) << r
-
-
-cdef inline uint32_t packed_code(uint32_t w, const uint32_t* chunk5) noexcept nogil:
-    return chunk5[w & 511] + chunk5[512 + ((w >> 9) & 511)] + chunk5[1024 + ((w >> 18) & 511)]
-
-
-cdef inline void load_packed(const uint32_t* w, const uint32_t* chunk5, hand_t* f, int feat) noexcept nogil:
-    cdef int s, r
-    cdef uint32_t g1, g2
-    f.n = 0
-    for s in range(4):
-        f.code[s] = packed_code(w[s], chunk5)
-        f.n += mj_fields_sum(w[s])
-    if feat == FEAT_CODES:
-        return
-    f.ge[1] = f.ge[2] = f.ge[3] = f.ge[4] = 0
-    f.orphan_kinds = 0
-    f.orphan_pair = 0
-    for s in range(4):
-        g1 = mj_fields_ge1(w[s])
-        g2 = mj_fields_ge2(w[s])
-        f.ge[1] += mj_popcount32(g1)
-        f.ge[2] += mj_popcount32(g2)
-        f.ge[3] += mj_popcount32(mj_fields_ge3(w[s]))
-        f.ge[4] += mj_popcount32(mj_fields_ge4(w[s]))
-        if s < 3:   # terminals: rank 0 (bit 0) and rank 8 (bit 24)
-            f.orphan_kinds += mj_popcount32(g1 & 0x01000001)
-            f.orphan_pair |= (g2 & 0x01000001) != 0
-        else:
-            f.orphan_kinds += mj_popcount32(g1)
-            f.orphan_pair |= g2 != 0
-        f.held[s] = 0
-        for r in range(9):
-            f.held[s] |= ((g1 >> (3 * r)) & 1) << r
-
-
-cdef inline int distance_sets_pair(const mj_tables_t* t, uint32_t cm, uint32_t cp, uint32_t cs, uint32_t cz,
-                                   int sets) noexcept nogil:
-    """Tiles missing from the hand with these suit codes to hold `sets` sets + 1 pair."""
-    cdef int a = t.pair_mp[t.suit_class[cm] * t.n_suit + t.suit_class[cp]]
-    cdef int b = t.pair_sz[t.suit_class[cs] * t.n_honor + t.honor_class[cz]]
-    return t.final[(a * t.n_sz + b) * 8 + sets]
-
-
-cdef inline int imin(int a, int b) noexcept nogil:
-    return a if a < b else b
-
-
-cdef inline int pairs_distance(int pairs, int singles) noexcept nogil:
-    """Tiles missing for 7 pairs given pair slots and single slots (see the docs)."""
-    cdef int p = imin(pairs, 7)
-    return 14 - 2 * p - imin(singles, 7 - p)
-
-
-cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t) noexcept nogil:
-    """Min distance over the special forms in `forms` (13/14-tile hands only)."""
-    cdef int best = 99, d, i, s, kn, knit_total
-    cdef uint32_t c[3]
-    cdef uint32_t sel
-    cdef int r
-    if forms & FORM_SEVEN_PAIRS:
-        if forms & FLAG_KONG_TWO_PAIRS:
-            d = pairs_distance(f.ge[2] + f.ge[4], f.ge[1] - f.ge[2] + f.ge[3] - f.ge[4])
-        else:
-            d = pairs_distance(f.ge[2], f.ge[1] - f.ge[2])
-        best = imin(best, d)
-    if forms & FORM_THIRTEEN_ORPHANS:
-        best = imin(best, 14 - f.orphan_kinds - f.orphan_pair)
-    if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
-        for i in range(6):
-            knit_total = 0
-            for s in range(3):
-                sel = f.held[s] & KNIT_MASK[KNIT_PERM[i][s]]
-                knit_total += mj_popcount32(sel)
-                c[s] = f.code[s]
-                for r in range(9):
-                    if (sel >> r) & 1:
-                        c[s] -= POW5[r]
-            if forms & FORM_HONORS_KNITTED:
-                kn = knit_total + mj_popcount32(f.held[3])
-                best = imin(best, 14 - imin(kn, 14))
-            if forms & FORM_KNITTED_STRAIGHT:
-                d = 9 - knit_total + distance_sets_pair(t, c[0], c[1], c[2], f.code[3], 1)
-                best = imin(best, d)
-    return best
-
-
-cdef inline int shanten_hand(hand_t* f, int forms, const mj_tables_t* t) noexcept nogil:
-    cdef int best = 99
-    if forms & FORM_STANDARD:
-        best = distance_sets_pair(t, f.code[0], f.code[1], f.code[2], f.code[3], f.n // 3)
-    if (forms & FORMS_SPECIAL) and f.n >= 13:
-        best = imin(best, special_distance(f, forms, t))
-    return best - 1
-
-
-cdef inline int shanten_default(hand_t* f, const mj_tables_t* t) noexcept nogil:
-    """min(standard, seven pairs, thirteen orphans), branch-free; f loaded with FEAT_PAIRS."""
-    cdef int std = distance_sets_pair(t, f.code[0], f.code[1], f.code[2], f.code[3], f.n // 3)
-    cdef int sp = pairs_distance(f.ge[2], f.ge[1] - f.ge[2])
-    cdef int orph = 14 - f.orphan_kinds - f.orphan_pair
-    cdef int special = imin(sp, orph) + (f.n < 13) * 64   # special forms need 13/14 tiles
-    return imin(std, special) - 1
-
-
-cdef inline int shanten_counts(const uint8_t* h, int forms, const mj_tables_t* t) noexcept nogil:
-    cdef hand_t f
-    load_counts(h, &f, features_for(forms))
-    if forms == FORMS_DEFAULT:
-        return shanten_default(&f, t)
-    return shanten_hand(&f, forms, t)
-
-
-cdef inline int shanten_packed(const uint32_t* w, int forms, const mj_tables_t* t) noexcept nogil:
-    cdef hand_t f
-    load_packed(w, t.chunk5, &f, features_for(forms))
-    if forms == FORMS_DEFAULT:
-        return shanten_default(&f, t)
-    return shanten_hand(&f, forms, t)
-
-
-cdef inline int standard_counts(const uint8_t* h, const mj_tables_t* t) noexcept nogil:
-    cdef uint64_t wm = mj_load64(h)
-    cdef uint64_t wp = mj_load64(h + 9)
-    cdef uint64_t ws = mj_load64(h + 18)
-    cdef uint64_t wz = mj_load64(h + 26) >> 8
-    cdef uint64_t extra = <uint64_t>h[8] | (<uint64_t>h[17] << 8) | (<uint64_t>h[26] << 16)
-    cdef int n = mj_lane_sum(wm + wp + ws + wz + extra)   # lane sums stay below 256
-    return distance_sets_pair(t, mj_base5_8(wm) + h[8] * POW5_8, mj_base5_8(wp) + h[17] * POW5_8,
-                              mj_base5_8(ws) + h[26] * POW5_8, mj_base5_8(wz), n // 3) - 1
-
-
-cdef inline uint32_t win_value(const uint8_t* bits, uint32_t code) noexcept nogil:
-    return (bits[code >> 2] >> ((code & 3) * 2)) & 3
-
-
-cdef inline bint standard_complete(const uint32_t* code, const mj_tables_t* t) noexcept nogil:
-    """Complete standard hand: every suit complete on its own, exactly one of them with the pair."""
-    return (win_value(t.suit_win, code[0]) * win_value(t.suit_win, code[1])
-            * win_value(t.suit_win, code[2]) * win_value(t.honor_win, code[3])) == 2
-
-
-cdef inline bint winning_hand(hand_t* f, int forms, const mj_tables_t* t) noexcept nogil:
-    if forms == FORM_STANDARD:
-        return standard_complete(f.code, t)
-    if forms == FORMS_DEFAULT:
-        return standard_complete(f.code, t) | ((f.n == 14) & ((f.ge[2] == 7) | ((f.orphan_kinds == 13) & f.orphan_pair)))
-    return shanten_hand(f, forms, t) == -1
-
-
-cdef inline bint winning_counts(const uint8_t* h, int forms, const mj_tables_t* t) noexcept nogil:
-    cdef hand_t f
-    load_counts(h, &f, features_for(forms))
-    return winning_hand(&f, forms, t)
-
-
-cdef inline bint winning_packed(const uint32_t* w, int forms, const mj_tables_t* t) noexcept nogil:
-    cdef hand_t f
-    load_packed(w, t.chunk5, &f, features_for(forms))
-    return winning_hand(&f, forms, t)
-
 
 # ---------------------------------------------------------------------------------------------
 # Exported C-level API (declared in _core.pxd)
@@ -372,14 +127,14 @@ def shanten_counts_batch(const uint8_t[:, ::1] hands, int forms, int8_t[::1] out
                 for i in range(n):
                     out[i] = <int8_t>standard_counts(&hands[i, 0], t)
             else:
-                for i in prange(n, schedule="static", num_threads=threads):
+                for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
                     out[i] = <int8_t>standard_counts(&hands[i, 0], t)
         else:
             if threads == 1:
                 for i in range(n):
                     out[i] = <int8_t>shanten_counts(&hands[i, 0], forms, t)
             else:
-                for i in prange(n, schedule="static", num_threads=threads):
+                for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
                     out[i] = <int8_t>shanten_counts(&hands[i, 0], forms, t)
 
 
@@ -396,7 +151,7 @@ def shanten_packed_batch(const uint32_t[:, ::1] hands, int forms, int8_t[::1] ou
             for i in range(n):
                 out[i] = <int8_t>shanten_packed(&hands[i, 0], forms, t)
         else:
-            for i in prange(n, schedule="static", num_threads=threads):
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
                 out[i] = <int8_t>shanten_packed(&hands[i, 0], forms, t)
 
 
@@ -409,11 +164,18 @@ def winning_counts_batch(const uint8_t[:, ::1] hands, int forms, uint8_t[::1] ou
     if n < PAR_MIN:
         threads = 1
     with nogil:
-        if threads == 1:
+        if forms == FORM_STANDARD:
+            if threads == 1:
+                for i in range(n):
+                    out[i] = standard_winning_counts(&hands[i, 0], t)
+            else:
+                for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                    out[i] = standard_winning_counts(&hands[i, 0], t)
+        elif threads == 1:
             for i in range(n):
                 out[i] = winning_counts(&hands[i, 0], forms, t)
         else:
-            for i in prange(n, schedule="static", num_threads=threads):
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
                 out[i] = winning_counts(&hands[i, 0], forms, t)
 
 
@@ -430,7 +192,7 @@ def winning_packed_batch(const uint32_t[:, ::1] hands, int forms, uint8_t[::1] o
             for i in range(n):
                 out[i] = winning_packed(&hands[i, 0], forms, t)
         else:
-            for i in prange(n, schedule="static", num_threads=threads):
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
                 out[i] = winning_packed(&hands[i, 0], forms, t)
 
 
