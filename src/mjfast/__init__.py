@@ -16,14 +16,19 @@ __version__ = "0.1.0"
 
 from . import wall
 from ._config import show_config
+from .deals import DealStats, Deals, deal, deal_stats
 from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits
 from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack
 
 __all__ = [
     "__version__",
+    "DealStats",
+    "Deals",
     "Improvement",
     "Meld",
     "ParsedHand",
+    "deal",
+    "deal_stats",
     "decompose",
     "effective_tiles",
     "format_hand",

@@ -1,6 +1,7 @@
 """The ``mjfast`` command line.
 
-``mjfast demo``       classify a batch of random hands and report how fast (the README's first command)
+``mjfast deal-stats`` odds of dealt hands (the README's first command)
+``mjfast demo``       classify a batch of random hands and report how fast
 ``mjfast shanten H``  shanten, waits and effective tiles of one hand
 ``mjfast config``     how mjfast was built (OpenMP or not) and what it will use
 """
@@ -81,6 +82,111 @@ def _cmd_shanten(args) -> int:
     return 0
 
 
+def _exact_shape(rules: str, flowers, jokers) -> dict:
+    """Exact deal odds in the JSON shape of DealStats.to_dict, "num/den" strings for counts."""
+    from . import exact
+    from .deals import deal_spec
+
+    spec = deal_spec(rules, flowers=flowers, jokers=jokers)
+    out = {"rules": rules, "exact": True, "options": spec.options, "forms": list(spec.forms) + ["all"]}
+    for seat, tiles in (("dealer", 14), ("non_dealer", 13)):
+        table = exact.exact_deal_odds_table(rules=rules, tiles=tiles)
+        sh = {}
+        any_res = None
+        for form, res in table.items():
+            sh[form] = {str(k): f"{v.numerator}/{v.denominator}" for k, v in sorted(res["shanten"].items())}
+            any_res = res
+        if "all" not in sh and len(spec.forms) == 1:
+            sh["all"] = sh[spec.forms[0]]
+        final = table.get("all") or any_res
+        out[seat] = {
+            "tiles": tiles,
+            "shanten": sh,
+            "complete": _frac(final["complete"]),
+            "tenpai": _frac(final["tenpai"]),
+            "four_of_a_kind": _frac(any_res["four_of_a_kind"]),
+        }
+    return out
+
+
+def _frac(f) -> str:
+    return f"{f.numerator}/{f.denominator}"
+
+
+def _cmd_deal_stats(args) -> int:
+    import csv
+    import io
+
+    from .deals import deal_spec, deal_stats
+    from ._seeding import root_key
+
+    if args.exact:
+        data = _exact_shape(args.rules, args.flowers or None, args.jokers)
+        if args.format == "json":
+            print(json.dumps(data, indent=2))
+        else:
+            _print_exact(data, csv_out=args.format == "csv")
+        return 0
+    deal_spec(args.rules, flowers=args.flowers or None, jokers=args.jokers)  # validate before seeding
+    seed = args.seed
+    if seed is None:
+        seed = root_key(None).entropy
+        print(f"mjfast: no --seed given; using --seed {seed}", file=sys.stderr)
+    from . import _core
+
+    _core.ensure_tables()
+    t0 = time.perf_counter()
+    try:
+        st = deal_stats(args.n, rules=args.rules, seed=seed, threads=args.threads,
+                        progress=not args.no_progress, flowers=args.flowers or None, jokers=args.jokers)
+    except KeyboardInterrupt as exc:
+        st = getattr(exc, "partial", None)
+        print(f"mjfast: interrupted after {st.n if st else 0:,} deals", file=sys.stderr)
+        return 130
+    dt = time.perf_counter() - t0
+    if args.format == "json":
+        data = st.to_dict()
+        data["seconds"] = dt
+        print(json.dumps(data, indent=2))
+    elif args.format == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["seat", "form", "shanten", "count", "n", "p", "se", "ci95_low", "ci95_high", "one_in"])
+        for seat in ("dealer", "non_dealer"):
+            for form in st.forms + ("all",):
+                for s, e in st.shanten_estimates(seat, form).items():
+                    w.writerow([seat, form, s, e.count, e.n, repr(e.p), repr(e.se), repr(e.low), repr(e.high), repr(e.one_in)])
+        print(buf.getvalue(), end="")
+    else:
+        print(st.table())
+        print(f"\n{args.n:,} deals in {dt:.2f} s ({args.n / dt / 1e6:.1f} M deals/s, "
+              f"{2 * args.n / dt / 1e6:.1f} M hands classified/s)")
+    return 0
+
+
+def _print_exact(data: dict, csv_out: bool) -> None:
+    from fractions import Fraction
+
+    if csv_out:
+        print("seat,form,shanten,probability,fraction")
+    else:
+        print(f"mjfast exact deal odds: rules={data['rules']} {data['options']}")
+    for seat in ("dealer", "non_dealer"):
+        if not csv_out:
+            print(f"\n{seat.replace('_', '-')} ({data[seat]['tiles']} tiles)")
+        for form, dist in data[seat]["shanten"].items():
+            if not csv_out:
+                print(f"  form={form}")
+                print(f"    {'shanten':>8} {'probability':>14} {'1 in':>12}  exact")
+            for s, frac in dist.items():
+                p = Fraction(frac)
+                if csv_out:
+                    print(f"{seat},{form},{s},{float(p)!r},{frac}")
+                else:
+                    one_in = f"{1 / float(p):.4g}" if p else "inf"
+                    print(f"    {s:>8} {float(p):>14.8g} {one_in:>12}  {frac}")
+
+
 def _cmd_config(args) -> int:
     from ._config import show_config
 
@@ -95,6 +201,18 @@ def _rules_arg(value: str):
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mjfast", description="Very fast mahjong hands, deals and simulations.")
     sub = p.add_subparsers(dest="command", required=True)
+
+    ds = sub.add_parser("deal-stats", help="odds of dealt hands: shanten per form, complete, tenpai, bonus tiles")
+    ds.add_argument("--rules", default="classical", choices=["classical", "basic", "mcr", "american"])
+    ds.add_argument("-n", type=int, default=10_000_000, help="number of deals (default 10,000,000)")
+    ds.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed on stderr)")
+    ds.add_argument("--threads", type=int, default=None)
+    ds.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    ds.add_argument("--exact", action="store_true", help="exact probabilities instead of Monte Carlo")
+    ds.add_argument("--flowers", action="store_true", help="classical: play with the 8 bonus tiles")
+    ds.add_argument("--jokers", type=int, default=None, help="american: number of jokers (default 8)")
+    ds.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ds.set_defaults(func=_cmd_deal_stats)
 
     d = sub.add_parser("demo", help="classify a batch of random hands and report how fast")
     d.add_argument("-n", type=int, default=1_000_000, help="number of hands (default 1,000,000)")
@@ -120,11 +238,14 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``mjfast`` command; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command == "demo" and args.n <= 0:
-        parser.error("-n must be a positive number of hands")
+    if args.command in ("demo", "deal-stats") and args.n <= 0:
+        parser.error("-n must be a positive number")
     try:
         return args.func(args)
     except (ValueError, TypeError) as exc:
+        print(f"mjfast: error: {exc}", file=sys.stderr)
+        return 2
+    except (NotImplementedError, ImportError) as exc:
         print(f"mjfast: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,0 +1,282 @@
+# cython: language_level=3
+"""Batched random deals and deal statistics (private; the public API is mjfast.deals).
+
+Deal ``i`` of a run is a pure function of the root key (k0, k1) and ``i``: its random stream
+is seeded from them (``_rng.pxd``), so results never depend on threads or chunking.
+
+The fast path deals from a uniformly shuffled tile set, drawing tiles one at a time with a
+partial Fisher-Yates shuffle (each step swaps a uniformly random remaining tile to the front,
+Lemire's exact bounded integers on 16-bit draws). Physical ids: 0-135 standard,
+kind = id // 4; 136-143 bonus tiles f1-f8; 144 and up jokers. Draw order: East's 14 tiles, South's 13, then East's and
+South's bonus replacements (East first, chains included), then West's 13, North's 13 and their
+replacements. Every draw takes a uniformly random tile among those not yet drawn, so this
+order gives exactly the distribution of the physical procedure (mjfast.wall), where
+replacements come from the back end after the whole deal: in sampling without replacement,
+the values seen in any (even adaptive) order of positions are exchangeable. The benefit of
+this order: a statistics run that needs only East and South stops after 27 draws and still
+sees exactly the East and South hands that ``deal()`` returns for the same seed.
+"""
+import numpy as np
+cimport numpy as cnp
+from cython.parallel cimport prange, threadid
+from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t, int64_t
+from libc.string cimport memset, memcpy
+
+from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16
+from mjfast._core cimport mj_tables_t, mj_get_tables
+from mjfast._bits cimport mj_load64, mj_ones_ge
+from mjfast._hand cimport (
+    hand_t, load_counts, shanten_hand, shanten_default, standard_counts, features_for, imin,
+    FEAT_PAIRS,
+)
+from mjfast._core cimport FORM_STANDARD, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORMS_DEFAULT
+
+cnp.import_array()
+
+cdef enum:
+    FIRST_BONUS = 136
+    FIRST_JOKER = 144
+    MAX_SET = 192
+    N_BINS = 16          # shanten -1 .. 14 (thirteen orphans reaches 13)
+    MAX_FORMS = 8
+    N_COUNT = 17         # bonus / joker count bins 0..16
+
+
+ctypedef struct deal_t:
+    uint8_t hands[4][34]     # standard tiles held (after replacement)
+    uint8_t bonus[4][8]      # bonus tiles set aside (or held, American)
+    uint8_t jokers[4]
+    uint8_t ids[4][14]       # physical ids of the concealed hand, in the order received
+    uint8_t n_ids[4]
+
+
+ctypedef struct drawer_t:
+    rng_t rng
+    int next                 # pool[:next] are the tiles drawn so far, in order
+    int n_tiles
+    uint8_t pool[MAX_SET]
+
+
+cdef uint8_t IDENTITY[MAX_SET]
+for _k in range(MAX_SET):
+    IDENTITY[_k] = _k
+
+
+cdef inline int draw(drawer_t* w) noexcept nogil:
+    """Next tile of the shuffled set: a uniformly random tile among those not drawn yet."""
+    cdef int j = w.next
+    cdef int k = j + <int>rng_bounded16(&w.rng, <uint32_t>(w.n_tiles - j))
+    cdef uint8_t t = w.pool[k]
+    w.pool[k] = w.pool[j]
+    w.pool[j] = t
+    w.next = j + 1
+    return t
+
+
+cdef inline int receive(deal_t* d, int seat, int t, bint replace) noexcept nogil:
+    """Put tile t in seat's hand; returns 1 if it is a bonus tile to be replaced."""
+    if t < FIRST_BONUS:
+        d.hands[seat][t >> 2] += 1
+        d.ids[seat][d.n_ids[seat]] = <uint8_t>t
+        d.n_ids[seat] += 1
+        return 0
+    elif t < FIRST_JOKER:
+        d.bonus[seat][t - FIRST_BONUS] = 1
+        if replace:
+            return 1
+    else:
+        d.jokers[seat] += 1
+    d.ids[seat][d.n_ids[seat]] = <uint8_t>t
+    d.n_ids[seat] += 1
+    return 0
+
+
+cdef inline void deal_one(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles,
+                          bint replace, int seats, deal_t* d) noexcept nogil:
+    """Deal `seats` (2: East and South only, or 4) hands of deal number `stream` into d."""
+    cdef drawer_t w
+    cdef int s, k, t, pair
+    cdef int pending[4]
+    rng_seed_stream(&w.rng, k0, k1, stream)
+    w.next = 0
+    w.n_tiles = n_tiles
+    memcpy(w.pool, IDENTITY, n_tiles)
+    memset(d.hands, 0, sizeof(d.hands))
+    memset(d.bonus, 0, sizeof(d.bonus))
+    memset(d.jokers, 0, sizeof(d.jokers))
+    memset(d.n_ids, 0, sizeof(d.n_ids))
+    for pair in range(seats // 2):
+        for s in range(2 * pair, 2 * pair + 2):
+            pending[s] = 0
+            for k in range(14 if s == 0 else 13):
+                pending[s] += receive(d, s, draw(&w), replace)
+        for s in range(2 * pair, 2 * pair + 2):
+            while pending[s] > 0:
+                t = draw(&w)
+                if FIRST_BONUS <= t < FIRST_JOKER:
+                    d.bonus[s][t - FIRST_BONUS] = 1      # replaced again
+                else:
+                    receive(d, s, t, replace)
+                    pending[s] -= 1
+
+
+cdef void deal_into(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles, bint replace,
+                    uint8_t* hands, uint8_t* bonus, uint8_t* jokers, uint8_t* ids) noexcept nogil:
+    """Deal one full deal (4 seats) and write it to the output rows (thread-private scratch)."""
+    cdef deal_t d
+    cdef int s
+    deal_one(stream, k0, k1, n_tiles, replace, 4, &d)
+    memcpy(hands, d.hands, 4 * 34)
+    memcpy(bonus, d.bonus, 4 * 8)
+    memcpy(jokers, d.jokers, 4)
+    memset(ids, 255, 4 * 14)
+    for s in range(4):
+        memcpy(ids + 14 * s, d.ids[s], d.n_ids[s])
+
+
+def deal_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_tiles, bint replace,
+               uint8_t[:, :, ::1] hands, uint8_t[:, :, ::1] bonus, uint8_t[:, ::1] jokers,
+               uint8_t[:, :, ::1] ids, int threads):
+    """Deals start .. start+n-1 into the (n, 4, 34) / (n, 4, 8) / (n, 4) / (n, 4, 14) outputs."""
+    cdef Py_ssize_t i
+    if n == 0:
+        return
+    with nogil:
+        for i in prange(n, schedule="dynamic", chunksize=1024, num_threads=threads):
+            deal_into(start + i, k0, k1, n_tiles, replace, &hands[i, 0, 0], &bonus[i, 0, 0],
+                      &jokers[i, 0], &ids[i, 0, 0])
+
+
+cdef inline bint has_four(const uint8_t* h) noexcept nogil:
+    """Some kind held four times (SWAR over the 34 count bytes)."""
+    cdef uint64_t x = (mj_ones_ge(mj_load64(h), 4) | mj_ones_ge(mj_load64(h + 8), 4)
+                       | mj_ones_ge(mj_load64(h + 16), 4) | mj_ones_ge(mj_load64(h + 24), 4)
+                       | mj_ones_ge(mj_load64(h + 26), 4))
+    return x != 0
+
+
+cdef inline int american_distance(const uint8_t* hand, int flowers, int jokers) noexcept nogil:
+    """Tiles missing for the American beginner hand: 3 sets of four + a pair, 4 different kinds.
+
+    Kinds: the 34 standard kinds and "flower" (8 interchangeable tiles). Jokers stand in for
+    tiles of a set of four (each set keeps at least one natural tile), never in the pair. The
+    overlap with a target is monotone in each chosen kind's count, so the best target uses the
+    four most numerous kinds; only which of them is the pair remains to be chosen.
+    """
+    cdef int top[4]
+    cdef int k, c, a, b, q, best = 0, natural, room, ov
+    top[0] = top[1] = top[2] = top[3] = 0
+    for k in range(35):
+        c = flowers if k == 34 else hand[k]
+        if c > top[3]:
+            a = 3
+            while a > 0 and top[a - 1] < c:
+                top[a] = top[a - 1]
+                a -= 1
+            top[a] = c
+    for a in range(4):          # a = index of the pair kind among the top four
+        natural = imin(top[a], 2)
+        room = 0
+        for b in range(4):
+            if b != a:
+                q = imin(top[b], 4)
+                natural += q
+                room += 4 - (q if q > 0 else 1)
+        ov = natural + imin(jokers, room)
+        if ov > best:
+            best = ov
+    return 14 - best
+
+
+cdef enum:
+    MAX_STAT_FORMS = 8
+
+
+ctypedef struct stats_spec_t:
+    int n_tiles
+    int replace
+    int american
+    int nf                       # forms classified (the minimum "all" comes on top)
+    int forms[MAX_STAT_FORMS]
+    int feat                     # hand_t features the forms need
+    Py_ssize_t base_four         # row offsets, see stats_batch
+    Py_ssize_t base_bonus
+    Py_ssize_t base_jokers
+
+
+cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_t* sp,
+                    const mj_tables_t* t, int64_t* row) noexcept nogil:
+    """Deal East and South of one deal and add what they hold to the histogram row."""
+    cdef deal_t d
+    cdef hand_t h
+    cdef int e, f, s, best, nb, nf = sp.nf
+    deal_one(stream, k0, k1, sp.n_tiles, sp.replace, 2, &d)
+    for e in range(2):
+        nb = 0
+        for f in range(8):
+            nb += d.bonus[e][f]
+        if sp.american:
+            s = american_distance(d.hands[e], nb, d.jokers[e]) - 1
+            row[(e * (nf + 1)) * N_BINS + s + 1] += 1
+            row[(e * (nf + 1) + nf) * N_BINS + s + 1] += 1
+        elif nf == 1 and sp.forms[0] == FORM_STANDARD:
+            s = standard_counts(d.hands[e], t)
+            row[(e * 2) * N_BINS + s + 1] += 1
+            row[(e * 2 + 1) * N_BINS + s + 1] += 1
+        else:
+            load_counts(d.hands[e], &h, sp.feat)
+            best = 99
+            for f in range(nf):
+                s = shanten_hand(&h, sp.forms[f], t)
+                row[(e * (nf + 1) + f) * N_BINS + s + 1] += 1
+                best = imin(best, s)
+            row[(e * (nf + 1) + nf) * N_BINS + best + 1] += 1
+        row[sp.base_four + e] += has_four(d.hands[e])
+        row[sp.base_bonus + e * N_COUNT + nb] += 1
+        row[sp.base_jokers + e * N_COUNT + d.jokers[e]] += 1
+
+
+def stats_row_size(int n_forms):
+    """Length of one histogram row for `n_forms` classified forms."""
+    return 2 * (n_forms + 1) * N_BINS + 2 + 4 * N_COUNT
+
+
+def stats_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_tiles, bint replace,
+                const int[::1] form_bits, bint american, int64_t[:, ::1] hist, int threads):
+    """Accumulate deal statistics of deals start .. start+n-1 into per-thread rows of ``hist``.
+
+    ``hist`` has one row per thread (at least ``threads`` rows) of ``stats_row_size(F)`` int64
+    counts, F = len(form_bits). For seat e = 0 (East, 14 tiles) and e = 1 (South, 13 tiles):
+    ``shanten[e][f][b]`` at ``(e * (F + 1) + f) * N_BINS + b`` for form f < F and f = F their
+    minimum ("all"), b = shanten + 1; then four-of-a-kind counts (2), bonus-tile-count
+    histograms (2 x N_COUNT), joker-count histograms (2 x N_COUNT). American deals use one form,
+    the beginner-hand distance (form_bits is then a dummy of length 1).
+    """
+    cdef const mj_tables_t* t = mj_get_tables()
+    cdef stats_spec_t sp
+    cdef Py_ssize_t i
+    cdef int f
+    if form_bits.shape[0] > MAX_STAT_FORMS:
+        raise ValueError("too many forms")
+    if hist.shape[0] < threads or hist.shape[1] != stats_row_size(form_bits.shape[0]):
+        raise ValueError("hist has the wrong shape")
+    sp.n_tiles = n_tiles
+    sp.replace = replace
+    sp.american = american
+    sp.nf = form_bits.shape[0]
+    sp.feat = 0
+    for f in range(sp.nf):
+        sp.forms[f] = form_bits[f]
+        sp.feat |= features_for(form_bits[f])
+    sp.base_four = 2 * (sp.nf + 1) * N_BINS
+    sp.base_bonus = sp.base_four + 2
+    sp.base_jokers = sp.base_bonus + 2 * N_COUNT
+    if n == 0:
+        return
+    with nogil:
+        for i in prange(n, schedule="dynamic", chunksize=1024, num_threads=threads):
+            stats_one(start + i, k0, k1, &sp, t, &hist[threadid(), 0])
+
+
+N_SHANTEN_BINS = N_BINS
+N_COUNT_BINS = N_COUNT

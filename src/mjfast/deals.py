@@ -1,0 +1,424 @@
+"""Random deals and Monte Carlo deal statistics for every rule set.
+
+Rule presets (see ../shared/RULES.md of the project):
+
+============  ========  =======================================  ================================
+rules         tiles     bonus tiles                               forms classified by deal_stats
+============  ========  =======================================  ================================
+classical     136       none (``flowers=True``: 144, set aside    standard
+                        and replaced from the back end)
+basic         136       none (seed 001's game)                    standard
+mcr           144       set aside and replaced (Chinese Official)  standard, seven_pairs (a kong
+                                                                  counts as two pairs),
+                                                                  thirteen_orphans, honors_knitted,
+                                                                  knitted_straight
+american      144 + 8   none: the 8 flowers are ordinary tiles;   beginner (3 sets of four + a
+              jokers    ``jokers`` changes the joker count        pair, jokers in the sets)
+============  ========  =======================================  ================================
+
+East (the dealer) gets 14 tiles, the others 13. Random streams: deal ``i`` of a run is a pure
+function of the seed and ``i`` (its own xoshiro256** stream keyed by numpy's SeedSequence), so
+the same seed gives bit-identical deals whatever the thread count, chunk size or backend, and
+``deal(n, seed=s, start=k)`` returns deals k .. k+n-1 of the run with seed ``s``. The fast path
+deals from a uniformly shuffled set; :mod:`mjfast.wall` implements the physical procedure
+(walls, dice, 4-4-4 deal, replacement from the back end), which has the same distribution.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from . import _core, _deal
+from ._config import resolve_threads
+from ._progress import Progress
+from ._seeding import root_key
+from .hands import form_bits
+from .stats import Estimate
+
+DEAL_RULES = ("classical", "basic", "mcr", "american")
+SEATS = ("dealer", "non_dealer")
+_MCR_FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
+_N_BINS = _deal.N_SHANTEN_BINS
+_N_COUNT = _deal.N_COUNT_BINS
+MAX_DEAL_BYTES = 8 << 30  # deal() refuses outputs above 8 GiB: stream with deal_stats or start=
+
+
+@dataclasses.dataclass(frozen=True)
+class DealSpec:
+    """A rule preset resolved to what the kernels need."""
+
+    rules: str
+    n_tiles: int
+    replace_bonus: bool
+    flowers: bool
+    jokers: int
+    forms: tuple
+    form_bits: tuple
+
+    @property
+    def options(self) -> dict:
+        return {"flowers": self.flowers, "jokers": self.jokers, "tiles": self.n_tiles}
+
+
+def deal_spec(rules: str = "classical", *, flowers: bool | None = None, jokers: int | None = None) -> DealSpec:
+    """Resolve a rule preset and its options; raises ValueError/TypeError for bad ones."""
+    if not isinstance(rules, str):
+        raise TypeError(f"rules must be a str, not {type(rules).__name__}")
+    if rules not in DEAL_RULES:
+        raise ValueError(f"unknown rules {rules!r}; choose one of {DEAL_RULES}")
+    if flowers is not None and not isinstance(flowers, (bool, np.bool_)):
+        raise TypeError(f"flowers must be True, False or None, not {type(flowers).__name__}")
+    if jokers is not None and rules != "american":
+        raise ValueError(f"jokers is an option of rules='american' only (got rules={rules!r})")
+    if rules == "american":
+        if flowers is False:
+            raise ValueError("the American set always holds its 8 flowers; flowers=False is not an option there")
+        j = 8 if jokers is None else jokers
+        if isinstance(j, bool) or not isinstance(j, numbers.Integral):
+            raise TypeError(f"jokers must be an int, not {type(j).__name__}")
+        if not 0 <= j <= 16:
+            raise ValueError(f"jokers must be between 0 and 16, got {j}")
+        return DealSpec(rules, 144 + int(j), False, True, int(j), ("beginner",), (0,))
+    if rules == "mcr":
+        if flowers is False:
+            raise ValueError("rules='mcr' plays with the 144-tile set; flowers=False is not an option there")
+        return DealSpec(rules, 144, True, True, 0, _MCR_FORMS, tuple(form_bits(f, "mcr") for f in _MCR_FORMS))
+    if rules == "basic" and flowers:
+        raise ValueError("rules='basic' (seed 001) uses the 136 tiles without bonus tiles")
+    fl = bool(flowers)
+    return DealSpec(rules, 144 if fl else 136, fl, fl, 0, ("standard",), (form_bits("standard", rules),))
+
+
+def _check_n(n, name: str = "n") -> int:
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise TypeError(f"{name} must be an int, not {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"{name} must be >= 0, got {n}")
+    if n >= 2**62:
+        raise ValueError(f"{name}={n} is too large")
+    return int(n)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Deals:
+    """A batch of deals (see :func:`deal`).
+
+    Attributes
+    ----------
+    hands : ndarray of shape (n, 4, 34), uint8
+        Concealed standard tiles of East, South, West, North (East 14 tiles, others 13, bonus
+        tiles already set aside and replaced; American: together with ``bonus`` and ``jokers``).
+    bonus : ndarray of shape (n, 4, 8), uint8
+        Bonus tiles f1..f8 each seat set aside (American: flowers held in the hand).
+    jokers : ndarray of shape (n, 4), uint8
+        Jokers held (American only; zeros otherwise).
+    ids : ndarray of shape (n, 4, 14), uint8
+        Physical tile ids of each concealed hand in the order received (0-135: kind = id // 4,
+        136-143 bonus, 144+ jokers), padded with 255.
+    rules, options, seed, start
+        How the deals were made: ``deal(n, rules=rules, seed=seed, start=start, **options)``
+        reproduces them.
+    """
+
+    hands: np.ndarray
+    bonus: np.ndarray
+    jokers: np.ndarray
+    ids: np.ndarray
+    rules: str
+    options: dict
+    seed: Any
+    start: int
+
+    def __len__(self) -> int:
+        return len(self.hands)
+
+    @property
+    def dealer(self) -> np.ndarray:
+        """East's 14-tile hands, shape (n, 34)."""
+        return self.hands[:, 0]
+
+
+def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = None,
+         flowers: bool | None = None, jokers: int | None = None, start: int = 0) -> Deals:
+    """Deal ``n`` random deals.
+
+    Parameters
+    ----------
+    n : int
+        Number of deals.
+    rules : {"classical", "basic", "mcr", "american"}
+        Rule preset (see the module docstring for the tile sets).
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Deal i depends only on (seed, start + i). None draws fresh entropy; ``Deals.seed``
+        then tells how to repeat the run.
+    threads : int or None
+        Threads (None = all CPUs). Never changes the result.
+    flowers : bool, optional
+        ``rules="classical"``: play with the 8 bonus tiles (144 tiles).
+    jokers : int, optional
+        ``rules="american"``: number of jokers (default 8).
+    start : int
+        Index of the first deal, so that runs can be split: ``deal(10, seed=1, start=5)``
+        equals deals 5..14 of ``deal(20, seed=1)``.
+
+    Returns
+    -------
+    Deals
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> d = mjfast.deal(3, seed=1)
+    >>> d.hands.shape, d.hands.sum(axis=2)[0].tolist()
+    ((3, 4, 34), [14, 13, 13, 13])
+    >>> bool((mjfast.deal(2, seed=1, start=1).hands == d.hands[1:]).all())
+    True
+    >>> m = mjfast.deal(1000, rules="mcr", seed=2)
+    >>> int(m.bonus.sum()) > 0
+    True
+    """
+    n = _check_n(n)
+    start = _check_n(start, "start")
+    spec = deal_spec(rules, flowers=flowers, jokers=jokers)
+    if n * 228 > MAX_DEAL_BYTES:
+        raise ValueError(f"n={n:,} deals would need {n * 228 / 2**30:.1f} GiB; deal in pieces with start=, "
+                         "or use deal_stats() for statistics over any number of deals")
+    key = root_key(seed)
+    hands = np.empty((n, 4, 34), np.uint8)
+    bonus = np.empty((n, 4, 8), np.uint8)
+    jok = np.empty((n, 4), np.uint8)
+    ids = np.empty((n, 4, 14), np.uint8)
+    _deal.deal_batch(n, start, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, hands, bonus, jok, ids,
+                     resolve_threads(threads))
+    return Deals(hands, bonus, jok, ids, spec.rules, spec.options, key.seed_value(), start)
+
+
+@dataclasses.dataclass(eq=False)
+class DealStats:
+    """Monte Carlo statistics of deals (see :func:`deal_stats`). Merge runs with ``a + b``.
+
+    Seats: ``"dealer"`` (East, 14 tiles) and ``"non_dealer"`` (South, 13 tiles).
+
+    Attributes
+    ----------
+    rules : str
+    n : int
+        Number of deals.
+    forms : tuple of str
+        Forms classified; ``"all"`` (their minimum) comes on top.
+    shanten : dict
+        ``shanten[seat][form]`` = int64 counts of shanten -1, 0, 1, ... (index = shanten + 1).
+    four_of_a_kind : dict
+        ``four_of_a_kind[seat]`` = deals in which that hand holds some kind four times.
+    bonus, jokers : dict
+        ``bonus[seat][k]`` = deals in which that seat received k bonus tiles (American: flowers
+        held); ``jokers[seat][k]`` likewise for jokers.
+    seeds : tuple
+        The seed of each merged run (None for a run seeded by a Generator).
+    options : dict
+        Tile-set options (flowers, jokers, tiles).
+    """
+
+    rules: str
+    n: int
+    forms: tuple
+    shanten: dict
+    four_of_a_kind: dict
+    bonus: dict
+    jokers: dict
+    seeds: tuple
+    options: dict
+
+    @classmethod
+    def _from_hist(cls, spec: DealSpec, n: int, hist: np.ndarray, seed) -> "DealStats":
+        nf = len(spec.forms)
+        names = spec.forms + ("all",)
+        shan = {seat: {} for seat in SEATS}
+        for e, seat in enumerate(SEATS):
+            for f, name in enumerate(names):
+                lo = (e * (nf + 1) + f) * _N_BINS
+                shan[seat][name] = hist[lo : lo + _N_BINS].copy()
+        base_four = 2 * (nf + 1) * _N_BINS
+        base_bonus = base_four + 2
+        base_jok = base_bonus + 2 * _N_COUNT
+        four = {seat: int(hist[base_four + e]) for e, seat in enumerate(SEATS)}
+        bonus = {seat: hist[base_bonus + e * _N_COUNT : base_bonus + (e + 1) * _N_COUNT].copy() for e, seat in enumerate(SEATS)}
+        jok = {seat: hist[base_jok + e * _N_COUNT : base_jok + (e + 1) * _N_COUNT].copy() for e, seat in enumerate(SEATS)}
+        return cls(spec.rules, n, spec.forms, shan, four, bonus, jok, (seed,), spec.options)
+
+    # -- merging ---------------------------------------------------------------------------
+    def __add__(self, other: "DealStats") -> "DealStats":
+        if not isinstance(other, DealStats):
+            return NotImplemented
+        if (self.rules, self.forms, self.options) != (other.rules, other.forms, other.options):
+            raise ValueError(f"cannot merge deal statistics of different rule sets or options: "
+                             f"{self.rules} {self.options} vs {other.rules} {other.options}")
+        return DealStats(
+            self.rules, self.n + other.n, self.forms,
+            {s: {f: self.shanten[s][f] + other.shanten[s][f] for f in self.shanten[s]} for s in SEATS},
+            {s: self.four_of_a_kind[s] + other.four_of_a_kind[s] for s in SEATS},
+            {s: self.bonus[s] + other.bonus[s] for s in SEATS},
+            {s: self.jokers[s] + other.jokers[s] for s in SEATS},
+            self.seeds + other.seeds, self.options,
+        )
+
+    # -- estimates -------------------------------------------------------------------------
+    def _seat(self, seat: str) -> str:
+        if seat not in SEATS:
+            raise ValueError(f"seat must be one of {SEATS}, got {seat!r}")
+        return seat
+
+    def _form(self, form: str) -> str:
+        if form not in self.shanten["dealer"]:
+            raise ValueError(f"form must be one of {self.forms + ('all',)} for rules={self.rules!r}, got {form!r}")
+        return form
+
+    def shanten_estimates(self, seat: str = "dealer", form: str = "all") -> dict:
+        """{shanten: Estimate} for every shanten value seen (-1 = complete)."""
+        counts = self.shanten[self._seat(seat)][self._form(form)]
+        return {k - 1: Estimate.from_counts(c, self.n) for k, c in enumerate(counts) if c}
+
+    def complete(self, seat: str = "dealer", form: str = "all") -> Estimate:
+        """Probability that the deal is already a complete hand (shanten -1)."""
+        return Estimate.from_counts(self.shanten[self._seat(seat)][self._form(form)][0], self.n)
+
+    def tenpai(self, seat: str = "dealer", form: str = "all") -> Estimate:
+        """Probability that the deal is tenpai (shanten exactly 0)."""
+        return Estimate.from_counts(self.shanten[self._seat(seat)][self._form(form)][1], self.n)
+
+    def four(self, seat: str = "dealer") -> Estimate:
+        """Probability that the hand holds some kind four times."""
+        return Estimate.from_counts(self.four_of_a_kind[self._seat(seat)], self.n)
+
+    # -- output ----------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The stable JSON schema (documented in the README)."""
+        out = {"rules": self.rules, "n": self.n, "seed": _seed_json(self.seeds), "options": dict(self.options),
+               "forms": list(self.forms) + ["all"]}
+        for seat in SEATS:
+            sh = {f: {str(k - 1): int(c) for k, c in enumerate(v) if c} for f, v in self.shanten[seat].items()}
+            out[seat] = {
+                "tiles": 14 if seat == "dealer" else 13,
+                "shanten": sh,
+                "complete": self.complete(seat).to_dict(),
+                "tenpai": self.tenpai(seat).to_dict(),
+                "four_of_a_kind": self.four(seat).to_dict(),
+                "bonus_tiles": {str(k): int(c) for k, c in enumerate(self.bonus[seat]) if c},
+                "jokers": {str(k): int(c) for k, c in enumerate(self.jokers[seat]) if c},
+            }
+        return out
+
+    def table(self) -> str:
+        """Readable tables: probability, 95% interval and 1-in-N per shanten and form."""
+        lines = [f"mjfast deal statistics: rules={self.rules} {self.options}  n={self.n:,}  "
+                 f"seed={_seed_json(self.seeds)}"]
+        for seat in SEATS:
+            tiles = 14 if seat == "dealer" else 13
+            lines.append("")
+            lines.append(f"{seat.replace('_', '-')} ({tiles} tiles)")
+            for form in self.forms + ("all",):
+                if form == "all" and len(self.forms) == 1:
+                    continue
+                lines.append(f"  form={form}")
+                lines.append(f"    {'shanten':>8} {'probability':>12} {'95% interval':>25} {'1 in':>12} {'count':>12}")
+                for s, e in self.shanten_estimates(seat, form).items():
+                    lines.append(f"    {s:>8} {e.p:>12.6g} {'[' + format(e.low, '.6g') + ', ' + format(e.high, '.6g') + ']':>25}"
+                                 f" {e.one_in:>12.4g} {e.count:>12,}")
+            f4 = self.four(seat)
+            lines.append(f"  four of a kind held: p={f4.p:.6g} [{f4.low:.6g}, {f4.high:.6g}]")
+            if self.options.get("flowers"):
+                name = "flowers held" if self.rules == "american" else "bonus tiles received"
+                dist = ", ".join(f"{k}: {c / self.n:.4g}" for k, c in enumerate(self.bonus[seat]) if c)
+                lines.append(f"  {name}: {dist}")
+            if self.options.get("jokers"):
+                dist = ", ".join(f"{k}: {c / self.n:.4g}" for k, c in enumerate(self.jokers[seat]) if c)
+                lines.append(f"  jokers held: {dist}")
+        return "\n".join(lines)
+
+
+def _seed_json(seeds: tuple):
+    vals = [s if isinstance(s, int) or s is None else str(s) for s in seeds]
+    return vals[0] if len(vals) == 1 else vals
+
+
+def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | None = None, progress: bool = True,
+               flowers: bool | None = None, jokers: int | None = None, chunk_size: int = 1 << 20) -> DealStats:
+    """Monte Carlo statistics of ``n`` random deals, streamed in chunks (bounded memory).
+
+    For the dealer's 14 tiles and a non-dealer's 13 (South's): the shanten distribution of
+    every form the rule set allows and of their minimum, the probability that the deal is
+    complete, tenpai, or holds a four-of-a-kind, and the distribution of bonus tiles received
+    (and jokers, American). Every estimate comes with its count, n, standard error and a 95%
+    Wilson interval (:class:`mjfast.stats.Estimate`). Runs merge exactly with ``a + b``.
+
+    Parameters
+    ----------
+    n : int
+        Number of deals (any size: memory does not grow with n).
+    rules : {"classical", "basic", "mcr", "american"}
+    seed : None, int, SeedSequence or Generator
+        The statistics are a pure function of (seed, n): the same whatever ``threads`` and
+        ``chunk_size``; deal i is the same deal that :func:`deal` returns for this seed.
+    threads : int or None
+    progress : bool
+        Show a progress bar on stderr when the run takes more than half a second.
+    flowers, jokers
+        Tile-set options, as for :func:`deal`.
+    chunk_size : int
+        Deals per kernel call (memory and Ctrl-C latency; never changes the result).
+
+    Returns
+    -------
+    DealStats
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C, after the current chunk (well under a second); the statistics of the deals
+        finished so far are attached as ``exc.partial``.
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> st = mjfast.deal_stats(20000, seed=1, progress=False)
+    >>> st.n, int(st.shanten["dealer"]["standard"].sum())
+    (20000, 20000)
+    >>> t = st.tenpai("dealer")
+    >>> t.low <= t.p <= t.high
+    True
+    >>> both = st + mjfast.deal_stats(20000, seed=2, progress=False)
+    >>> both.n
+    40000
+    """
+    n = _check_n(n)
+    chunk_size = _check_n(chunk_size, "chunk_size")
+    if chunk_size == 0:
+        raise ValueError("chunk_size must be positive")
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be True or False, not {type(progress).__name__}")
+    spec = deal_spec(rules, flowers=flowers, jokers=jokers)
+    key = root_key(seed)
+    threads = resolve_threads(threads)
+    _core.ensure_tables()
+    bits = np.array(spec.form_bits, dtype=np.intc)
+    row = _deal.stats_row_size(len(bits))
+    hist = np.zeros((threads, row), np.int64)
+    bar = Progress(n, label=f"deal-stats {spec.rules}", enabled=bool(progress))
+    done = 0
+    try:
+        while done < n:
+            m = min(chunk_size, n - done)
+            _deal.stats_batch(m, done, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, bits,
+                              spec.rules == "american", hist, threads)
+            done += m
+            bar.update(done)
+    except KeyboardInterrupt as exc:
+        bar.close()
+        exc.partial = DealStats._from_hist(spec, done, hist.sum(axis=0), key.seed_value())
+        raise
+    bar.close()
+    return DealStats._from_hist(spec, n, hist.sum(axis=0), key.seed_value())
