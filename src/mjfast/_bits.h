@@ -60,8 +60,10 @@ static inline uint32_t mj_fields_ge2(uint32_t w) { return ((w >> 1) | (w >> 2)) 
 static inline uint32_t mj_fields_ge3(uint32_t w) { return ((w & (w >> 1)) | (w >> 2)) & MJ_F0; }
 static inline uint32_t mj_fields_ge4(uint32_t w) { return (w >> 2) & MJ_F0; }
 static inline uint32_t mj_fields_sum(uint32_t w) {
-    return (uint32_t)(mj_popcount32(w & MJ_F0) + 2 * mj_popcount32(w & (MJ_F0 << 1))
-                      + 4 * mj_popcount32(w & (MJ_F0 << 2)));
+    /* add odd fields onto even ones (6-bit groups, each <= 8), then sum the groups by a
+     * multiply that gathers them in bits 24..29 */
+    uint32_t a = (w & 0x071C71C7u) + ((w >> 3) & 0x071C71C7u);
+    return ((a * 0x01041041u) >> 24) & 63u;
 }
 
 #endif

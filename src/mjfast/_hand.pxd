@@ -17,7 +17,7 @@ from mjfast._core cimport (
 
 cdef enum:
     POW5_8 = 390625
-    PAR_MIN = 2048   # below this many hands a batch runs on one thread
+    PAR_MIN = 16384  # below this many hands a batch runs on one thread (a parallel region costs µs-ms)
 
 cdef extern from *:
     """
@@ -108,27 +108,31 @@ cdef inline void load_packed(const uint32_t* w, const uint32_t* chunk5, hand_t* 
     for s in range(4):
         f.code[s] = packed_code(w[s], chunk5)
         f.n += mj_fields_sum(w[s])
-    if feat == FEAT_CODES:
-        return
-    f.ge[1] = f.ge[2] = f.ge[3] = f.ge[4] = 0
-    f.orphan_kinds = 0
-    f.orphan_pair = 0
-    for s in range(4):
-        g1 = mj_fields_ge1(w[s])
-        g2 = mj_fields_ge2(w[s])
-        f.ge[1] += mj_popcount32(g1)
-        f.ge[2] += mj_popcount32(g2)
-        f.ge[3] += mj_popcount32(mj_fields_ge3(w[s]))
-        f.ge[4] += mj_popcount32(mj_fields_ge4(w[s]))
-        if s < 3:   # terminals: rank 0 (bit 0) and rank 8 (bit 24)
-            f.orphan_kinds += mj_popcount32(g1 & 0x01000001)
-            f.orphan_pair |= (g2 & 0x01000001) != 0
-        else:
-            f.orphan_kinds += mj_popcount32(g1)
-            f.orphan_pair |= g2 != 0
-        f.held[s] = 0
-        for r in range(9):
-            f.held[s] |= ((g1 >> (3 * r)) & 1) << r
+    if feat & (FEAT_PAIRS | FEAT_KONGS):
+        f.ge[1] = f.ge[2] = f.ge[3] = f.ge[4] = 0
+        f.orphan_kinds = 0
+        f.orphan_pair = 0
+        for s in range(4):
+            g1 = mj_fields_ge1(w[s])
+            g2 = mj_fields_ge2(w[s])
+            f.ge[1] += mj_fields_sum(g1)
+            f.ge[2] += mj_fields_sum(g2)
+            if s < 3:   # terminals: rank 0 (bit 0) and rank 8 (bit 24)
+                f.orphan_kinds += (g1 & 1) + ((g1 >> 24) & 1)
+                f.orphan_pair |= (g2 & 0x01000001) != 0
+            else:
+                f.orphan_kinds += mj_fields_sum(g1)
+                f.orphan_pair |= g2 != 0
+        if feat & FEAT_KONGS:
+            for s in range(4):
+                f.ge[3] += mj_fields_sum(mj_fields_ge3(w[s]))
+                f.ge[4] += mj_fields_sum(mj_fields_ge4(w[s]))
+    if feat & FEAT_KNITS:
+        for s in range(4):
+            g1 = mj_fields_ge1(w[s])
+            f.held[s] = 0
+            for r in range(9):
+                f.held[s] |= ((g1 >> (3 * r)) & 1) << r
 
 
 cdef inline int distance_sets_pair(const mj_tables_t* t, uint32_t cm, uint32_t cp, uint32_t cs, uint32_t cz,

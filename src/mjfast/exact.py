@@ -1,0 +1,881 @@
+"""Exact deal odds: the shanten distribution of a freshly dealt hand, as exact fractions.
+
+A seat's standard tiles after bonus tiles are replaced are a uniform random subset of the
+136 standard tiles (bonus tiles only delay the deal), so the odds below hold for the 144-tile
+sets too. A count vector ``c`` of ``n`` tiles has probability
+``prod_i C(4, c_i) / C(136, n)``.
+
+Method
+------
+No whole hand is ever enumerated. Each suit (9 number kinds, or the 7 honors) is enumerated
+on its own (at most 405,350 count patterns of 14 tiles or fewer), every pattern is reduced
+to the *features* the chosen forms need, and patterns with equal (size, features) are merged,
+their weights ``prod_r C(4, c_r)`` (the number of physical tile choices) added up. The suits
+are then combined as ``(m + p) + (s + z)``: a merge pairs every state of one side with every
+state of the other whose size fits, combines the features, and again merges equal states; the
+last merge keeps only the shanten of each pair. Weights are exact integers (int64: every
+weight counts tile subsets of at most 14 tiles, below 2**63) until the final division.
+
+The features, per form (``k = n // 3`` sets, target ``3k + 2`` tiles):
+
+standard
+    the suit's distance vector (tiles missing to hold ``k'`` sets plus ``p`` pairs in that
+    suit, the class vectors of :mod:`mjfast._tables`). Two suits merge by min-plus
+    convolution, and the whole hand's distance is the entry for ``k`` sets + 1 pair.
+seven pairs
+    ``a`` = kinds held at least twice and ``b`` = kinds held once; the distance is
+    ``14 - 2 min(a, 7) - min(b, 7 - min(a, 7))``. Under ``rules="mcr"`` a four-of-a-kind
+    is two pairs: a kind held 4 times adds 2 to ``a``, one held 3 times adds 1 to ``a`` and
+    1 to ``b``.
+thirteen orphans
+    the number of orphan kinds held and whether one is held twice.
+honors and knitted tiles (MCR)
+    for each pattern ``r`` (147 / 258 / 369) of a number suit, how many of its three kinds
+    are held (honors: how many honor kinds). Suits that took patterns ``U`` keep the best
+    count over the ways to give them distinct patterns, one value per ``U``.
+knitted straight (MCR)
+    per pattern ``r`` of a number suit, ``3 - held`` plus the distance vector (up to one set
+    and one pair) of the suit minus one copy of each knitted kind; merged per used-pattern
+    set ``U`` by min-plus convolution and an element-wise minimum over the assignments.
+
+Every merged feature is bounded (vectors are capped, counters saturate where the distance
+stops changing), so the number of states stays in the thousands. For ``form="all"`` the
+features of all allowed forms are carried jointly and the shanten of a hand is the minimum.
+
+Definitions used in the results: ``"complete"`` is P(shanten == -1), ``"tenpai"`` is
+P(shanten == 0) exactly (a complete hand is *not* counted as tenpai), and
+``"four_of_a_kind"`` is P(some kind is held four times).
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import time
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+
+__all__ = ["exact_deal_odds", "exact_deal_odds_table", "RULES", "FORMS", "TABLE_FORMS"]
+
+RULES = (None, "classical", "basic", "mcr")
+FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
+#: the forms :func:`exact_deal_odds_table` reports for each rule set
+TABLE_FORMS = {
+    None: ("standard", "seven_pairs", "thirteen_orphans", "all"),
+    "classical": ("standard", "all"),
+    "basic": ("standard", "all"),
+    "mcr": FORMS + ("all",),
+}
+#: the forms whose minimum ``form="all"`` means, per rule set (13/14 tiles)
+_ALL_FORMS = {
+    None: ("standard", "seven_pairs", "thirteen_orphans"),
+    "classical": ("standard",),
+    "basic": ("standard",),
+    "mcr": FORMS,
+}
+_SUIT_LETTERS = "mpsz"
+_MAX_TILES = 14
+_ORPHAN_RANKS = (0, 8)
+# bit masks of the pattern sets U (patterns 0 = 147, 1 = 258, 2 = 369) by size |U|
+_MASKS_BY_SIZE = ((0,), (1, 2, 4), (3, 5, 6), (7,))
+_SLOT = {m: j for masks in _MASKS_BY_SIZE for j, m in enumerate(masks)}
+_CHOOSE4 = np.array([comb(4, c) for c in range(5)], dtype=np.int64)
+# pairs of a merge processed at once (memory: ~100 bytes per pair)
+_CHUNK = 1 << 21
+
+
+# ---------------------------------------------------------------------------
+# argument handling
+# ---------------------------------------------------------------------------
+
+def _check_rules(rules):
+    if rules is not None and not isinstance(rules, str):
+        raise TypeError(f"rules must be a str or None, not {type(rules).__name__}")
+    if rules not in RULES:
+        raise ValueError(f"unknown rules {rules!r}; choose one of {RULES}")
+
+
+def _check_suits(suits) -> str:
+    if not isinstance(suits, str):
+        raise TypeError(f"suits must be a str such as 'mpsz', not {type(suits).__name__}")
+    if not suits or any(ch not in _SUIT_LETTERS for ch in suits) or len(set(suits)) != len(suits):
+        raise ValueError(f"suits must be distinct letters from 'mpsz' (e.g. 'mpsz', 'm', 'mz'); got {suits!r}")
+    return "".join(ch for ch in _SUIT_LETTERS if ch in suits)
+
+
+def _check_tiles(tiles, n_tiles_world: int) -> int:
+    if isinstance(tiles, bool) or not isinstance(tiles, (int, np.integer)):
+        raise TypeError(f"tiles must be an int, not {type(tiles).__name__}")
+    tiles = int(tiles)
+    if tiles < 1 or tiles > _MAX_TILES or tiles % 3 == 0:
+        raise ValueError(f"tiles must be 13 or 14 (or, when only the standard form is involved, any "
+                         f"3k+1 / 3k+2 size from 1 to 14); got {tiles}")
+    if tiles > n_tiles_world:
+        raise ValueError(f"cannot deal {tiles} tiles from the {n_tiles_world} tiles of this world")
+    return tiles
+
+
+def _forms_for(rules, form, tiles: int) -> tuple:
+    """The forms whose minimum is asked for (``"all"`` is the standard form alone below 13)."""
+    if not isinstance(form, str):
+        raise TypeError(f"form must be a str, not {type(form).__name__}")
+    if form == "all":
+        return _ALL_FORMS[rules] if tiles in (13, 14) else ("standard",)
+    if form not in FORMS:
+        raise ValueError(f"unknown form {form!r}; choose 'all' or one of {FORMS}")
+    if form != "standard" and tiles not in (13, 14):
+        raise ValueError(f"form {form!r} needs a dealt hand of 13 or 14 tiles; got {tiles}")
+    return (form,)
+
+
+# ---------------------------------------------------------------------------
+# suit patterns
+# ---------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _patterns(width: int):
+    """Every count pattern of ``width`` kinds with at most 14 tiles.
+
+    Returns (counts (M, width) int8, size (M,), weight (M,) = prod C(4, c), base-5 code (M,)).
+    """
+    counts = np.zeros((1, 0), dtype=np.int8)
+    for _ in range(width):
+        n = len(counts)
+        counts = np.concatenate([np.repeat(counts, 5, axis=0),
+                                 np.tile(np.arange(5, dtype=np.int8), n)[:, None]], axis=1)
+        counts = counts[counts.sum(axis=1) <= _MAX_TILES]
+    c64 = counts.astype(np.int64)
+    size = c64.sum(axis=1)
+    weight = np.prod(_CHOOSE4[c64], axis=1)
+    code = c64 @ (5 ** np.arange(width, dtype=np.int64))
+    for arr in (counts, size, weight, code):
+        arr.setflags(write=False)
+    return counts, size, weight, code
+
+
+@functools.lru_cache(maxsize=None)
+def _class_vectors():
+    from ._tables import get_tables
+
+    t = get_tables()
+    return (t["suit_class"], t["suit_vectors"].astype(np.int64),
+            t["honor_class"], t["honor_vectors"].astype(np.int64))
+
+
+def _distance_vectors(code: np.ndarray, honors: bool) -> np.ndarray:
+    """(M, 10) distance vectors (entry 2k + p) of the patterns with these base-5 codes."""
+    suit_class, suit_vec, honor_class, honor_vec = _class_vectors()
+    if honors:
+        return honor_vec[honor_class[code]]
+    return suit_vec[suit_class[code]]
+
+
+# ---------------------------------------------------------------------------
+# packing helpers (small vectors in one int64, 4 bits an entry)
+# ---------------------------------------------------------------------------
+
+def _pack(vecs: np.ndarray) -> np.ndarray:
+    out = np.zeros(len(vecs), dtype=np.int64)
+    for j in range(vecs.shape[1]):
+        out |= vecs[:, j].astype(np.int64) << (4 * j)
+    return out
+
+
+def _unpack(keys: np.ndarray, width: int) -> np.ndarray:
+    shifts = 4 * np.arange(width, dtype=np.int64)
+    return (keys[:, None] >> shifts[None, :]) & 15
+
+
+def _nibble_min(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Element-wise minimum of two arrays of packed 4-entry vectors (16 bits, 4 bits an entry).
+
+    The even and the odd entries are spread to 8-bit lanes, where a guard bit shows which
+    side is smaller, so no unpacking is needed.
+    """
+    out = np.zeros_like(x)
+    for shift in (0, 4):
+        xe = (x >> shift) & 0x0F0F
+        ye = (y >> shift) & 0x0F0F
+        ge = (((xe | 0x8080) - ye) & 0x8080) >> 7  # 1 in lanes where x >= y
+        mask = ge * 0xFF
+        out |= ((ye & mask) | (xe & ~mask)) << shift
+    return out
+
+
+def _minplus(u: np.ndarray, v: np.ndarray, kmax: int) -> np.ndarray:
+    """Row-wise min-plus convolution of (N, 2 kmax + 2) vectors with entry 2k + p."""
+    out = np.full(u.shape, 99, dtype=np.int64)
+    for k in range(kmax + 1):
+        for p in range(2):
+            col = out[:, 2 * k + p]
+            for k1 in range(k + 1):
+                for p1 in range(p + 1):
+                    np.minimum(col, u[:, 2 * k1 + p1] + v[:, 2 * (k - k1) + (p - p1)], out=col)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# features ("components"), one per form
+# ---------------------------------------------------------------------------
+# A component maps a suit's patterns to one int64 feature each, merges the features of two
+# disjoint groups of suits, and turns the feature of the whole hand into a distance (tiles
+# missing; shanten = distance - 1). ``nnum`` is the number of number suits in a group.
+
+class _Simple:
+    """A feature merged as a whole: ``merge``/``distance`` work on aligned arrays and are
+    evaluated once per distinct pair of feature values."""
+
+    def combine(self, fa, fb, ia, ib, nnum_a, nnum_b):
+        return _pairwise(lambda x, y: self.merge(x, y), fa, fb, ia, ib)
+
+    def final(self, fa, fb, ia, ib, nnum_a, nnum_b):
+        return _pairwise(lambda x, y: self.distance(self.merge(x, y)), fa, fb, ia, ib)
+
+
+class _Standard(_Simple):
+    name = "standard"
+
+    def __init__(self, tiles: int, cap: int):
+        self.k = tiles // 3
+        self.width = 2 * self.k + 2
+        self.cap = cap
+
+    def suit(self, counts, code, honors):
+        vec = _distance_vectors(code, honors)[:, : self.width]
+        return _pack(np.minimum(vec, self.cap))
+
+    def merge(self, a, b):
+        u, v = _unpack(a, self.width), _unpack(b, self.width)
+        return _pack(np.minimum(_minplus(u, v, self.k), self.cap))
+
+    def distance(self, f):
+        return (f >> (4 * (2 * self.k + 1))) & 15
+
+
+class _SevenPairs(_Simple):
+    name = "seven_pairs"
+
+    def __init__(self, mcr: bool):
+        self.mcr = mcr
+
+    def suit(self, counts, code, honors):
+        c = counts.astype(np.int64)
+        a = (c >= 2).sum(axis=1)
+        b = (c == 1).sum(axis=1)
+        if self.mcr:
+            a = a + (c == 4).sum(axis=1)
+            b = b + (c == 3).sum(axis=1)
+        return self._norm(a, b)
+
+    @staticmethod
+    def _norm(a, b):
+        a = np.minimum(a, 7)
+        return a * 8 + np.minimum(b, 7 - a)
+
+    def merge(self, x, y):
+        return self._norm((x >> 3) + (y >> 3), (x & 7) + (y & 7))
+
+    def distance(self, f):
+        return 14 - 2 * (f >> 3) - (f & 7)
+
+
+class _ThirteenOrphans(_Simple):
+    name = "thirteen_orphans"
+
+    def suit(self, counts, code, honors):
+        c = counts.astype(np.int64)
+        if not honors:
+            c = c[:, list(_ORPHAN_RANKS)]
+        held = (c >= 1).sum(axis=1)
+        double = (c >= 2).any(axis=1)
+        return held * 2 + double
+
+    def merge(self, x, y):
+        return ((x >> 1) + (y >> 1)) * 2 + ((x | y) & 1)
+
+    def distance(self, f):
+        return 14 - (f >> 1) - (f & 1)
+
+
+def _assignments(nnum_a: int, nnum_b: int):
+    """{slot of U: [(slot of U_A, slot of U_B), ...]} over every split of a pattern set U of
+    size nnum_a + nnum_b into U_A (size nnum_a) and U_B (size nnum_b)."""
+    out = {}
+    for u in _MASKS_BY_SIZE[nnum_a + nnum_b]:
+        for ua in _MASKS_BY_SIZE[nnum_a]:
+            ub = u & ~ua
+            if ua & u == ua and bin(ub).count("1") == nnum_b:
+                out.setdefault(_SLOT[u], []).append((_SLOT[ua], _SLOT[ub]))
+    return out
+
+
+class _Knitted:
+    """Shared slot logic of the two knitted forms.
+
+    A group of suits with ``nnum`` number suits keeps one value per pattern set U of size
+    ``nnum`` (slot ``_SLOT[U]``, ``bits`` bits each): the best value over the ways to give
+    those suits the distinct patterns of U. Two groups merge slot by slot, taking the best
+    over the splits of U; every term depends on one slot of each side only, so it is
+    evaluated once per distinct pair of slot values.
+    """
+
+    bits = 8
+
+    def _slot(self, f, j):
+        return (f >> (self.bits * j)) & ((1 << self.bits) - 1)
+
+    def combine(self, fa, fb, ia, ib, nnum_a, nnum_b):
+        out = np.zeros(len(ia), dtype=np.int64)
+        for su, terms in _assignments(nnum_a, nnum_b).items():
+            best = None
+            for sa, sb in terms:
+                val = _pairwise(self.merge_slot, self._slot(fa, sa), self._slot(fb, sb), ia, ib)
+                best = val if best is None else self.better(best, val)
+            out |= best << (self.bits * su)
+        return out
+
+    def final(self, fa, fb, ia, ib, nnum_a, nnum_b):
+        dist = None
+        for sa, sb in _assignments(nnum_a, nnum_b)[0]:
+            d = _pairwise(lambda x, y: self.slot_distance(self.merge_slot(x, y)),
+                          self._slot(fa, sa), self._slot(fb, sb), ia, ib)
+            dist = d if dist is None else np.minimum(dist, d)
+        return dist
+
+
+class _HonorsKnitted(_Knitted):
+    """Slot value: the number of held candidate kinds (honors + knitted kinds of U)."""
+
+    name = "honors_knitted"
+
+    def suit(self, counts, code, honors):
+        c = counts.astype(np.int64)
+        if honors:
+            return (c >= 1).sum(axis=1)
+        out = np.zeros(len(c), dtype=np.int64)
+        for r in range(3):
+            held = (c[:, [r, r + 3, r + 6]] >= 1).sum(axis=1)
+            out |= held << (self.bits * _SLOT[1 << r])
+        return out
+
+    @staticmethod
+    def merge_slot(x, y):
+        return x + y
+
+    @staticmethod
+    def better(x, y):
+        return np.maximum(x, y)
+
+    @staticmethod
+    def slot_distance(v):
+        return 14 - np.minimum(v, 14)
+
+
+class _KnittedStraight(_Knitted):
+    """Slot value: a 4-entry vector (entry 2k + p, k, p in {0, 1}) = knitted kinds of U
+    missing + tiles missing for k sets and p pairs from the rest; element-wise minimum over
+    the assignments (min-plus merging commutes with it)."""
+
+    name = "knitted_straight"
+    bits = 16
+
+    def __init__(self, cap: int):
+        self.cap = cap
+
+    def suit(self, counts, code, honors):
+        if honors:
+            return _pack(np.minimum(_distance_vectors(code, True)[:, :4], self.cap))
+        c = counts.astype(np.int64)
+        out = np.zeros(len(c), dtype=np.int64)
+        for r in range(3):
+            ranks = [r, r + 3, r + 6]
+            held = (c[:, ranks] >= 1).sum(axis=1)
+            rest = c.copy()
+            rest[:, ranks] = np.maximum(rest[:, ranks] - 1, 0)
+            rest_code = rest @ (5 ** np.arange(9, dtype=np.int64))
+            vec = _distance_vectors(rest_code, False)[:, :4] + (3 - held)[:, None]
+            out |= _pack(np.minimum(vec, self.cap)) << (self.bits * _SLOT[1 << r])
+        return out
+
+    def merge_slot(self, x, y):
+        return _pack(np.minimum(_minplus(_unpack(x, 4), _unpack(y, 4), 1), self.cap))
+
+    @staticmethod
+    def better(x, y):
+        return _nibble_min(x, y)
+
+    @staticmethod
+    def slot_distance(v):
+        return (v >> 12) & 15
+
+
+# ---------------------------------------------------------------------------
+# states and merges
+# ---------------------------------------------------------------------------
+
+class _States:
+    """Distinct (size, features) of a group of suits with their integer weights, sorted by size."""
+
+    def __init__(self, size, weight, feats, nnum):
+        order = np.argsort(size, kind="stable")
+        self.size = size[order]
+        self.weight = weight[order]
+        self.feats = [f[order] for f in feats]
+        self.nnum = nnum
+        self.bounds = np.searchsorted(self.size, np.arange(_MAX_TILES + 2))
+
+    def __len__(self):
+        return len(self.size)
+
+    def rows(self, lo, hi):
+        """Index range of the states with lo <= size <= hi."""
+        return self.bounds[max(lo, 0)], self.bounds[min(hi, _MAX_TILES) + 1]
+
+
+def _factorize(x: np.ndarray):
+    uniq, inv = np.unique(x, return_inverse=True)
+    return uniq, inv.ravel()
+
+
+_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
+                 0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, 0x94D049BB133111EB, 0xBF58476D1CE4E5B9],
+                dtype=np.uint64)
+
+
+def _row_hash(cols) -> np.ndarray:
+    """A 64-bit mix of the int64 columns (equal rows -> equal hashes)."""
+    h = np.zeros(len(cols[0]), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j, col in enumerate(cols):
+            h ^= col.astype(np.uint64) * _MIX[j % len(_MIX)] + np.uint64(j)
+            h ^= h >> np.uint64(29)
+            h *= _MIX[(j + 3) % len(_MIX)]
+            h ^= h >> np.uint64(32)
+    return h
+
+
+def _group(size, weight, feats, nnum) -> _States:
+    """Merge equal (size, features) rows, adding their weights.
+
+    Rows are sorted by a 64-bit hash of all columns; runs of equal hashes are then checked
+    column by column, so a hash collision (never seen in practice) only costs an exact
+    lexicographic sort instead.
+    """
+    if len(size) == 0:
+        return _States(size, weight, list(feats), nnum)
+    cols = [size] + list(feats)
+    h = _row_hash(cols)
+    order = np.argsort(h)
+    key = h[order]
+    new = np.concatenate(([True], key[1:] != key[:-1]))
+    run = np.cumsum(new) - 1
+    starts = np.flatnonzero(new)
+    first = order[starts]
+    if any((c[order] != c[first][run]).any() for c in cols):  # pragma: no cover - a collision
+        order = np.lexsort(cols[::-1])
+        new = np.zeros(len(order), dtype=bool)
+        new[0] = True
+        for c in cols:
+            cs = c[order]
+            new[1:] |= cs[1:] != cs[:-1]
+        starts = np.flatnonzero(new)
+        first = order[starts]
+    w = np.add.reduceat(weight[order], starts)
+    return _States(size[first], w, [f[first] for f in feats], nnum)
+
+
+def _pairwise(fn, a: np.ndarray, b: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
+    """fn(a[ia], b[ib]), evaluated once per distinct value pair when that is cheaper."""
+    ua, inv_a = _factorize(a)
+    ub, inv_b = _factorize(b)
+    if len(ua) * len(ub) <= min(len(ia), 1 << 22):
+        table = fn(np.repeat(ua, len(ub)), np.tile(ub, len(ua)))
+        return table[inv_a[ia] * len(ub) + inv_b[ib]]
+    return fn(a[ia], b[ib])
+
+
+def _pair_chunks(A: _States, B: _States, tiles: int, exact: bool):
+    """Chunks of pairs with size_a + size_b <= tiles (== tiles if ``exact``).
+
+    Yields (sa, sb, ia, ib): slices of A and B, and the pairs as indices into those slices.
+    """
+    for size_a in range(tiles + 1):
+        a0, a1 = A.rows(size_a, size_a)
+        if a0 == a1:
+            continue
+        b0, b1 = B.rows(tiles - size_a if exact else 0, tiles - size_a)
+        if b0 == b1:
+            continue
+        nb = b1 - b0
+        step = max(1, _CHUNK // nb)
+        for start in range(a0, a1, step):
+            stop = min(a1, start + step)
+            ia = np.repeat(np.arange(stop - start), nb)
+            ib = np.tile(np.arange(nb), stop - start)
+            yield slice(start, stop), slice(b0, b1), ia, ib
+
+
+def _merge(A: _States, B: _States, comps, tiles: int) -> _States:
+    """States of the union of two disjoint groups of suits (sizes up to ``tiles``)."""
+    parts = []
+    for sa, sb, ia, ib in _pair_chunks(A, B, tiles, exact=False):
+        feats = [c.combine(fa[sa], fb[sb], ia, ib, A.nnum, B.nnum) for c, fa, fb in zip(comps, A.feats, B.feats)]
+        size = A.size[sa][ia] + B.size[sb][ib]
+        parts.append(_group(size, A.weight[sa][ia] * B.weight[sb][ib], feats, 0))
+    if not parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return _States(empty, empty, [empty for _ in comps], A.nnum + B.nnum)
+    size = np.concatenate([g.size for g in parts])
+    weight = np.concatenate([g.weight for g in parts])
+    feats = [np.concatenate([g.feats[j] for g in parts]) for j in range(len(comps))]
+    return _group(size, weight, feats, A.nnum + B.nnum)
+
+
+def _final_distances(A: _States, B: _States, comps, tiles: int):
+    """Yields (weights, distance per form) for chunks of the pairs making ``tiles`` tiles."""
+    for sa, sb, ia, ib in _pair_chunks(A, B, tiles, exact=True):
+        dists = [c.final(fa[sa], fb[sb], ia, ib, A.nnum, B.nnum) for c, fa, fb in zip(comps, A.feats, B.feats)]
+        yield A.weight[sa][ia] * B.weight[sb][ib], dists
+
+
+def _final(A: _States, B: _States, comps, tiles: int) -> dict:
+    """{distance: number of tile subsets} over the pairs of states making ``tiles`` tiles."""
+    hist = {}
+    for w, dists in _final_distances(A, B, comps, tiles):
+        dist = functools.reduce(np.minimum, dists)
+        for v in np.unique(dist).tolist():
+            hist[v] = hist.get(v, 0) + int(w[dist == v].sum())
+    return hist
+
+
+def _components(forms: tuple, rules, tiles: int, cap: int) -> list:
+    comps = []
+    for f in forms:
+        if f == "standard":
+            comps.append(_Standard(tiles, cap))
+        elif f == "seven_pairs":
+            comps.append(_SevenPairs(mcr=(rules == "mcr")))
+        elif f == "thirteen_orphans":
+            comps.append(_ThirteenOrphans())
+        elif f == "honors_knitted":
+            comps.append(_HonorsKnitted())
+        else:
+            comps.append(_KnittedStraight(cap))
+    return comps
+
+
+@functools.lru_cache(maxsize=64)
+def _suit_states(honors: bool, in_world: bool, forms: tuple, rules, tiles: int, cap: int) -> _States:
+    """States of one suit (number suits are alike, so they are computed once)."""
+    comps = _components(forms, rules, tiles, cap)
+    counts, size, weight, code = _patterns(7 if honors else 9)
+    keep = np.flatnonzero(size <= (tiles if in_world else 0))  # outside the world: empty only
+    counts, size, weight, code = counts[keep], size[keep], weight[keep], code[keep]
+    feats = [c.suit(counts, code, honors) for c in comps]
+    return _group(size, weight, feats, 0 if honors else 1)
+
+
+@functools.lru_cache(maxsize=None)
+def _distance_counts(forms: tuple, rules, tiles: int, suits: str) -> tuple:
+    """((distance, number of tile subsets), ...) for hands of ``tiles`` tiles of ``suits``."""
+    # Vectors are capped at ``cap``: a capped distance is min(true, cap), so the result is
+    # exact when no hand reaches the cap (checked; otherwise it is redone without a cap).
+    for cap in (11, 15):
+        comps = _components(forms, rules, tiles, cap)
+        st = {ch: _suit_states(ch == "z", ch in suits, forms, rules, tiles, cap) for ch in _SUIT_LETTERS}
+        left = _merge(st["m"], st["p"], comps, tiles)
+        right = _merge(st["s"], st["z"], comps, tiles)
+        hist = _final(left, right, comps, tiles)
+        capped = any(isinstance(c, (_Standard, _KnittedStraight)) for c in comps)
+        if cap >= 15 or not capped or max(hist) < cap:
+            return tuple(sorted(hist.items()))
+    raise AssertionError("unreachable")
+
+
+# ---------------------------------------------------------------------------
+# thresholds with state reduction (for the joint MCR forms)
+# ---------------------------------------------------------------------------
+# P(shanten >= t - 1) = P(every form has distance >= t). With every vector capped at t, the
+# joint features of a group of suits can still be too many to merge; but only their effect on
+# the final test matters. For each form separately, two values of a group's feature are
+# equivalent when they pass the test (distance >= t) against exactly the same feature values
+# of the complementary group (all of them, computed by that form's own small DP); states that
+# can never pass are dropped. Replacing each feature by a representative of its class keeps
+# every count exact (the test is an AND over the forms, and merging respects the classes), and
+# leaves a few thousand states where there were millions.
+
+def _group_key(letters: str, suits: str) -> tuple:
+    """Canonical form of a group of suits: number suits are interchangeable."""
+    nums = tuple(sorted((ch in suits for ch in letters if ch != "z"), reverse=True))
+    return nums, (None if "z" not in letters else "z" in suits)
+
+
+@functools.lru_cache(maxsize=256)
+def _single_form_states(form: str, rules, tiles: int, cap: int, key: tuple) -> _States:
+    """States of one form alone for a canonical group of suits (see :func:`_group_key`)."""
+    nums, z = key
+    comps = _components((form,), rules, tiles, cap)
+    parts = [_suit_states(False, flag, (form,), rules, tiles, cap) for flag in nums]
+    if z is not None:
+        parts.append(_suit_states(True, z, (form,), rules, tiles, cap))
+    return functools.reduce(lambda a, b: _merge(a, b, comps, tiles), parts)
+
+
+def _signature_classes(comp, X, Y, nnum_x, nnum_y, t):
+    """Class of each value of X by its pass/fail row against all of Y; -1 = never passes.
+
+    Returns (class per X value, representative X index per class).
+    """
+    rows = []
+    step = max(1, (1 << 22) // len(Y))
+    for start in range(0, len(X), step):
+        xs = X[start:start + step]
+        ia = np.repeat(np.arange(len(xs)), len(Y))
+        ib = np.tile(np.arange(len(Y)), len(xs))
+        ok = (comp.final(xs, Y, ia, ib, nnum_x, nnum_y) >= t).reshape(len(xs), len(Y))
+        rows.append(np.packbits(ok, axis=1))
+    bits = np.ascontiguousarray(np.concatenate(rows))
+    view = bits.view(np.dtype((np.void, bits.shape[1]))).ravel()
+    _, first, cls = np.unique(view, return_index=True, return_inverse=True)
+    cls = cls.ravel()
+    alive = bits[first].any(axis=1)
+    return np.where(alive[cls], cls, -1), first
+
+
+@functools.lru_cache(maxsize=256)
+def _class_map(form: str, rules, tiles: int, t: int, group: tuple, partner: tuple):
+    """Representatives of one form's feature values for a group of suits (see above).
+
+    Returns (keys, reps): ``keys`` sorted value * 16 + size over every reachable (size,
+    value) of the group, ``reps`` the representative value of each, or -1 when the value
+    can never pass (distance >= t) whatever the complementary group holds.
+    """
+    comp = _components((form,), rules, tiles, t)[0]
+    G = _single_form_states(form, rules, tiles, t, group)
+    P = _single_form_states(form, rules, tiles, t, partner)
+    keys, reps = [], []
+    for size in np.unique(G.size).tolist():
+        lo, hi = G.rows(size, size)
+        p0, p1 = P.rows(tiles - size, tiles - size)
+        X = np.unique(G.feats[0][lo:hi])
+        if p0 == p1:
+            rep = np.full(len(X), -1, dtype=np.int64)
+        else:
+            cls, first = _signature_classes(comp, X, np.unique(P.feats[0][p0:p1]), G.nnum, P.nnum, t)
+            rep = np.where(cls >= 0, X[first[np.maximum(cls, 0)]], -1)
+        keys.append(X * 16 + size)
+        reps.append(rep)
+    keys, reps = np.concatenate(keys), np.concatenate(reps)
+    order = np.argsort(keys)
+    return keys[order], reps[order]
+
+
+def _apply_maps(size, weight, feats, maps, nnum) -> _States:
+    """Replace each feature by its representative, drop states that cannot pass, group."""
+    keep = np.ones(len(size), dtype=bool)
+    out = []
+    for f, (keys, reps) in zip(feats, maps):
+        q = f * 16 + size
+        idx = np.searchsorted(keys, q)
+        if not np.array_equal(keys[np.minimum(idx, len(keys) - 1)], q):  # pragma: no cover
+            raise AssertionError("exact deal odds: a feature value missing from its class map")
+        r = reps[idx]
+        keep &= r >= 0
+        out.append(r)
+    return _group(size[keep], weight[keep], [r[keep] for r in out], nnum)
+
+
+def _merge_mapped(A: _States, B: _States, comps, tiles: int, maps) -> _States:
+    """:func:`_merge`, mapping every chunk to representatives before grouping it."""
+    parts = []
+    for sa, sb, ia, ib in _pair_chunks(A, B, tiles, exact=False):
+        feats = [c.combine(fa[sa], fb[sb], ia, ib, A.nnum, B.nnum) for c, fa, fb in zip(comps, A.feats, B.feats)]
+        size = A.size[sa][ia] + B.size[sb][ib]
+        parts.append(_apply_maps(size, A.weight[sa][ia] * B.weight[sb][ib], feats, maps, 0))
+    size = np.concatenate([g.size for g in parts])
+    weight = np.concatenate([g.weight for g in parts])
+    feats = [np.concatenate([g.feats[j] for g in parts]) for j in range(len(comps))]
+    return _group(size, weight, feats, A.nnum + B.nnum)
+
+
+def _count_at_least(forms: tuple, rules, tiles: int, suits: str, t: int) -> int:
+    """Number of tile subsets of ``tiles`` tiles of ``suits`` with every form at distance >= t."""
+    comps = _components(forms, rules, tiles, t)
+
+    def maps(letters):
+        rest = "".join(ch for ch in _SUIT_LETTERS if ch not in letters)
+        g, p = _group_key(letters, suits), _group_key(rest, suits)
+        return [_class_map(f, rules, tiles, t, g, p) for f in forms]
+
+    def suit(ch):
+        S = _suit_states(ch == "z", ch in suits, forms, rules, tiles, t)
+        return _apply_maps(S.size, S.weight, S.feats, maps(ch), S.nnum) if ch != "z" else S
+
+    left = _merge_mapped(suit("m"), suit("p"), comps, tiles, maps("mp"))
+    right = _merge_mapped(suit("s"), suit("z"), comps, tiles, maps("sz"))
+    total = 0
+    for w, dists in _final_distances(left, right, comps, tiles):
+        ok = functools.reduce(np.logical_and, [d >= t for d in dists])
+        total += int(w[ok].sum())
+    return total
+
+
+@functools.lru_cache(maxsize=None)
+def _distance_counts_by_threshold(forms: tuple, rules, tiles: int, suits: str) -> tuple:
+    """Like :func:`_distance_counts`, through the counts of distance >= t for t = 1, 2, ..."""
+    kinds = sum(7 if ch == "z" else 9 for ch in suits)
+    at_least = [comb(4 * kinds, tiles)]
+    t = 1
+    while at_least[-1]:
+        at_least.append(_count_at_least(forms, rules, tiles, suits, t))
+        t += 1
+    return tuple((d, at_least[d] - at_least[d + 1]) for d in range(len(at_least) - 1)
+                 if at_least[d] != at_least[d + 1])
+
+
+def _no_four_count(tiles: int, kinds: int) -> int:
+    """Tile subsets of size ``tiles`` holding no kind four times: [x^tiles] ((1+x)^4 - x^4)^kinds."""
+    poly = [1]
+    per_kind = [comb(4, c) for c in range(4)]
+    for _ in range(kinds):
+        nxt = [0] * min(len(poly) + 3, tiles + 1)
+        for i, a in enumerate(poly):
+            if a:
+                for c, m in enumerate(per_kind):
+                    if i + c <= tiles:
+                        nxt[i + c] += a * m
+        poly = nxt
+    return poly[tiles] if tiles < len(poly) else 0
+
+
+# ---------------------------------------------------------------------------
+# public API
+# ---------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def _odds(rules, tiles: int, form: str, suits: str) -> tuple:
+    kinds = sum(7 if ch == "z" else 9 for ch in suits)
+    forms = _forms_for(rules, form, tiles)
+    counts = _distance_counts(forms, rules, tiles, suits)
+    total = comb(4 * kinds, tiles)
+    if sum(n for _, n in counts) != total:  # pragma: no cover - an internal consistency check
+        raise AssertionError("exact deal odds: weights do not add up to C(tiles in world, tiles)")
+    shanten = {int(d) - 1: Fraction(n, total) for d, n in counts if n}
+    four = 1 - Fraction(_no_four_count(tiles, kinds), total)
+    return tuple(sorted(shanten.items())), four
+
+
+def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz") -> dict:
+    """Exact shanten distribution of a freshly dealt hand.
+
+    The hand is ``tiles`` tiles drawn uniformly from the standard tiles of ``suits`` (136 for
+    ``"mpsz"``); bonus tiles are set aside and replaced, which leaves the standard tiles a
+    uniform random subset, so the odds also hold for the 144-tile sets. The computation is
+    exact: per-suit generating functions are combined by dynamic programming over merged
+    suit features (see the module docstring), in integers until one final division.
+
+    Parameters
+    ----------
+    rules : {None, "classical", "basic", "mcr"}
+        What ``form="all"`` means, as for :func:`mjfast.shanten`: None -> min(standard,
+        seven pairs, thirteen orphans); "classical"/"basic" -> standard; "mcr" -> all five
+        forms, seven pairs counting a four-of-a-kind as two pairs. Also sets the seven
+        pairs rule when ``form="seven_pairs"``.
+    tiles : int
+        Hand size: 14 (dealer, before the first discard) or 13 (non-dealer). When only the
+        standard form is involved (``form="standard"``, or ``"all"`` under
+        ``"classical"``/``"basic"``) any 3k+1 / 3k+2 size from 1 to 14 is allowed.
+    form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight"}
+        The winning shape, or "all" for the minimum over the forms ``rules`` allows.
+    suits : str, keyword-only
+        The tile world, a subset of ``"mpsz"`` (e.g. ``"m"``: the 36 characters only). The
+        probability of a count vector ``c`` is ``prod_i C(4, c_i) / C(4 * kinds, tiles)``.
+
+    Returns
+    -------
+    dict
+        ``"rules"``, ``"tiles"``, ``"form"``, ``"suits"`` (the arguments);
+        ``"shanten"``: {shanten: Fraction} for every shanten with nonzero probability
+        (-1 = complete), summing to exactly 1; ``"complete"``: P(shanten == -1);
+        ``"tenpai"``: P(shanten == 0) -- exactly 0, so complete hands are not counted;
+        ``"four_of_a_kind"``: P(some kind is held four times), which does not depend on
+        the form. Each value is a :class:`fractions.Fraction`.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``rules``, ``form`` or ``suits``; a hand size that is not 13 or 14 for a
+        form other than the standard one (or not 3k+1 / 3k+2 from 1 to 14); a size larger
+        than the tile world.
+    TypeError
+        Arguments of the wrong type.
+
+    Notes
+    -----
+    Results are cached. Run times on one core are about a second for the standard form
+    and for ``form="all"`` under None / "classical" / "basic"; seconds for the MCR forms.
+
+    Examples
+    --------
+    >>> from mjfast.exact import exact_deal_odds
+    >>> r = exact_deal_odds("classical", 14)
+    >>> sum(r["shanten"].values())
+    Fraction(1, 1)
+    >>> float(r["complete"]) > 0, max(r["shanten"])
+    (True, 8)
+    >>> exact_deal_odds(tiles=2, suits="z")["complete"]  # 2 of the 28 honor tiles make a pair
+    Fraction(1, 9)
+    """
+    _check_rules(rules)
+    suits = _check_suits(suits)
+    if not isinstance(form, str):
+        raise TypeError(f"form must be a str, not {type(form).__name__}")
+    if form != "all" and form not in FORMS:
+        raise ValueError(f"unknown form {form!r}; choose 'all' or one of {FORMS}")
+    kinds = sum(7 if ch == "z" else 9 for ch in suits)
+    tiles = _check_tiles(tiles, 4 * kinds)
+    _forms_for(rules, form, tiles)
+    shanten, four = _odds(rules, tiles, form, suits)
+    dist = dict(shanten)
+    return {
+        "rules": rules,
+        "tiles": tiles,
+        "form": form,
+        "suits": suits,
+        "shanten": dist,
+        "complete": dist.get(-1, Fraction(0)),
+        "tenpai": dist.get(0, Fraction(0)),
+        "four_of_a_kind": four,
+    }
+
+
+def exact_deal_odds_table(rules="classical", tiles=14, *, suits="mpsz") -> dict:
+    """:func:`exact_deal_odds` for every form the rule set allows.
+
+    Parameters
+    ----------
+    rules : {None, "classical", "basic", "mcr"}
+        None -> standard, seven_pairs, thirteen_orphans, all; "classical"/"basic" ->
+        standard, all; "mcr" -> the five forms and all.
+    tiles : int
+        13 or 14.
+    suits : str, keyword-only
+        The tile world, as for :func:`exact_deal_odds`.
+
+    Returns
+    -------
+    dict
+        {form: result dict of :func:`exact_deal_odds`}, in the order above.
+
+    Examples
+    --------
+    >>> from mjfast.exact import exact_deal_odds_table
+    >>> table = exact_deal_odds_table("classical", 13)
+    >>> list(table)
+    ['standard', 'all']
+    >>> table["all"]["shanten"] == table["standard"]["shanten"]
+    True
+    """
+    _check_rules(rules)
+    return {f: exact_deal_odds(rules, tiles, f, suits=suits) for f in TABLE_FORMS[rules]}
