@@ -64,8 +64,30 @@ class DealSpec:
         return {"flowers": self.flowers, "jokers": self.jokers, "tiles": self.n_tiles}
 
 
-def deal_spec(rules: str = "classical", *, flowers: bool | None = None, jokers: int | None = None) -> DealSpec:
-    """Resolve a rule preset and its options; raises ValueError/TypeError for bad ones."""
+def deal_spec(rules: str = "classical", *, flowers: bool | None = None, jokers: int | None = None,
+              forms=None) -> DealSpec:
+    """Resolve a rule preset and its options; raises ValueError/TypeError for bad ones.
+
+    ``forms`` (deal_stats only) replaces the rule set's forms by the given form names.
+    """
+    spec = _preset(rules, flowers, jokers)
+    if forms is None:
+        return spec
+    if spec.rules == "american":
+        raise ValueError("forms cannot be chosen for rules='american' (its one form is the beginner hand)")
+    if isinstance(forms, str) or not all(isinstance(f, str) for f in forms):
+        raise TypeError("forms must be a sequence of form names, e.g. ('standard', 'seven_pairs')")
+    forms = tuple(dict.fromkeys(forms))
+    if not forms or len(forms) > 7:
+        raise ValueError("forms must name between 1 and 7 forms")
+    hand_rules = "mcr" if spec.rules == "mcr" else None
+    bits = tuple(form_bits(f, hand_rules) for f in forms)  # raises for unknown names and "all"
+    if "all" in forms:
+        raise ValueError("'all' is always reported (the minimum over forms); do not list it")
+    return dataclasses.replace(spec, forms=forms, form_bits=bits)
+
+
+def _preset(rules, flowers, jokers) -> DealSpec:
     if not isinstance(rules, str):
         raise TypeError(f"rules must be a str, not {type(rules).__name__}")
     if rules not in DEAL_RULES:
@@ -346,7 +368,8 @@ def _seed_json(seeds: tuple):
 
 
 def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | None = None, progress: bool = True,
-               flowers: bool | None = None, jokers: int | None = None, chunk_size: int = 1 << 20) -> DealStats:
+               flowers: bool | None = None, jokers: int | None = None, forms=None,
+               chunk_size: int = 1 << 20) -> DealStats:
     """Monte Carlo statistics of ``n`` random deals, streamed in chunks (bounded memory).
 
     For the dealer's 14 tiles and a non-dealer's 13 (South's): the shanten distribution of
@@ -368,6 +391,10 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
         Show a progress bar on stderr when the run takes more than half a second.
     flowers, jokers
         Tile-set options, as for :func:`deal`.
+    forms : sequence of str, optional
+        Classify these forms instead of the rule set's (e.g. ``("standard", "seven_pairs",
+        "thirteen_orphans")`` for the riichi-style forms); "all" is their minimum. Under
+        ``rules="mcr"`` seven pairs counts a four-of-a-kind as two pairs.
     chunk_size : int
         Deals per kernel call (memory and Ctrl-C latency; never changes the result).
 
@@ -400,7 +427,7 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
         raise ValueError("chunk_size must be positive")
     if not isinstance(progress, (bool, np.bool_)):
         raise TypeError(f"progress must be True or False, not {type(progress).__name__}")
-    spec = deal_spec(rules, flowers=flowers, jokers=jokers)
+    spec = deal_spec(rules, flowers=flowers, jokers=jokers, forms=forms)
     key = root_key(seed)
     threads = resolve_threads(threads)
     _core.ensure_tables()
