@@ -1,0 +1,1016 @@
+# cython: language_level=3
+"""The game engine: complete hands of four-player mahjong, with built-in policies (private).
+
+The public API is mjfast.sim. One *game* is ``hands_per_game`` hands (default 4: each seat
+deals once). Hand ``h`` of game ``g`` shuffles its whole tile set with the random stream
+``(k0, k1, g * 64 + h)``, so a game is a pure function of (seed, game index) and of the
+policies. Built-in policies draw their own randomness from a second key (k0 ^ POLICY_SALT).
+
+Rules (see RULES.md): East (the dealer) has 14 tiles and discards first; draws come from the
+front of the wall, replacements (bonus tiles, kongs) from the back; ``dead_wall`` tiles at the
+back are never drawn as live tiles; exhaustive draw when the live wall is empty. Claims on a
+discard: Mahjong > kong or pung > chow (chow only by the next player); two Mahjong claims go to
+the claimer next in turn order after the discarder. A claimed pung or chow is exposed and the
+claimer discards; an exposed kong draws a replacement first. On their own turn after a draw a
+player may declare a concealed kong (four in hand) or add a drawn tile to an exposed pung, each
+followed by a replacement draw; a discard can never be added to an exposed pung.
+
+Everything here runs without the GIL except the calls into Python policies.
+"""
+import numpy as np
+cimport numpy as cnp
+from cython.parallel cimport prange
+from cpython.ref cimport PyObject
+from libc.stdint cimport uint8_t, int8_t, int32_t, uint32_t, uint64_t, int64_t
+from libc.string cimport memset, memcpy
+
+from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next
+from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
+from mjfast._hand cimport (
+    shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
+    distance_sets_pair, FEAT_CODES, POW5,
+)
+
+cnp.import_array()
+
+cdef enum:
+    MAX_SET = 192
+    FIRST_BONUS = 136
+    FIRST_JOKER = 144
+    MAX_MELDS = 6
+    HANDS_STREAM = 64            # stream id of hand h of game g: g * 64 + h
+
+# policies
+cdef enum:
+    POL_RANDOM = 0
+    POL_GREEDY = 1
+    POL_DEFENSIVE = 2
+    POL_PYTHON = 3
+
+# meld kinds (also the claim-count columns)
+cdef enum:
+    M_CHOW = 0
+    M_PUNG = 1
+    M_KONG_EXPOSED = 2
+    M_KONG_CONCEALED = 3
+    M_KONG_ADDED = 4
+
+# event types
+cdef enum:
+    EV_HAND = 1        # seat = dealer, a = dice 1, b = dice 2
+    EV_DEAL = 2        # seat receives tile id a in the deal
+    EV_DRAW = 3        # seat draws tile id a from the live wall
+    EV_BONUS = 4       # seat sets bonus tile id a aside
+    EV_REPLACE = 5     # seat draws replacement tile id a from the back end
+    EV_DISCARD = 6     # seat discards kind a
+    EV_CHOW = 7        # seat claims kind a for a chow starting at kind b
+    EV_PUNG = 8        # seat claims kind a for a pung
+    EV_KONG = 9        # seat claims kind a for an exposed kong
+    EV_CONCEALED_KONG = 10
+    EV_ADDED_KONG = 11
+    EV_READY = 12      # seat declares a ready hand (Stop)
+    EV_WIN = 13        # seat wins; a = 1 self-drawn / 0 on discard, b = discarder (-1)
+    EV_EXHAUSTED = 14  # the live wall is empty: no winner
+    EV_SCORE = 15      # seat's score changes by a (b = running total)
+
+# errors raised by Python policies' illegal actions
+cdef enum:
+    ERR_NONE = 0
+    ERR_PYTHON = 1     # the policy raised, or returned something illegal (message in the wrapper)
+
+OUT_WIDTH = 43   # per-game counters, layout in sim.py (GameOut)
+
+ctypedef struct rules_t:
+    int n_tiles
+    int replace_bonus
+    int forms             # winning forms (kernel bits)
+    int dead_wall         # tiles reserved at the back; -1 = 2 * (dice total) as in seed 000
+    int ready_rule        # 1: a player must declare a ready hand (Stop) to win; hand fixed after
+    int base_points
+    int payment           # 0: every loser pays base; 1: discarder pays 3 * base for a discard win
+    int hands_per_game
+    int allow_chow
+    int allow_kong
+
+ctypedef struct player_t:
+    uint8_t hand[34]
+    int n_hand
+    int n_melds
+    uint8_t meld_type[MAX_MELDS]
+    uint8_t meld_tile[MAX_MELDS]
+    uint8_t pung_exposed[34]
+    int ready
+    int bonus
+    int policy
+    int last_claim_kind     # kind of this player's latest claim (-1 none) and when
+    int last_claim_turn
+    uint8_t discards[64]    # kinds discarded, in order (claimed ones included)
+    int n_discards
+
+ctypedef struct game_t:
+    rules_t* R
+    const mj_tables_t* T
+    uint8_t wall[MAX_SET]
+    int n_tiles
+    int front
+    int back
+    int reserve
+    player_t p[4]
+    uint8_t visible[34]      # discards and exposed tiles, seen by everyone
+    int dealer
+    int hand_no
+    int turn
+    int drawn_kind           # kind just drawn by the player on turn (-1: none, e.g. after a claim)
+    rng_t prng
+    int32_t* ev
+    int n_ev
+    int cap_ev
+    int error
+    void* py_policies[4]     # Python policy objects (borrowed), for POL_PYTHON seats
+    void* py_ctx             # the Python engine context (for callbacks)
+    int32_t* out             # per-game output row
+
+
+# ------------------------------------------------------------------------------------------
+# small helpers
+
+cdef inline void log_ev(game_t* g, int typ, int seat, int a, int b) noexcept nogil:
+    cdef int32_t* e
+    if g.ev == NULL or g.n_ev >= g.cap_ev:
+        return
+    e = g.ev + 5 * g.n_ev
+    e[0] = typ
+    e[1] = g.hand_no
+    e[2] = seat
+    e[3] = a
+    e[4] = b
+    g.n_ev += 1
+
+
+cdef inline int shanten_of(game_t* g, uint8_t* h) noexcept nogil:
+    if g.R.forms == FORM_STANDARD:
+        return standard_counts(h, g.T)
+    return shanten_counts(h, g.R.forms, g.T)
+
+
+ctypedef struct codes_t:
+    uint32_t c[4]
+    int n
+
+
+cdef inline void codes_of(const uint8_t* h, codes_t* c) noexcept nogil:
+    cdef hand_t f
+    load_counts(h, &f, FEAT_CODES)
+    c.c[0] = f.code[0]
+    c.c[1] = f.code[1]
+    c.c[2] = f.code[2]
+    c.c[3] = f.code[3]
+    c.n = f.n
+
+
+cdef inline int std_shanten(game_t* g, const codes_t* c) noexcept nogil:
+    return distance_sets_pair(g.T, c.c[0], c.c[1], c.c[2], c.c[3], c.n // 3) - 1
+
+
+cdef inline void codes_add(codes_t* c, int k, int delta) noexcept nogil:
+    """Add delta copies of kind k to the coded hand."""
+    if delta > 0:
+        c.c[k // 9] += POW5[k % 9] * <uint32_t>delta
+    else:
+        c.c[k // 9] -= POW5[k % 9] * <uint32_t>(-delta)
+    c.n += delta
+
+
+cdef inline bint complete(game_t* g, uint8_t* h) noexcept nogil:
+    if g.R.forms == FORM_STANDARD:
+        return standard_winning_counts(h, g.T)
+    return winning_counts(h, g.R.forms, g.T)
+
+
+cdef inline int live_left(game_t* g) noexcept nogil:
+    return g.back - g.front + 1 - g.reserve
+
+
+cdef inline int draw_back(game_t* g, int seat) noexcept nogil:
+    """Replacement from the back end, setting bonus tiles aside; returns the kind received."""
+    cdef int t
+    while True:
+        t = g.wall[g.back]
+        g.back -= 1
+        if t >= FIRST_BONUS and t < FIRST_JOKER:
+            g.p[seat].bonus += 1
+            log_ev(g, EV_BONUS, seat, t, 0)
+            continue
+        log_ev(g, EV_REPLACE, seat, t, 0)
+        g.p[seat].hand[t >> 2] += 1
+        g.p[seat].n_hand += 1
+        return t >> 2
+
+
+cdef inline int next_seat(int s) noexcept nogil:
+    return (s + 1) & 3
+
+
+# ------------------------------------------------------------------------------------------
+# built-in policies
+
+cdef int unseen(game_t* g, int seat, int k) noexcept nogil:
+    return 4 - g.p[seat].hand[k] - g.visible[k]
+
+
+cdef int ukeire(game_t* g, int seat, uint8_t* h, int base) noexcept nogil:
+    """Unseen copies (from seat's view) of the kinds that lower the shanten of the 3k+1 hand h."""
+    cdef int k, u, total = 0
+    cdef codes_t c
+    if g.R.forms == FORM_STANDARD:
+        codes_of(h, &c)
+        return std_ukeire(g, seat, h, &c, base)
+    for k in range(34):
+        if h[k] >= 4:
+            continue
+        u = 4 - g.p[seat].hand[k] - g.visible[k]
+        if u <= 0:
+            continue
+        h[k] += 1
+        if shanten_of(g, h) < base:
+            total += u
+        h[k] -= 1
+    return total
+
+
+cdef int std_each_discard(game_t* g, const uint8_t* h, const codes_t* c, int* sh) noexcept nogil:
+    """sh[k] = standard shanten of h minus one k for every held kind (99 otherwise); returns the min."""
+    cdef const mj_tables_t* T = g.T
+    cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
+    cdef int sets = (c.n - 1) // 3, k, mp, sz, best = 99
+    cdef int cls0 = T.suit_class[c.c[0]], cls1 = T.suit_class[c.c[1]]
+    cdef int cls2 = T.suit_class[c.c[2]], cls3 = T.honor_class[c.c[3]]
+    cdef int mp0 = T.pair_mp[cls0 * ns + cls1], sz0 = T.pair_sz[cls2 * nh + cls3]
+    for k in range(34):
+        if not h[k]:
+            sh[k] = 99
+            continue
+        if k < 9:
+            mp = T.pair_mp[T.suit_class[c.c[0] - POW5[k]] * ns + cls1]
+            sz = sz0
+        elif k < 18:
+            mp = T.pair_mp[cls0 * ns + T.suit_class[c.c[1] - POW5[k - 9]]]
+            sz = sz0
+        elif k < 27:
+            mp = mp0
+            sz = T.pair_sz[T.suit_class[c.c[2] - POW5[k - 18]] * nh + cls3]
+        else:
+            mp = mp0
+            sz = T.pair_sz[cls2 * nh + T.honor_class[c.c[3] - POW5[k - 27]]]
+        sh[k] = T.final[(mp * nsz + sz) * 8 + sets] - 1
+        if sh[k] < best:
+            best = sh[k]
+    return best
+
+
+cdef int std_ukeire(game_t* g, int seat, const uint8_t* h, const codes_t* c, int base) noexcept nogil:
+    """ukeire() for the standard form: only the drawn tile's suit changes, so each candidate
+    costs one class load and two small-table loads, independent of the other candidates."""
+    cdef const mj_tables_t* T = g.T
+    cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
+    cdef int sets = (c.n + 1) // 3, k, u, total = 0, mp, sz, d
+    cdef int cls0 = T.suit_class[c.c[0]], cls1 = T.suit_class[c.c[1]]
+    cdef int cls2 = T.suit_class[c.c[2]], cls3 = T.honor_class[c.c[3]]
+    cdef int mp0 = T.pair_mp[cls0 * ns + cls1], sz0 = T.pair_sz[cls2 * nh + cls3]
+    cdef const uint8_t* own = g.p[seat].hand
+    for k in range(34):
+        u = 4 - own[k] - g.visible[k]
+        if h[k] >= 4 or u <= 0:
+            continue
+        if k < 9:
+            mp = T.pair_mp[T.suit_class[c.c[0] + POW5[k]] * ns + cls1]
+            sz = sz0
+        elif k < 18:
+            mp = T.pair_mp[cls0 * ns + T.suit_class[c.c[1] + POW5[k - 9]]]
+            sz = sz0
+        elif k < 27:
+            mp = mp0
+            sz = T.pair_sz[T.suit_class[c.c[2] + POW5[k - 18]] * nh + cls3]
+        else:
+            mp = mp0
+            sz = T.pair_sz[cls2 * nh + T.honor_class[c.c[3] + POW5[k - 27]]]
+        d = T.final[(mp * nsz + sz) * 8 + sets] - 1
+        if d < base:
+            total += u
+    return total
+
+
+cdef int danger(game_t* g, int seat, int k) noexcept nogil:
+    """Defensive policy's score of discarding kind k (lower is safer)."""
+    cdef int s, c, d = unseen(g, seat, k)
+    for s in range(4):
+        if s == seat or g.p[s].last_claim_kind < 0 or g.turn - g.p[s].last_claim_turn > 8:
+            continue
+        c = g.p[s].last_claim_kind
+        if c == k or (k < 27 and c < 27 and c // 9 == k // 9 and -2 <= c - k <= 2):
+            d += 100
+    return d
+
+
+cdef bint threatened(game_t* g, int seat) noexcept nogil:
+    cdef int s
+    for s in range(4):
+        if s != seat and (g.p[s].n_melds >= 2 or g.p[s].ready):
+            return True
+    return False
+
+
+cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
+    """Kind to discard: lowest shanten, then most unseen effective tiles, then lowest kind.
+
+    Defensive: when an opponent shows two sets or a ready hand, among discards within one
+    shanten of the best, the lowest danger() (ties as greedy).
+    """
+    cdef player_t* p = &g.p[seat]
+    cdef int k, s, u, best_s = 99, best_u = -1, best_k = -1, best_d = 1 << 30
+    cdef int sh[34]
+    cdef bint threat = defensive and threatened(g, seat)
+    cdef bint std = g.R.forms == FORM_STANDARD
+    cdef codes_t c
+    if std:
+        codes_of(p.hand, &c)
+        best_s = std_each_discard(g, p.hand, &c, sh)
+    else:
+        for k in range(34):
+            sh[k] = 99
+            if p.hand[k]:
+                p.hand[k] -= 1
+                sh[k] = shanten_of(g, p.hand)
+                p.hand[k] += 1
+                if sh[k] < best_s:
+                    best_s = sh[k]
+    if threat:
+        for k in range(34):
+            if sh[k] <= best_s + 1:
+                s = danger(g, seat, k) * 16 + (sh[k] - best_s) * 8
+                if s < best_d:
+                    best_d = s
+                    best_k = k
+        return best_k
+    for k in range(34):
+        if sh[k] == best_s:
+            p.hand[k] -= 1
+            if std:
+                codes_add(&c, k, -1)
+                u = std_ukeire(g, seat, p.hand, &c, best_s)
+                codes_add(&c, k, 1)
+            else:
+                u = ukeire(g, seat, p.hand, best_s)
+            p.hand[k] += 1
+            if u > best_u:
+                best_u = u
+                best_k = k
+    return best_k
+
+
+cdef int random_discard(game_t* g, int seat) noexcept nogil:
+    cdef player_t* p = &g.p[seat]
+    cdef int r = <int>rng_bounded16(&g.prng, <uint32_t>p.n_hand), k
+    for k in range(34):
+        r -= p.hand[k]
+        if r < 0:
+            return k
+    return -1
+
+
+cdef int best_after_discard(game_t* g, uint8_t* h) noexcept nogil:
+    """min over discards of the shanten of h minus that tile (h is 3k+2)."""
+    cdef int k, s, best = 99
+    cdef int sh[34]
+    cdef codes_t c
+    if g.R.forms == FORM_STANDARD:
+        codes_of(h, &c)
+        return std_each_discard(g, h, &c, sh)
+    for k in range(34):
+        if h[k]:
+            h[k] -= 1
+            s = shanten_of(g, h)
+            h[k] += 1
+            if s < best:
+                best = s
+    return best
+
+
+# ------------------------------------------------------------------------------------------
+# Python policies (callbacks with the GIL)
+
+cdef int py_call(game_t* g, int seat, int what, int tile, int* options, int n_options) noexcept nogil:
+    """Ask a Python policy; returns the index of the chosen option (or a kind for discards).
+
+    what: 0 = discard (returns a kind), 1 = claim on a discard, 2 = own-turn action,
+    3 = declare ready. Errors set g.error; the wrapper raises them after the game stops.
+    """
+    cdef int result = -1
+    with gil:
+        try:
+            ctx = <object>g.py_ctx
+            result = ctx.ask(_view(g, seat), what, tile, [options[i] for i in range(n_options)])
+        except BaseException as exc:
+            (<object>g.py_ctx).fail(exc)
+            g.error = ERR_PYTHON
+            result = -1
+    return result
+
+
+MELD_NAMES = ("chow", "pung", "kong", "concealed_kong", "added_kong")
+
+
+cdef object _view(game_t* g, int seat):
+    """What `seat` can see, as plain Python data (copies: the policy cannot change the game)."""
+    cdef int s, j
+    cdef player_t* p = &g.p[seat]
+    hand = np.empty(34, np.uint8)
+    visible = np.empty(34, np.uint8)
+    for j in range(34):
+        hand[j] = p.hand[j]
+        visible[j] = g.visible[j]
+    hand.setflags(write=False)
+    visible.setflags(write=False)
+    melds = []
+    discards = []
+    for s in range(4):
+        melds.append(tuple((MELD_NAMES[g.p[s].meld_type[j]], g.p[s].meld_tile[j]) for j in range(g.p[s].n_melds)))
+        discards.append(tuple(g.p[s].discards[j] for j in range(g.p[s].n_discards)))
+    return {
+        "seat": seat, "dealer": g.dealer, "hand_number": g.hand_no, "turn": g.turn,
+        "hand": hand, "melds": tuple(melds), "discards": tuple(discards), "visible": visible,
+        "ready": tuple(bool(g.p[s].ready) for s in range(4)),
+        "bonus": tuple(g.p[s].bonus for s in range(4)),
+        "wall_left": live_left(g), "drawn": g.drawn_kind,
+    }
+
+
+# ------------------------------------------------------------------------------------------
+# claims
+
+cdef enum:
+    C_NONE = 0
+    C_WIN = 1
+    C_KONG = 2
+    C_PUNG = 3
+    C_CHOW = 4        # option code C_CHOW + 3 * 0..2 ... encoded as 4 + (start position offset)
+
+
+cdef bint can_win_on(game_t* g, int seat, int k) noexcept nogil:
+    cdef player_t* p = &g.p[seat]
+    cdef bint ok
+    if p.hand[k] >= 4 or (g.R.ready_rule and not p.ready):
+        return False
+    p.hand[k] += 1
+    ok = complete(g, p.hand)
+    p.hand[k] -= 1
+    return ok
+
+
+cdef int chow_options(game_t* g, int seat, int k, int* starts) noexcept nogil:
+    """Chow starts (first kind) seat can make with discard k."""
+    cdef player_t* p = &g.p[seat]
+    cdef int n = 0, r = k % 9
+    if k >= 27 or not g.R.allow_chow or p.ready:
+        return 0
+    if r >= 2 and p.hand[k - 2] and p.hand[k - 1]:
+        starts[n] = k - 2
+        n += 1
+    if 1 <= r <= 7 and p.hand[k - 1] and p.hand[k + 1]:
+        starts[n] = k - 1
+        n += 1
+    if r <= 6 and p.hand[k + 1] and p.hand[k + 2]:
+        starts[n] = k
+        n += 1
+    return n
+
+
+cdef int greedy_claim(game_t* g, int seat, int k, bint is_next, int* chow_start) noexcept nogil:
+    """C_NONE / C_KONG / C_PUNG / C_CHOW (chow_start set) for a built-in claimer of discard k."""
+    cdef player_t* p = &g.p[seat]
+    cdef int base, s, best = C_NONE, best_s, j, n
+    cdef int starts[3]
+    if p.ready:
+        return C_NONE
+    base = shanten_of(g, p.hand)
+    best_s = base
+    if g.R.allow_kong and p.hand[k] == 3:
+        p.hand[k] -= 3
+        s = shanten_of(g, p.hand)
+        p.hand[k] += 3
+        if s <= best_s:           # a kong never raises the shanten and brings a free draw
+            best_s = s
+            best = C_KONG
+    if p.hand[k] >= 2:
+        p.hand[k] -= 2
+        s = best_after_discard(g, p.hand)
+        p.hand[k] += 2
+        if s < best_s:
+            best_s = s
+            best = C_PUNG
+    if is_next:
+        n = chow_options(g, seat, k, starts)
+        for j in range(n):
+            p.hand[starts[j]] -= 1
+            p.hand[starts[j] + 1] -= 1
+            p.hand[starts[j] + 2] -= 1
+            p.hand[k] += 1
+            s = best_after_discard(g, p.hand)
+            p.hand[k] -= 1
+            p.hand[starts[j]] += 1
+            p.hand[starts[j] + 1] += 1
+            p.hand[starts[j] + 2] += 1
+            if s < best_s:
+                best_s = s
+                best = C_CHOW
+                chow_start[0] = starts[j]
+    return best
+
+
+# ------------------------------------------------------------------------------------------
+# one hand
+
+cdef void add_meld(game_t* g, int seat, int typ, int first) noexcept nogil:
+    cdef player_t* p = &g.p[seat]
+    if p.n_melds < MAX_MELDS:
+        p.meld_type[p.n_melds] = <uint8_t>typ
+        p.meld_tile[p.n_melds] = <uint8_t>first
+        p.n_melds += 1
+
+
+cdef void setup_hand(game_t* g, uint64_t k0, uint64_t k1, uint64_t stream) noexcept nogil:
+    """Shuffle the wall of this hand (full Fisher-Yates), roll the dice, deal, replace bonus tiles."""
+    cdef rng_t r
+    cdef int i, j, s, n = g.n_tiles, t, d1, d2, seat, q
+    cdef uint8_t tmp
+    rng_seed_stream(&r, k0, k1, stream)
+    for i in range(n):
+        g.wall[i] = <uint8_t>i
+    for i in range(n - 1):
+        j = i + <int>rng_bounded16(&r, <uint32_t>(n - i))
+        tmp = g.wall[i]
+        g.wall[i] = g.wall[j]
+        g.wall[j] = tmp
+    d1 = 2 + <int>rng_bounded16(&r, 6) + <int>rng_bounded16(&r, 6)
+    d2 = 2 + <int>rng_bounded16(&r, 6) + <int>rng_bounded16(&r, 6)
+    g.front = 0
+    g.back = n - 1
+    g.reserve = 2 * (d1 + d2) if g.R.dead_wall < 0 else g.R.dead_wall
+    memset(g.visible, 0, 34)
+    for s in range(4):
+        memset(g.p[s].hand, 0, 34)
+        memset(g.p[s].pung_exposed, 0, 34)
+        g.p[s].n_hand = 0
+        g.p[s].n_melds = 0
+        g.p[s].ready = 0
+        g.p[s].bonus = 0
+        g.p[s].last_claim_kind = -1
+        g.p[s].last_claim_turn = -100
+        g.p[s].n_discards = 0
+    g.turn = 0
+    log_ev(g, EV_HAND, g.dealer, d1, d2)
+    cdef int pending[4]
+    for q in range(4):
+        seat = (g.dealer + q) & 3
+        pending[seat] = 0
+        for i in range(14 if q == 0 else 13):
+            t = g.wall[g.front]
+            g.front += 1
+            log_ev(g, EV_DEAL, seat, t, 0)
+            if t >= FIRST_BONUS and t < FIRST_JOKER and g.R.replace_bonus:
+                g.p[seat].bonus += 1
+                pending[seat] += 1
+                log_ev(g, EV_BONUS, seat, t, 0)
+            else:
+                g.p[seat].hand[t >> 2] += 1
+                g.p[seat].n_hand += 1
+    for q in range(4):
+        seat = (g.dealer + q) & 3
+        while pending[seat] > 0:
+            draw_back(g, seat)
+            pending[seat] -= 1
+
+
+cdef void settle(game_t* g, int winner, int self_draw, int discarder, int32_t* score) noexcept nogil:
+    cdef int s, pay, base = g.R.base_points
+    cdef int delta[4]
+    delta[0] = delta[1] = delta[2] = delta[3] = 0
+    for s in range(4):
+        if s == winner:
+            continue
+        if self_draw or g.R.payment == 0:
+            pay = base
+        else:
+            pay = 3 * base if s == discarder else 0
+        delta[s] -= pay
+        delta[winner] += pay
+    for s in range(4):
+        score[s] += delta[s]
+        log_ev(g, EV_SCORE, s, delta[s], score[s])
+
+
+cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
+    """After a draw: 0 = discard next, 1 = win (self-drawn), 2 = concealed kong, 3 = added kong."""
+    cdef player_t* p = &g.p[seat]
+    cdef int k, s, base, opts[40], n = 0, choice
+    cdef bint win = complete(g, p.hand) and (not g.R.ready_rule or p.ready)
+    if p.policy == POL_PYTHON:
+        if win:
+            opts[n] = 1000
+            n += 1
+        if g.R.allow_kong and not p.ready:
+            for k in range(34):
+                if p.hand[k] == 4:
+                    opts[n] = 2000 + k
+                    n += 1
+                elif p.pung_exposed[k] and p.hand[k] >= 1:
+                    opts[n] = 3000 + k
+                    n += 1
+        if n == 0:
+            return 0
+        choice = py_call(g, seat, 2, g.drawn_kind, opts, n)
+        if g.error or choice < 0:
+            return 0
+        kind[0] = opts[choice] % 1000
+        return opts[choice] // 1000
+    if win:
+        return 1
+    if not g.R.allow_kong or p.ready or p.policy == POL_RANDOM:
+        return 0
+    base = best_after_discard(g, p.hand)
+    for k in range(34):
+        if p.hand[k] == 4:
+            p.hand[k] -= 4
+            s = shanten_of(g, p.hand)
+            p.hand[k] += 4
+            if s <= base:
+                kind[0] = k
+                return 2
+        elif p.pung_exposed[k] and p.hand[k] >= 1:
+            p.hand[k] -= 1
+            s = shanten_of(g, p.hand)
+            p.hand[k] += 1
+            if s <= base:
+                kind[0] = k
+                return 3
+    return 0
+
+
+cdef int choose_discard(game_t* g, int seat) noexcept nogil:
+    cdef player_t* p = &g.p[seat]
+    cdef int k
+    if p.ready and g.drawn_kind >= 0:
+        return g.drawn_kind            # a ready hand is fixed: the drawn tile goes
+    if p.policy == POL_GREEDY:
+        return greedy_discard(g, seat, False)
+    if p.policy == POL_DEFENSIVE:
+        return greedy_discard(g, seat, True)
+    if p.policy == POL_RANDOM:
+        return random_discard(g, seat)
+    k = py_call(g, seat, 0, g.drawn_kind, NULL, 0)
+    if g.error:
+        return -1
+    return k
+
+
+cdef enum:
+    MODE_DRAW = 0       # draw from the live wall, then own-turn actions, then discard
+    MODE_OWN = 1        # own-turn actions (self-drawn win, kongs), then discard
+    MODE_CLAIMED = 2    # after a claimed chow or pung: discard only
+
+
+cdef int do_own_turn(game_t* g, int cur, int32_t* score, int32_t* out) noexcept nogil:
+    """Self-drawn win and kongs (each followed by a replacement). Returns the winner, -1 to
+    go on to the discard, -3 for an exhausted wall (no replacement left), -2 on error."""
+    cdef player_t* p = &g.p[cur]
+    cdef int act, kind = -1, j
+    while True:
+        act = own_turn_action(g, cur, &kind)
+        if g.error:
+            return -2
+        if act == 1:
+            log_ev(g, EV_WIN, cur, 1, -1)
+            out[4 + cur] += 1
+            out[8 + cur] += 1
+            settle(g, cur, 1, -1, score)
+            return cur
+        if act == 2:
+            if p.hand[kind] != 4:
+                return _illegal(g, 2, kind)
+            p.hand[kind] -= 4
+            p.n_hand -= 4
+            add_meld(g, cur, M_KONG_CONCEALED, kind)
+            log_ev(g, EV_CONCEALED_KONG, cur, kind, 0)
+            out[20 + cur * 5 + M_KONG_CONCEALED] += 1
+        elif act == 3:
+            if not (p.pung_exposed[kind] and p.hand[kind] >= 1):
+                return _illegal(g, 3, kind)
+            p.hand[kind] -= 1
+            p.n_hand -= 1
+            p.pung_exposed[kind] = 0
+            g.visible[kind] += 1
+            for j in range(p.n_melds):
+                if p.meld_type[j] == M_PUNG and p.meld_tile[j] == kind:
+                    p.meld_type[j] = M_KONG_ADDED
+            log_ev(g, EV_ADDED_KONG, cur, kind, 0)
+            out[20 + cur * 5 + M_KONG_ADDED] += 1
+        else:
+            return -1
+        if g.back < g.front:
+            return -3
+        g.drawn_kind = draw_back(g, cur)
+
+
+ILLEGAL = {
+    1: "discard of a tile not in hand",
+    2: "concealed kong without four tiles of that kind",
+    3: "added kong without an exposed pung of that kind and the tile in hand",
+}
+
+
+cdef int _illegal(game_t* g, int code, int kind) noexcept nogil:
+    with gil:
+        if g.py_ctx != NULL:
+            (<object>g.py_ctx).illegal(g.turn, ILLEGAL[code], kind)
+    g.error = ERR_PYTHON
+    return -2
+
+
+cdef int play_hand(game_t* g, int32_t* score, int32_t* out) noexcept nogil:
+    """Play one hand; returns the winner, -1 for an exhaustive draw, -2 if a policy failed.
+
+    out: per-game counters, updated in place (layout: GameOut in sim.py).
+    """
+    cdef int cur = g.dealer, mode = MODE_OWN, t, k, s, j, i, n, claimer, claim, c, r
+    cdef int chow_start = -1, choice, discarder
+    cdef int opts[8]
+    cdef int starts[3]
+    cdef player_t* p
+    cdef bint win
+    g.drawn_kind = -1
+    while True:
+        p = &g.p[cur]
+        if mode == MODE_DRAW:
+            if live_left(g) <= 0:
+                log_ev(g, EV_EXHAUSTED, cur, 0, 0)
+                out[42] += 1
+                return -1
+            t = g.wall[g.front]
+            g.front += 1
+            log_ev(g, EV_DRAW, cur, t, 0)
+            if t >= FIRST_BONUS and t < FIRST_JOKER and g.R.replace_bonus:
+                p.bonus += 1
+                log_ev(g, EV_BONUS, cur, t, 0)
+                g.drawn_kind = draw_back(g, cur)
+            else:
+                p.hand[t >> 2] += 1
+                p.n_hand += 1
+                g.drawn_kind = t >> 2
+            mode = MODE_OWN
+        g.turn += 1
+        out[41] += 1
+        if mode == MODE_OWN:
+            r = do_own_turn(g, cur, score, out)
+            if r == -3:
+                log_ev(g, EV_EXHAUSTED, cur, 0, 0)
+                out[42] += 1
+                return -1
+            if r != -1:
+                return r
+        # discard
+        k = choose_discard(g, cur)
+        if g.error:
+            return -2
+        if k < 0 or k >= 34 or p.hand[k] == 0:
+            return _illegal(g, 1, k)
+        p.hand[k] -= 1
+        p.n_hand -= 1
+        g.visible[k] += 1
+        if p.n_discards < 64:
+            p.discards[p.n_discards] = <uint8_t>k
+            p.n_discards += 1
+        log_ev(g, EV_DISCARD, cur, k, 0)
+        discarder = cur
+        g.drawn_kind = -1
+        if g.R.ready_rule and not p.ready and shanten_of(g, p.hand) == 0:
+            if p.policy != POL_PYTHON or py_call(g, cur, 3, k, opts, 0) == 1:
+                p.ready = 1
+                log_ev(g, EV_READY, cur, 0, 0)
+            if g.error:
+                return -2
+        # Mahjong claims, in turn order after the discarder
+        for i in range(1, 4):
+            s = (discarder + i) & 3
+            if not can_win_on(g, s, k):
+                continue
+            win = True
+            if g.p[s].policy == POL_PYTHON:
+                opts[0] = C_WIN
+                opts[1] = C_NONE
+                win = py_call(g, s, 1, k, opts, 2) == 0
+                if g.error:
+                    return -2
+            if win:
+                g.p[s].hand[k] += 1
+                g.p[s].n_hand += 1
+                g.visible[k] -= 1
+                log_ev(g, EV_WIN, s, 0, discarder)
+                out[4 + s] += 1
+                out[12 + discarder] += 1
+                settle(g, s, 0, discarder, score)
+                return s
+        # kong or pung (any seat) beats chow (next seat only)
+        claimer = -1
+        claim = C_NONE
+        for i in range(1, 4):
+            s = (discarder + i) & 3
+            p = &g.p[s]
+            if p.ready:
+                continue
+            n = 0
+            if g.R.allow_kong and p.hand[k] == 3:
+                opts[n] = C_KONG
+                n += 1
+            if p.hand[k] >= 2:
+                opts[n] = C_PUNG
+                n += 1
+            if i == 1:
+                j = chow_options(g, s, k, starts)
+                for t in range(j):
+                    opts[n] = 100 + starts[t]
+                    n += 1
+            if n == 0:
+                continue
+            if p.policy == POL_PYTHON:
+                opts[n] = C_NONE
+                choice = py_call(g, s, 1, k, opts, n + 1)
+                if g.error:
+                    return -2
+                c = opts[choice] if 0 <= choice <= n else C_NONE
+                if c >= 100:
+                    chow_start = c - 100
+                    c = C_CHOW
+            elif p.policy == POL_RANDOM:
+                c = C_NONE
+            else:
+                c = greedy_claim(g, s, k, i == 1, &chow_start)
+            if c == C_CHOW:
+                claimer = s          # kept unless a later seat claims kong or pung
+                claim = C_CHOW
+            elif c != C_NONE:
+                claimer = s
+                claim = c
+                break
+        if claim == C_NONE:
+            cur = next_seat(discarder)
+            mode = MODE_DRAW
+            continue
+        p = &g.p[claimer]
+        if claim == C_CHOW:
+            for j in range(3):
+                if chow_start + j != k:
+                    p.hand[chow_start + j] -= 1
+                    p.n_hand -= 1
+                    g.visible[chow_start + j] += 1
+            add_meld(g, claimer, M_CHOW, chow_start)
+            log_ev(g, EV_CHOW, claimer, k, chow_start)
+            out[20 + claimer * 5 + M_CHOW] += 1
+            mode = MODE_CLAIMED
+        elif claim == C_PUNG:
+            p.hand[k] -= 2
+            p.n_hand -= 2
+            g.visible[k] += 2
+            p.pung_exposed[k] = 1
+            add_meld(g, claimer, M_PUNG, k)
+            log_ev(g, EV_PUNG, claimer, k, 0)
+            out[20 + claimer * 5 + M_PUNG] += 1
+            mode = MODE_CLAIMED
+        else:
+            p.hand[k] -= 3
+            p.n_hand -= 3
+            g.visible[k] += 3
+            add_meld(g, claimer, M_KONG_EXPOSED, k)
+            log_ev(g, EV_KONG, claimer, k, 0)
+            out[20 + claimer * 5 + M_KONG_EXPOSED] += 1
+            if g.back < g.front:
+                log_ev(g, EV_EXHAUSTED, claimer, 0, 0)
+                out[42] += 1
+                return -1
+            g.drawn_kind = draw_back(g, claimer)
+            mode = MODE_OWN
+        p.last_claim_kind = k
+        p.last_claim_turn = g.turn
+        cur = claimer
+
+
+# ------------------------------------------------------------------------------------------
+# games
+
+cdef int play_game(game_t* g, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,
+                   int32_t* out) noexcept nogil:
+    """Play hands_per_game hands (the deal passes after every hand); returns -2 on error."""
+    cdef int h, s, w
+    cdef int32_t score[4]
+    memset(out, 0, 43 * sizeof(int32_t))
+    score[0] = score[1] = score[2] = score[3] = 0
+    for s in range(4):
+        g.p[s].policy = policies[s]
+    rng_seed_stream(&g.prng, k0 ^ 0x5A17C0DE5A17C0DEULL, k1, game_index)
+    for h in range(g.R.hands_per_game):
+        g.hand_no = h
+        g.dealer = h & 3
+        setup_hand(g, k0, k1, game_index * HANDS_STREAM + h)
+        w = play_hand(g, score, out)
+        if w == -2:
+            return -2
+        out[40] += 1
+    for s in range(4):
+        out[s] = score[s]
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+# batch kernels
+
+cdef void init_game(game_t* g, rules_t* R, const mj_tables_t* T, void* ctx, int32_t* ev, int cap_ev) noexcept nogil:
+    g.R = R
+    g.T = T
+    g.n_tiles = R.n_tiles
+    g.ev = ev
+    g.n_ev = 0
+    g.cap_ev = cap_ev
+    g.error = ERR_NONE
+    g.py_ctx = ctx
+
+
+cdef int run_one(rules_t* R, const mj_tables_t* T, uint64_t game_index, uint64_t k0, uint64_t k1,
+                 const int* policies, int32_t* out) noexcept nogil:
+    cdef game_t g
+    init_game(&g, R, T, NULL, NULL, 0)
+    return play_game(&g, game_index, k0, k1, policies, out)
+
+
+cdef rules_t make_rules(dict r):
+    cdef rules_t R
+    R.n_tiles = r["n_tiles"]
+    R.replace_bonus = r["replace_bonus"]
+    R.forms = r["forms"]
+    R.dead_wall = r["dead_wall"]
+    R.ready_rule = r["ready_rule"]
+    R.base_points = r["base_points"]
+    R.payment = r["payment"]
+    R.hands_per_game = r["hands_per_game"]
+    R.allow_chow = r["allow_chow"]
+    R.allow_kong = r["allow_kong"]
+    return R
+
+
+def simulate_batch(dict rules, const uint64_t[::1] game_index, uint64_t k0, uint64_t k1,
+                   const int[:, ::1] policies, int32_t[:, ::1] out, int threads, object ctx=None):
+    """Play game game_index[i] with policies[i] (4 seats) into out[i] (OUT_WIDTH counters).
+
+    Built-in policies only run in parallel; with a Python policy context (ctx) the games run
+    one after another holding the GIL only inside the callbacks. Returns the index of the
+    first game a policy error stopped, or -1.
+    """
+    cdef rules_t R = make_rules(rules)
+    cdef const mj_tables_t* T = mj_get_tables()
+    cdef Py_ssize_t i, n = game_index.shape[0]
+    cdef game_t g
+    cdef int r
+    if n == 0:
+        return -1
+    if ctx is None:
+        with nogil:
+            for i in prange(n, schedule="dynamic", chunksize=16, num_threads=threads):
+                run_one(&R, T, game_index[i], k0, k1, &policies[i, 0], &out[i, 0])
+        return -1
+    init_game(&g, &R, T, <void*>ctx, NULL, 0)
+    for i in range(n):
+        with nogil:
+            r = play_game(&g, game_index[i], k0, k1, &policies[i, 0], &out[i, 0])
+        if r == -2:
+            return i
+    return -1
+
+
+def play_logged(dict rules, uint64_t game_index, uint64_t k0, uint64_t k1, const int[::1] policies,
+                int32_t[::1] out, object ctx=None, int capacity=65536):
+    """Play one game and return (event array (m, 5) int32, wall orders (hands, n_tiles) uint8, error)."""
+    cdef rules_t R = make_rules(rules)
+    cdef const mj_tables_t* T = mj_get_tables()
+    cdef game_t g
+    cdef int r, h
+    ev = np.zeros((capacity, 5), np.int32)
+    cdef int32_t[:, ::1] evv = ev
+    walls = np.zeros((R.hands_per_game, R.n_tiles), np.uint8)
+    cdef uint8_t[:, ::1] wv = walls
+    init_game(&g, &R, T, <void*>ctx if ctx is not None else NULL, &evv[0, 0], capacity)
+    # record each hand's wall order (setup_hand is deterministic, so shuffle it again here)
+    for h in range(R.hands_per_game):
+        setup_hand(&g, k0, k1, game_index * HANDS_STREAM + h)
+        for r in range(R.n_tiles):
+            wv[h, r] = g.wall[r]
+    g.n_ev = 0
+    r = play_game(&g, game_index, k0, k1, &policies[0], &out[0])
+    return ev[: g.n_ev].copy(), walls, r == -2
