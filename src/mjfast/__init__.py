@@ -17,17 +17,30 @@ __version__ = "0.1.0"
 from . import wall
 from ._config import show_config
 from .deals import DealStats, Deals, deal, deal_stats
+from .sim import Comparison, GameLog, GameRules, IllegalActionError, Policy, SeatView, SimResult, compare, game_rules, replay, rerun, simulate
 from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits
 from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack
 
 __all__ = [
     "__version__",
+    "Comparison",
     "DealStats",
+    "GameLog",
+    "GameRules",
+    "IllegalActionError",
+    "Policy",
+    "SeatView",
+    "SimResult",
     "Deals",
     "Improvement",
     "Meld",
     "ParsedHand",
+    "compare",
     "deal",
+    "game_rules",
+    "replay",
+    "rerun",
+    "simulate",
     "deal_stats",
     "decompose",
     "effective_tiles",

@@ -538,10 +538,10 @@ cdef void add_meld(game_t* g, int seat, int typ, int first) noexcept nogil:
         p.n_melds += 1
 
 
-cdef void setup_hand(game_t* g, uint64_t k0, uint64_t k1, uint64_t stream) noexcept nogil:
-    """Shuffle the wall of this hand (full Fisher-Yates), roll the dice, deal, replace bonus tiles."""
+cdef void shuffle_wall(game_t* g, uint64_t k0, uint64_t k1, uint64_t stream, int* d1, int* d2) noexcept nogil:
+    """The wall of one hand (full Fisher-Yates) and its two dice totals, from the hand's stream."""
     cdef rng_t r
-    cdef int i, j, s, n = g.n_tiles, t, d1, d2, seat, q
+    cdef int i, j, n = g.n_tiles
     cdef uint8_t tmp
     rng_seed_stream(&r, k0, k1, stream)
     for i in range(n):
@@ -551,10 +551,16 @@ cdef void setup_hand(game_t* g, uint64_t k0, uint64_t k1, uint64_t stream) noexc
         tmp = g.wall[i]
         g.wall[i] = g.wall[j]
         g.wall[j] = tmp
-    d1 = 2 + <int>rng_bounded16(&r, 6) + <int>rng_bounded16(&r, 6)
-    d2 = 2 + <int>rng_bounded16(&r, 6) + <int>rng_bounded16(&r, 6)
+    d1[0] = 2 + <int>rng_bounded16(&r, 6) + <int>rng_bounded16(&r, 6)
+    d2[0] = 2 + <int>rng_bounded16(&r, 6) + <int>rng_bounded16(&r, 6)
+
+
+cdef void deal_hand(game_t* g, int d1, int d2) noexcept nogil:
+    """Deal from g.wall (front = live end, back = replacement end), dealer first; replace bonus tiles."""
+    cdef int i, s, t, seat, q
+    cdef int pending[4]
     g.front = 0
-    g.back = n - 1
+    g.back = g.n_tiles - 1
     g.reserve = 2 * (d1 + d2) if g.R.dead_wall < 0 else g.R.dead_wall
     memset(g.visible, 0, 34)
     for s in range(4):
@@ -569,7 +575,6 @@ cdef void setup_hand(game_t* g, uint64_t k0, uint64_t k1, uint64_t stream) noexc
         g.p[s].n_discards = 0
     g.turn = 0
     log_ev(g, EV_HAND, g.dealer, d1, d2)
-    cdef int pending[4]
     for q in range(4):
         seat = (g.dealer + q) & 3
         pending[seat] = 0
@@ -589,6 +594,12 @@ cdef void setup_hand(game_t* g, uint64_t k0, uint64_t k1, uint64_t stream) noexc
         while pending[seat] > 0:
             draw_back(g, seat)
             pending[seat] -= 1
+
+
+cdef void setup_hand(game_t* g, uint64_t k0, uint64_t k1, uint64_t stream) noexcept nogil:
+    cdef int d1, d2
+    shuffle_wall(g, k0, k1, stream, &d1, &d2)
+    deal_hand(g, d1, d2)
 
 
 cdef void settle(game_t* g, int winner, int self_draw, int discarder, int32_t* score) noexcept nogil:
@@ -907,8 +918,12 @@ cdef int play_hand(game_t* g, int32_t* score, int32_t* out) noexcept nogil:
 # games
 
 cdef int play_game(game_t* g, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,
-                   int32_t* out) noexcept nogil:
-    """Play hands_per_game hands (the deal passes after every hand); returns -2 on error."""
+                   int32_t* out, const uint8_t* walls=NULL, const int32_t* dice=NULL) noexcept nogil:
+    """Play hands_per_game hands (the deal passes after every hand); returns -2 on error.
+
+    With `walls` (hands_per_game x n_tiles ids) and `dice` (hands_per_game x 2) the hands use
+    those scripted walls instead of shuffling.
+    """
     cdef int h, s, w
     cdef int32_t score[4]
     memset(out, 0, 43 * sizeof(int32_t))
@@ -919,7 +934,11 @@ cdef int play_game(game_t* g, uint64_t game_index, uint64_t k0, uint64_t k1, con
     for h in range(g.R.hands_per_game):
         g.hand_no = h
         g.dealer = h & 3
-        setup_hand(g, k0, k1, game_index * HANDS_STREAM + h)
+        if walls != NULL:
+            memcpy(g.wall, walls + h * g.n_tiles, g.n_tiles)
+            deal_hand(g, dice[2 * h], dice[2 * h + 1])
+        else:
+            setup_hand(g, k0, k1, game_index * HANDS_STREAM + h)
         w = play_hand(g, score, out)
         if w == -2:
             return -2
@@ -995,22 +1014,27 @@ def simulate_batch(dict rules, const uint64_t[::1] game_index, uint64_t k0, uint
 
 
 def play_logged(dict rules, uint64_t game_index, uint64_t k0, uint64_t k1, const int[::1] policies,
-                int32_t[::1] out, object ctx=None, int capacity=65536):
-    """Play one game and return (event array (m, 5) int32, wall orders (hands, n_tiles) uint8, error)."""
+                int32_t[::1] out, object ctx=None, object walls=None, object dice=None, int capacity=65536):
+    """Play one game with its event log: returns (events (m, 5) int32, walls (hands, n_tiles) uint8,
+    dice (hands, 2) int32, failed). Scripted ``walls``/``dice`` replace the shuffled ones."""
     cdef rules_t R = make_rules(rules)
     cdef const mj_tables_t* T = mj_get_tables()
     cdef game_t g
-    cdef int r, h
+    cdef int r, h, d1, d2
     ev = np.zeros((capacity, 5), np.int32)
     cdef int32_t[:, ::1] evv = ev
-    walls = np.zeros((R.hands_per_game, R.n_tiles), np.uint8)
-    cdef uint8_t[:, ::1] wv = walls
+    if walls is None:
+        walls = np.zeros((R.hands_per_game, R.n_tiles), np.uint8)
+        dice = np.zeros((R.hands_per_game, 2), np.int32)
+        for h in range(R.hands_per_game):
+            g.n_tiles = R.n_tiles
+            shuffle_wall(&g, k0, k1, game_index * HANDS_STREAM + h, &d1, &d2)
+            for r in range(R.n_tiles):
+                walls[h, r] = g.wall[r]
+            dice[h, 0] = d1
+            dice[h, 1] = d2
+    cdef const uint8_t[:, ::1] wv = walls
+    cdef const int32_t[:, ::1] dv = dice
     init_game(&g, &R, T, <void*>ctx if ctx is not None else NULL, &evv[0, 0], capacity)
-    # record each hand's wall order (setup_hand is deterministic, so shuffle it again here)
-    for h in range(R.hands_per_game):
-        setup_hand(&g, k0, k1, game_index * HANDS_STREAM + h)
-        for r in range(R.n_tiles):
-            wv[h, r] = g.wall[r]
-    g.n_ev = 0
-    r = play_game(&g, game_index, k0, k1, &policies[0], &out[0])
-    return ev[: g.n_ev].copy(), walls, r == -2
+    r = play_game(&g, game_index, k0, k1, &policies[0], &out[0], &wv[0, 0], &dv[0, 0])
+    return ev[: g.n_ev].copy(), np.asarray(walls), np.asarray(dice), r == -2

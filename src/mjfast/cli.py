@@ -1,6 +1,8 @@
 """The ``mjfast`` command line.
 
-``mjfast deal-stats`` odds of dealt hands (the README's first command)
+``mjfast simulate``   win rates of simulated games (the README's first command)
+``mjfast replay``     the event log of one simulated game, as JSON lines
+``mjfast deal-stats`` odds of dealt hands
 ``mjfast demo``       classify a batch of random hands and report how fast
 ``mjfast shanten H``  shanten, waits and effective tiles of one hand
 ``mjfast config``     how mjfast was built (OpenMP or not) and what it will use
@@ -187,6 +189,70 @@ def _print_exact(data: dict, csv_out: bool) -> None:
                     print(f"    {s:>8} {float(p):>14.8g} {one_in:>12}  {frac}")
 
 
+def _cmd_simulate(args) -> int:
+    import csv
+    import io
+
+    from . import _core
+    from ._seeding import root_key
+    from .sim import game_rules, simulate
+
+    opts = {}
+    if args.flowers:
+        opts["flowers"] = True
+    if args.payment:
+        opts["payment"] = args.payment
+    if args.rounds:
+        opts["rounds"] = args.rounds
+    rules = game_rules(args.rules, **opts)
+    policies = args.policy.split(",") if "," in args.policy else args.policy
+    seed = args.seed
+    if seed is None:
+        seed = root_key(None).entropy
+        print(f"mjfast: no --seed given; using --seed {seed}", file=sys.stderr)
+    _core.ensure_tables()
+    t0 = time.perf_counter()
+    try:
+        res = simulate(args.games, rules=rules, policies=policies, seed=seed, threads=args.threads,
+                       duplicate=args.duplicate, progress=not args.no_progress)
+    except KeyboardInterrupt as exc:
+        part = getattr(exc, "partial", None)
+        print(f"mjfast: interrupted after {part.games if part else 0:,} games", file=sys.stderr)
+        return 130
+    dt = time.perf_counter() - t0
+    if args.format == "json":
+        data = res.to_dict()
+        data["seconds"] = dt
+        data["games_per_second"] = res.games / dt
+        data["turns_per_second"] = res.turns / dt
+        print(json.dumps(data, indent=2))
+    elif args.format == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["seat", "policy", "hands", "wins", "self_draw_wins", "discard_wins", "deal_ins", "win_rate",
+                    "win_rate_ci95_low", "win_rate_ci95_high", "deal_in_rate", "mean_points", "mean_points_se"])
+        for s in range(4):
+            e, d, m = res.win_rate(s), res.deal_in_rate(s), res.mean_points(s)
+            pol = "" if res.duplicate else (res.policies[s] if isinstance(res.policies[s], str) else res.policies[s].name)
+            w.writerow([s, pol, res.hands, int(res.wins[s]), int(res.self_draw_wins[s]), int(res.discard_wins[s]),
+                        int(res.deal_ins[s]), repr(e.p), repr(e.low), repr(e.high), repr(d.p), repr(m.mean), repr(m.se)])
+        print(buf.getvalue(), end="")
+    else:
+        print(res.table())
+        print(f"\n{res.games:,} games ({res.hands:,} hands, {res.turns:,} turns) in {dt:.2f} s: "
+              f"{res.games / dt:,.0f} games/s, {res.hands / dt:,.0f} hands/s, {res.turns / dt / 1e6:.2f} M turns/s")
+    return 0
+
+
+def _cmd_replay(args) -> int:
+    from .sim import replay
+
+    policies = args.policy.split(",") if "," in args.policy else args.policy
+    log = replay(args.seed, args.game, rules=args.rules, policies=policies)
+    print(log.to_jsonl(), end="")
+    return 0
+
+
 def _cmd_config(args) -> int:
     from ._config import show_config
 
@@ -201,6 +267,28 @@ def _rules_arg(value: str):
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mjfast", description="Very fast mahjong hands, deals and simulations.")
     sub = p.add_subparsers(dest="command", required=True)
+
+    sm = sub.add_parser("simulate", help="simulate complete games and print win rates with intervals")
+    sm.add_argument("--rules", default="classical", choices=["classical", "basic", "mcr"])
+    sm.add_argument("--games", type=int, default=100_000, help="games to play (default 100,000)")
+    sm.add_argument("--policy", default="greedy",
+                    help="random, greedy or defensive; or four comma-separated names, one per seat")
+    sm.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed on stderr)")
+    sm.add_argument("--threads", type=int, default=None)
+    sm.add_argument("--format", choices=["table", "json", "csv"], default="table")
+    sm.add_argument("--duplicate", action="store_true", help="play each wall set once per seat rotation")
+    sm.add_argument("--flowers", action="store_true", help="classical: play with the 8 bonus tiles")
+    sm.add_argument("--payment", choices=["each", "discarder"], default=None)
+    sm.add_argument("--rounds", type=int, default=None, help="deals per seat in a game (default 1)")
+    sm.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sm.set_defaults(func=_cmd_simulate)
+
+    rp = sub.add_parser("replay", help="event log of one simulated game (JSON lines)")
+    rp.add_argument("--seed", type=int, required=True)
+    rp.add_argument("--game", type=int, default=0, help="game index within the run")
+    rp.add_argument("--rules", default="classical", choices=["classical", "basic", "mcr"])
+    rp.add_argument("--policy", default="greedy")
+    rp.set_defaults(func=_cmd_replay)
 
     ds = sub.add_parser("deal-stats", help="odds of dealt hands: shanten per form, complete, tenpai, bonus tiles")
     ds.add_argument("--rules", default="classical", choices=["classical", "basic", "mcr", "american"])
@@ -240,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command in ("demo", "deal-stats") and args.n <= 0:
         parser.error("-n must be a positive number")
+    if args.command == "simulate" and args.games <= 0:
+        parser.error("--games must be a positive number")
     try:
         return args.func(args)
     except (ValueError, TypeError) as exc:
