@@ -12,7 +12,7 @@ import pytest
 import mjfast
 from mjfast import cli
 
-MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._config", "mjfast._random_hands", "mjfast.wall"]
+MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._config", "mjfast._random_hands", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.sim"]
 
 
 @pytest.mark.parametrize("name", MODULES)

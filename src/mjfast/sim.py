@@ -974,6 +974,13 @@ def rerun(log: GameLog | str, *, policies=None) -> GameLog:
 
     ``policies`` must be given when the logged game used Python policies (they are logged by
     name only).
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> text = mjfast.replay(7, 3, rules="basic").to_jsonl()
+    >>> mjfast.rerun(text).to_jsonl() == text
+    True
     """
     if isinstance(log, str):
         log = GameLog.from_jsonl(log)
