@@ -27,7 +27,7 @@ from mjfast._core cimport mj_tables_t, mj_get_tables
 from mjfast._bits cimport mj_load64, mj_ones_ge
 from mjfast._hand cimport (
     hand_t, load_counts, shanten_hand, shanten_default, standard_counts, features_for, imin,
-    FEAT_PAIRS,
+    distance_sets_pair, pairs_distance, FEAT_PAIRS,
 )
 from mjfast._core cimport FORM_STANDARD, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORMS_DEFAULT
 
@@ -50,26 +50,23 @@ ctypedef struct deal_t:
     uint8_t n_ids[4]
 
 
-ctypedef struct drawer_t:
-    rng_t rng
-    int next                 # pool[:next] are the tiles drawn so far, in order
-    int n_tiles
-    uint8_t pool[MAX_SET]
-
-
 cdef uint8_t IDENTITY[MAX_SET]
 for _k in range(MAX_SET):
     IDENTITY[_k] = _k
 
 
-cdef inline int draw(drawer_t* w) noexcept nogil:
-    """Next tile of the shuffled set: a uniformly random tile among those not drawn yet."""
-    cdef int j = w.next
-    cdef int k = j + <int>rng_bounded16(&w.rng, <uint32_t>(w.n_tiles - j))
-    cdef uint8_t t = w.pool[k]
-    w.pool[k] = w.pool[j]
-    w.pool[j] = t
-    w.next = j + 1
+cdef inline int draw(rng_t* r, uint8_t* pool, int* j, int n_tiles) noexcept nogil:
+    """Next tile of the shuffled set: a uniformly random tile among those not drawn yet.
+
+    `r`, `pool` and `j` are separate locals of the caller (not one struct): byte stores into
+    the pool then cannot alias the generator state, which stays in registers.
+    """
+    cdef int i = j[0]
+    cdef int k = i + <int>rng_bounded16(r, <uint32_t>(n_tiles - i))
+    cdef uint8_t t = pool[k]
+    pool[k] = pool[i]
+    pool[i] = t
+    j[0] = i + 1
     return t
 
 
@@ -94,13 +91,13 @@ cdef inline int receive(deal_t* d, int seat, int t, bint replace) noexcept nogil
 cdef inline void deal_one(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles,
                           bint replace, int seats, deal_t* d) noexcept nogil:
     """Deal `seats` (2: East and South only, or 4) hands of deal number `stream` into d."""
-    cdef drawer_t w
+    cdef rng_t r
+    cdef uint8_t pool[MAX_SET]
+    cdef int j = 0
     cdef int s, k, t, pair
     cdef int pending[4]
-    rng_seed_stream(&w.rng, k0, k1, stream)
-    w.next = 0
-    w.n_tiles = n_tiles
-    memcpy(w.pool, IDENTITY, n_tiles)
+    rng_seed_stream(&r, k0, k1, stream)
+    memcpy(pool, IDENTITY, n_tiles)
     memset(d.hands, 0, sizeof(d.hands))
     memset(d.bonus, 0, sizeof(d.bonus))
     memset(d.jokers, 0, sizeof(d.jokers))
@@ -109,10 +106,10 @@ cdef inline void deal_one(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles
         for s in range(2 * pair, 2 * pair + 2):
             pending[s] = 0
             for k in range(14 if s == 0 else 13):
-                pending[s] += receive(d, s, draw(&w), replace)
+                pending[s] += receive(d, s, draw(&r, pool, &j, n_tiles), replace)
         for s in range(2 * pair, 2 * pair + 2):
             while pending[s] > 0:
-                t = draw(&w)
+                t = draw(&r, pool, &j, n_tiles)
                 if FIRST_BONUS <= t < FIRST_JOKER:
                     d.bonus[s][t - FIRST_BONUS] = 1      # replaced again
                 else:
@@ -227,7 +224,15 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
             load_counts(d.hands[e], &h, sp.feat)
             best = 99
             for f in range(nf):
-                s = shanten_hand(&h, sp.forms[f], t)
+                # the common forms straight from the features, the rest through shanten_hand
+                if sp.forms[f] == FORM_STANDARD:
+                    s = distance_sets_pair(t, h.code[0], h.code[1], h.code[2], h.code[3], h.n // 3) - 1
+                elif sp.forms[f] == FORM_SEVEN_PAIRS:
+                    s = pairs_distance(h.ge[2], h.ge[1] - h.ge[2]) - 1
+                elif sp.forms[f] == FORM_THIRTEEN_ORPHANS:
+                    s = 13 - h.orphan_kinds - h.orphan_pair
+                else:
+                    s = shanten_hand(&h, sp.forms[f], t)
                 row[(e * (nf + 1) + f) * N_BINS + s + 1] += 1
                 best = imin(best, s)
             row[(e * (nf + 1) + nf) * N_BINS + best + 1] += 1
