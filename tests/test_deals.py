@@ -262,7 +262,7 @@ def test_ctrl_c_stops_cleanly():
         "import mjfast, sys, time\n"
         "print('ready', flush=True)\n"
         "try:\n"
-        "    mjfast.deal_stats(10**11, seed=1, progress=False, chunk_size=200_000)\n"
+        "    mjfast.deal_stats(10**11, seed=1, progress=False, chunk_size=100_000)\n"
         "except KeyboardInterrupt as e:\n"
         "    print('partial', e.partial.n, flush=True)\n"
         "    sys.exit(3)\n"

@@ -41,6 +41,18 @@ knitted straight (MCR)
 Every merged feature is bounded (vectors are capped, counters saturate where the distance
 stops changing), so the number of states stays in the thousands. For ``form="all"`` the
 features of all allowed forms are carried jointly and the shanten of a hand is the minimum.
+Vectors are first capped at 11; if some hand reaches the cap the computation is redone
+uncapped, so the cap never changes a result.
+
+MCR ``form="all"`` (five forms jointly) would need millions of joint states, so it goes
+through thresholds instead: the number of hands with shanten >= t - 1 is the number with
+*every* form at distance >= t, for t = 1 up to the largest distance of min(standard, seven
+pairs, thirteen orphans) (the five-form minimum is never larger). For one t, vectors are
+capped at t and each form's feature of a group of suits is replaced by a representative of
+its class: two values are equivalent when they pass the test (distance >= t) against exactly
+the same feature values of the complementary group (all of those, from that form's own DP);
+values that never pass drop the state. The test is an AND over the forms and merging respects
+the classes, so the counts stay exact, with thousands of states instead of millions.
 
 Definitions used in the results: ``"complete"`` is P(shanten == -1), ``"tenpai"`` is
 P(shanten == 0) exactly (a complete hand is *not* counted as tenpai), and
@@ -49,8 +61,6 @@ P(shanten == 0) exactly (a complete hand is *not* counted as tenpai), and
 from __future__ import annotations
 
 import functools
-import itertools
-import time
 from fractions import Fraction
 from math import comb
 
@@ -81,6 +91,8 @@ _ORPHAN_RANKS = (0, 8)
 _MASKS_BY_SIZE = ((0,), (1, 2, 4), (3, 5, 6), (7,))
 _SLOT = {m: j for masks in _MASKS_BY_SIZE for j, m in enumerate(masks)}
 _CHOOSE4 = np.array([comb(4, c) for c in range(5)], dtype=np.int64)
+# entries are 4 bits; 15 never caps anything (no distance exceeds 14)
+_NO_CAP = 15
 # pairs of a merge processed at once (memory: ~100 bytes per pair)
 _CHUNK = 1 << 21
 
@@ -104,15 +116,13 @@ def _check_suits(suits) -> str:
     return "".join(ch for ch in _SUIT_LETTERS if ch in suits)
 
 
-def _check_tiles(tiles, n_tiles_world: int) -> int:
+def _check_tiles(tiles) -> int:
     if isinstance(tiles, bool) or not isinstance(tiles, (int, np.integer)):
         raise TypeError(f"tiles must be an int, not {type(tiles).__name__}")
     tiles = int(tiles)
     if tiles < 1 or tiles > _MAX_TILES or tiles % 3 == 0:
         raise ValueError(f"tiles must be 13 or 14 (or, when only the standard form is involved, any "
                          f"3k+1 / 3k+2 size from 1 to 14); got {tiles}")
-    if tiles > n_tiles_world:
-        raise ValueError(f"cannot deal {tiles} tiles from the {n_tiles_world} tiles of this world")
     return tiles
 
 
@@ -226,11 +236,15 @@ class _Simple:
     """A feature merged as a whole: ``merge``/``distance`` work on aligned arrays and are
     evaluated once per distinct pair of feature values."""
 
-    def combine(self, fa, fb, ia, ib, nnum_a, nnum_b):
-        return _pairwise(lambda x, y: self.merge(x, y), fa, fb, ia, ib)
+    def capped(self, f):
+        """The feature with every entry capped at ``self.cap`` (uncapped features: itself)."""
+        return f
 
-    def final(self, fa, fb, ia, ib, nnum_a, nnum_b):
-        return _pairwise(lambda x, y: self.distance(self.merge(x, y)), fa, fb, ia, ib)
+    def combine(self, fa, fb, nnum_a, nnum_b, post=None):
+        return _outer(self.merge, fa, fb, post)
+
+    def final(self, fa, fb, nnum_a, nnum_b):
+        return _outer(lambda x, y: self.distance(self.merge(x, y)), fa, fb)
 
 
 class _Standard(_Simple):
@@ -251,6 +265,9 @@ class _Standard(_Simple):
 
     def distance(self, f):
         return (f >> (4 * (2 * self.k + 1))) & 15
+
+    def capped(self, f):
+        return _pack(np.minimum(_unpack(f, self.width), self.cap))
 
 
 class _SevenPairs(_Simple):
@@ -322,24 +339,26 @@ class _Knitted:
 
     bits = 8
 
+    def capped(self, f):
+        return f
+
     def _slot(self, f, j):
         return (f >> (self.bits * j)) & ((1 << self.bits) - 1)
 
-    def combine(self, fa, fb, ia, ib, nnum_a, nnum_b):
-        out = np.zeros(len(ia), dtype=np.int64)
+    def combine(self, fa, fb, nnum_a, nnum_b, post=None):
+        out = np.zeros(len(fa) * len(fb), dtype=np.int64)
         for su, terms in _assignments(nnum_a, nnum_b).items():
             best = None
             for sa, sb in terms:
-                val = _pairwise(self.merge_slot, self._slot(fa, sa), self._slot(fb, sb), ia, ib)
+                val = _outer(self.merge_slot, self._slot(fa, sa), self._slot(fb, sb))
                 best = val if best is None else self.better(best, val)
             out |= best << (self.bits * su)
-        return out
+        return out if post is None else post(out)
 
-    def final(self, fa, fb, ia, ib, nnum_a, nnum_b):
+    def final(self, fa, fb, nnum_a, nnum_b):
         dist = None
         for sa, sb in _assignments(nnum_a, nnum_b)[0]:
-            d = _pairwise(lambda x, y: self.slot_distance(self.merge_slot(x, y)),
-                          self._slot(fa, sa), self._slot(fb, sb), ia, ib)
+            d = _outer(lambda x, y: self.slot_distance(self.merge_slot(x, y)), self._slot(fa, sa), self._slot(fb, sb))
             dist = d if dist is None else np.minimum(dist, d)
         return dist
 
@@ -400,6 +419,9 @@ class _KnittedStraight(_Knitted):
 
     def merge_slot(self, x, y):
         return _pack(np.minimum(_minplus(_unpack(x, 4), _unpack(y, 4), 1), self.cap))
+
+    def capped(self, f):
+        return _pack(np.minimum(_unpack(f, 12), self.cap))
 
     @staticmethod
     def better(x, y):
@@ -485,58 +507,101 @@ def _group(size, weight, feats, nnum) -> _States:
     return _States(size[first], w, [f[first] for f in feats], nnum)
 
 
-def _pairwise(fn, a: np.ndarray, b: np.ndarray, ia: np.ndarray, ib: np.ndarray) -> np.ndarray:
-    """fn(a[ia], b[ib]), evaluated once per distinct value pair when that is cheaper."""
+def _outer(fn, a: np.ndarray, b: np.ndarray, post=None) -> np.ndarray:
+    """``fn`` (then ``post``) over every pair (a[i], b[j]), raveled with i major; evaluated once
+    per distinct pair of values."""
     ua, inv_a = _factorize(a)
     ub, inv_b = _factorize(b)
-    if len(ua) * len(ub) <= min(len(ia), 1 << 22):
-        table = fn(np.repeat(ua, len(ub)), np.tile(ub, len(ua)))
-        return table[inv_a[ia] * len(ub) + inv_b[ib]]
-    return fn(a[ia], b[ib])
+    table = fn(np.repeat(ua, len(ub)), np.tile(ub, len(ua)))
+    if post is not None:
+        table = post(table)
+    return np.take(table.reshape(len(ua), len(ub))[inv_a], inv_b, axis=1).ravel()
 
 
-def _pair_chunks(A: _States, B: _States, tiles: int, exact: bool):
-    """Chunks of pairs with size_a + size_b <= tiles (== tiles if ``exact``).
+def _pair_blocks(A: _States, B: _States, tiles: int, exact: bool):
+    """Blocks of pairs of states of one size each with size_a + size_b <= tiles (== tiles if
+    ``exact``): yields (slice of A, slice of B, size of the union, multiplicity); every pair
+    of the two slices is meant, in the order of :func:`_outer`.
 
-    Yields (sa, sb, ia, ib): slices of A and B, and the pairs as indices into those slices.
+    When A is B (two interchangeable suits; every merge is symmetric) a block and its mirror
+    image are the same up to order, so only size_a <= size_b is listed and blocks with
+    size_a < size_b count twice.
     """
+    same = A is B
     for size_a in range(tiles + 1):
         a0, a1 = A.rows(size_a, size_a)
         if a0 == a1:
             continue
-        b0, b1 = B.rows(tiles - size_a if exact else 0, tiles - size_a)
-        if b0 == b1:
-            continue
-        nb = b1 - b0
-        step = max(1, _CHUNK // nb)
-        for start in range(a0, a1, step):
-            stop = min(a1, start + step)
-            ia = np.repeat(np.arange(stop - start), nb)
-            ib = np.tile(np.arange(nb), stop - start)
-            yield slice(start, stop), slice(b0, b1), ia, ib
+        for size_b in range(tiles - size_a if exact else 0, tiles - size_a + 1):
+            if same and size_b < size_a:
+                continue
+            b0, b1 = B.rows(size_b, size_b)
+            if b0 == b1:
+                continue
+            mult = 2 if same and size_b > size_a else 1
+            step = max(1, _CHUNK // (b1 - b0))
+            for start in range(a0, a1, step):
+                yield slice(start, min(a1, start + step)), slice(b0, b1), size_a + size_b, mult
+
+
+def _block_weights(A: _States, B: _States, sa: slice, sb: slice, mult: int) -> np.ndarray:
+    w = np.multiply.outer(A.weight[sa], B.weight[sb]).ravel()
+    return w * mult if mult != 1 else w
 
 
 def _merge(A: _States, B: _States, comps, tiles: int) -> _States:
     """States of the union of two disjoint groups of suits (sizes up to ``tiles``)."""
-    parts = []
-    for sa, sb, ia, ib in _pair_chunks(A, B, tiles, exact=False):
-        feats = [c.combine(fa[sa], fb[sb], ia, ib, A.nnum, B.nnum) for c, fa, fb in zip(comps, A.feats, B.feats)]
-        size = A.size[sa][ia] + B.size[sb][ib]
-        parts.append(_group(size, A.weight[sa][ia] * B.weight[sb][ib], feats, 0))
+    acc = _Accumulator(len(comps))
+    for sa, sb, size, mult in _pair_blocks(A, B, tiles, exact=False):
+        feats = [c.combine(fa[sa], fb[sb], A.nnum, B.nnum) for c, fa, fb in zip(comps, A.feats, B.feats)]
+        acc.add(size, _block_weights(A, B, sa, sb, mult), feats)
+    return acc.result(A.nnum + B.nnum)
+
+
+class _Accumulator:
+    """Collects blocks of (size, weight, features) rows, grouping them every _CHUNK rows."""
+
+    def __init__(self, n_feats: int):
+        self.n_feats = n_feats
+        self.parts = []  # grouped _States
+        self.pending = []  # (size, weight, feats) blocks not grouped yet
+        self.rows = 0
+
+    def add(self, size: int, weight, feats) -> None:
+        self.pending.append((np.full(len(weight), size, dtype=np.int64), weight, feats))
+        self.rows += len(weight)
+        if self.rows >= _CHUNK:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.pending:
+            size = np.concatenate([p[0] for p in self.pending])
+            weight = np.concatenate([p[1] for p in self.pending])
+            feats = [np.concatenate([p[2][j] for p in self.pending]) for j in range(self.n_feats)]
+            self.parts.append(_group(size, weight, feats, 0))
+        self.pending, self.rows = [], 0
+
+    def result(self, nnum: int) -> _States:
+        self._flush()
+        return _concat(self.parts, self.n_feats, nnum)
+
+
+def _concat(parts: list, n_feats: int, nnum: int) -> _States:
+    """Group the union of several state lists."""
     if not parts:
         empty = np.zeros(0, dtype=np.int64)
-        return _States(empty, empty, [empty for _ in comps], A.nnum + B.nnum)
+        return _States(empty, empty, [empty] * n_feats, nnum)
     size = np.concatenate([g.size for g in parts])
     weight = np.concatenate([g.weight for g in parts])
-    feats = [np.concatenate([g.feats[j] for g in parts]) for j in range(len(comps))]
-    return _group(size, weight, feats, A.nnum + B.nnum)
+    feats = [np.concatenate([g.feats[j] for g in parts]) for j in range(n_feats)]
+    return _group(size, weight, feats, nnum)
 
 
 def _final_distances(A: _States, B: _States, comps, tiles: int):
-    """Yields (weights, distance per form) for chunks of the pairs making ``tiles`` tiles."""
-    for sa, sb, ia, ib in _pair_chunks(A, B, tiles, exact=True):
-        dists = [c.final(fa[sa], fb[sb], ia, ib, A.nnum, B.nnum) for c, fa, fb in zip(comps, A.feats, B.feats)]
-        yield A.weight[sa][ia] * B.weight[sb][ib], dists
+    """Yields (weights, distance per form) for blocks of the pairs making ``tiles`` tiles."""
+    for sa, sb, _, mult in _pair_blocks(A, B, tiles, exact=True):
+        dists = [c.final(fa[sa], fb[sb], A.nnum, B.nnum) for c, fa, fb in zip(comps, A.feats, B.feats)]
+        yield _block_weights(A, B, sa, sb, mult), dists
 
 
 def _final(A: _States, B: _States, comps, tiles: int) -> dict:
@@ -565,10 +630,18 @@ def _components(forms: tuple, rules, tiles: int, cap: int) -> list:
     return comps
 
 
-@functools.lru_cache(maxsize=64)
+def _capped(S: _States, comps) -> _States:
+    """The states with every feature capped (capping commutes with merging: a capped sum or
+    minimum is the sum or minimum of capped terms, capped)."""
+    return _group(S.size, S.weight, [c.capped(f) for c, f in zip(comps, S.feats)], S.nnum)
+
+
+@functools.lru_cache(maxsize=None)
 def _suit_states(honors: bool, in_world: bool, forms: tuple, rules, tiles: int, cap: int) -> _States:
     """States of one suit (number suits are alike, so they are computed once)."""
     comps = _components(forms, rules, tiles, cap)
+    if cap < _NO_CAP:
+        return _capped(_suit_states(honors, in_world, forms, rules, tiles, _NO_CAP), comps)
     counts, size, weight, code = _patterns(7 if honors else 9)
     keep = np.flatnonzero(size <= (tiles if in_world else 0))  # outside the world: empty only
     counts, size, weight, code = counts[keep], size[keep], weight[keep], code[keep]
@@ -581,14 +654,14 @@ def _distance_counts(forms: tuple, rules, tiles: int, suits: str) -> tuple:
     """((distance, number of tile subsets), ...) for hands of ``tiles`` tiles of ``suits``."""
     # Vectors are capped at ``cap``: a capped distance is min(true, cap), so the result is
     # exact when no hand reaches the cap (checked; otherwise it is redone without a cap).
-    for cap in (11, 15):
+    for cap in (11, _NO_CAP):
         comps = _components(forms, rules, tiles, cap)
         st = {ch: _suit_states(ch == "z", ch in suits, forms, rules, tiles, cap) for ch in _SUIT_LETTERS}
         left = _merge(st["m"], st["p"], comps, tiles)
         right = _merge(st["s"], st["z"], comps, tiles)
         hist = _final(left, right, comps, tiles)
         capped = any(isinstance(c, (_Standard, _KnittedStraight)) for c in comps)
-        if cap >= 15 or not capped or max(hist) < cap:
+        if cap >= _NO_CAP or not capped or max(hist) < cap:
             return tuple(sorted(hist.items()))
     raise AssertionError("unreachable")
 
@@ -611,15 +684,22 @@ def _group_key(letters: str, suits: str) -> tuple:
     return nums, (None if "z" not in letters else "z" in suits)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=512)
 def _single_form_states(form: str, rules, tiles: int, cap: int, key: tuple) -> _States:
     """States of one form alone for a canonical group of suits (see :func:`_group_key`)."""
     nums, z = key
     comps = _components((form,), rules, tiles, cap)
-    parts = [_suit_states(False, flag, (form,), rules, tiles, cap) for flag in nums]
+    if cap < _NO_CAP:
+        return _capped(_single_form_states(form, rules, tiles, _NO_CAP, key), comps)
     if z is not None:
-        parts.append(_suit_states(True, z, (form,), rules, tiles, cap))
-    return functools.reduce(lambda a, b: _merge(a, b, comps, tiles), parts)
+        last = _suit_states(True, z, (form,), rules, tiles, cap)
+        rest = (nums, None)
+    else:
+        last = _suit_states(False, nums[-1], (form,), rules, tiles, cap)
+        rest = (nums[:-1], None)
+    if not rest[0]:
+        return last
+    return _merge(_single_form_states(form, rules, tiles, cap, rest), last, comps, tiles)
 
 
 def _signature_classes(comp, X, Y, nnum_x, nnum_y, t):
@@ -631,9 +711,7 @@ def _signature_classes(comp, X, Y, nnum_x, nnum_y, t):
     step = max(1, (1 << 22) // len(Y))
     for start in range(0, len(X), step):
         xs = X[start:start + step]
-        ia = np.repeat(np.arange(len(xs)), len(Y))
-        ib = np.tile(np.arange(len(Y)), len(xs))
-        ok = (comp.final(xs, Y, ia, ib, nnum_x, nnum_y) >= t).reshape(len(xs), len(Y))
+        ok = (comp.final(xs, Y, nnum_x, nnum_y) >= t).reshape(len(xs), len(Y))
         rows.append(np.packbits(ok, axis=1))
     bits = np.ascontiguousarray(np.concatenate(rows))
     view = bits.view(np.dtype((np.void, bits.shape[1]))).ravel()
@@ -643,18 +721,18 @@ def _signature_classes(comp, X, Y, nnum_x, nnum_y, t):
     return np.where(alive[cls], cls, -1), first
 
 
-@functools.lru_cache(maxsize=256)
-def _class_map(form: str, rules, tiles: int, t: int, group: tuple, partner: tuple):
+@functools.lru_cache(maxsize=512)
+def _class_map(form: str, rules, tiles: int, t: int, group: tuple, partner: tuple) -> dict:
     """Representatives of one form's feature values for a group of suits (see above).
 
-    Returns (keys, reps): ``keys`` sorted value * 16 + size over every reachable (size,
-    value) of the group, ``reps`` the representative value of each, or -1 when the value
-    can never pass (distance >= t) whatever the complementary group holds.
+    Returns {size: (values, reps)}: every reachable value of the group at that size, sorted,
+    and its representative, or -1 when it can never pass (distance >= t) whatever the
+    complementary group holds.
     """
     comp = _components((form,), rules, tiles, t)[0]
     G = _single_form_states(form, rules, tiles, t, group)
     P = _single_form_states(form, rules, tiles, t, partner)
-    keys, reps = [], []
+    out = {}
     for size in np.unique(G.size).tolist():
         lo, hi = G.rows(size, size)
         p0, p1 = P.rows(tiles - size, tiles - size)
@@ -664,39 +742,44 @@ def _class_map(form: str, rules, tiles: int, t: int, group: tuple, partner: tupl
         else:
             cls, first = _signature_classes(comp, X, np.unique(P.feats[0][p0:p1]), G.nnum, P.nnum, t)
             rep = np.where(cls >= 0, X[first[np.maximum(cls, 0)]], -1)
-        keys.append(X * 16 + size)
-        reps.append(rep)
-    keys, reps = np.concatenate(keys), np.concatenate(reps)
-    order = np.argsort(keys)
-    return keys[order], reps[order]
+        out[size] = (X, rep)
+    return out
 
 
-def _apply_maps(size, weight, feats, maps, nnum) -> _States:
-    """Replace each feature by its representative, drop states that cannot pass, group."""
-    keep = np.ones(len(size), dtype=bool)
-    out = []
-    for f, (keys, reps) in zip(feats, maps):
-        q = f * 16 + size
-        idx = np.searchsorted(keys, q)
-        if not np.array_equal(keys[np.minimum(idx, len(keys) - 1)], q):  # pragma: no cover
-            raise AssertionError("exact deal odds: a feature value missing from its class map")
-        r = reps[idx]
-        keep &= r >= 0
-        out.append(r)
-    return _group(size[keep], weight[keep], [r[keep] for r in out], nnum)
+def _lookup(table: tuple, values: np.ndarray) -> np.ndarray:
+    """Representatives of ``values`` from one (values, reps) entry of a class map."""
+    keys, reps = table
+    idx = np.searchsorted(keys, values)
+    if not np.array_equal(keys[np.minimum(idx, len(keys) - 1)], values):  # pragma: no cover
+        raise AssertionError("exact deal odds: a feature value missing from its class map")
+    return reps[idx]
+
+
+def _apply_maps(S: _States, maps) -> _States:
+    """Replace each feature by its representative, drop the states that cannot pass."""
+    feats = [np.empty_like(f) for f in S.feats]
+    for size in np.unique(S.size).tolist():
+        lo, hi = S.rows(size, size)
+        for j, cmap in enumerate(maps):
+            feats[j][lo:hi] = _lookup(cmap[size], S.feats[j][lo:hi]) if size in cmap else -1
+    keep = functools.reduce(np.logical_and, [f >= 0 for f in feats])
+    return _group(S.size[keep], S.weight[keep], [f[keep] for f in feats], S.nnum)
 
 
 def _merge_mapped(A: _States, B: _States, comps, tiles: int, maps) -> _States:
-    """:func:`_merge`, mapping every chunk to representatives before grouping it."""
-    parts = []
-    for sa, sb, ia, ib in _pair_chunks(A, B, tiles, exact=False):
-        feats = [c.combine(fa[sa], fb[sb], ia, ib, A.nnum, B.nnum) for c, fa, fb in zip(comps, A.feats, B.feats)]
-        size = A.size[sa][ia] + B.size[sb][ib]
-        parts.append(_apply_maps(size, A.weight[sa][ia] * B.weight[sb][ib], feats, maps, 0))
-    size = np.concatenate([g.size for g in parts])
-    weight = np.concatenate([g.weight for g in parts])
-    feats = [np.concatenate([g.feats[j] for g in parts]) for j in range(len(comps))]
-    return _group(size, weight, feats, A.nnum + B.nnum)
+    """:func:`_merge`, mapping every block to representatives (and dropping dead pairs)
+    before grouping it."""
+    acc = _Accumulator(len(comps))
+    for sa, sb, size, mult in _pair_blocks(A, B, tiles, exact=False):
+        feats = []
+        for c, fa, fb, cmap in zip(comps, A.feats, B.feats, maps):
+            if size in cmap:
+                feats.append(c.combine(fa[sa], fb[sb], A.nnum, B.nnum, post=functools.partial(_lookup, cmap[size])))
+            else:
+                feats.append(np.full((sa.stop - sa.start) * (sb.stop - sb.start), -1, dtype=np.int64))
+        keep = functools.reduce(np.logical_and, [f >= 0 for f in feats])
+        acc.add(size, _block_weights(A, B, sa, sb, mult)[keep], [f[keep] for f in feats])
+    return acc.result(A.nnum + B.nnum)
 
 
 def _count_at_least(forms: tuple, rules, tiles: int, suits: str, t: int) -> int:
@@ -710,9 +793,11 @@ def _count_at_least(forms: tuple, rules, tiles: int, suits: str, t: int) -> int:
 
     def suit(ch):
         S = _suit_states(ch == "z", ch in suits, forms, rules, tiles, t)
-        return _apply_maps(S.size, S.weight, S.feats, maps(ch), S.nnum) if ch != "z" else S
+        return S if ch == "z" else _apply_maps(S, maps(ch))
 
-    left = _merge_mapped(suit("m"), suit("p"), comps, tiles, maps("mp"))
+    m = suit("m")
+    p = m if ("m" in suits) == ("p" in suits) else suit("p")  # the same states: a symmetric merge
+    left = _merge_mapped(m, p, comps, tiles, maps("mp"))
     right = _merge_mapped(suit("s"), suit("z"), comps, tiles, maps("sz"))
     total = 0
     for w, dists in _final_distances(left, right, comps, tiles):
@@ -722,16 +807,28 @@ def _count_at_least(forms: tuple, rules, tiles: int, suits: str, t: int) -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def _distance_counts_by_threshold(forms: tuple, rules, tiles: int, suits: str) -> tuple:
-    """Like :func:`_distance_counts`, through the counts of distance >= t for t = 1, 2, ..."""
+def _distance_counts_by_threshold(forms: tuple, rules, tiles: int, suits: str, t_max: int) -> tuple:
+    """Like :func:`_distance_counts`, from the counts of distance >= t for t = 1 .. t_max
+    (``t_max`` bounds the distance: no hand has distance above it)."""
     kinds = sum(7 if ch == "z" else 9 for ch in suits)
     at_least = [comb(4 * kinds, tiles)]
-    t = 1
-    while at_least[-1]:
-        at_least.append(_count_at_least(forms, rules, tiles, suits, t))
-        t += 1
-    return tuple((d, at_least[d] - at_least[d + 1]) for d in range(len(at_least) - 1)
-                 if at_least[d] != at_least[d + 1])
+    for t in range(1, t_max + 1):
+        at_least.append(_count_at_least(forms, rules, tiles, suits, t) if at_least[-1] else 0)
+    at_least.append(0)
+    return tuple((d, at_least[d] - at_least[d + 1]) for d in range(t_max + 1) if at_least[d] != at_least[d + 1])
+
+
+_DIRECT_LIMIT = 3  # forms carried jointly by the direct method; more go through thresholds
+
+
+def _counts(forms: tuple, rules, tiles: int, suits: str) -> tuple:
+    """Distance counts by the direct method, or by thresholds for many joint forms."""
+    if len(forms) <= _DIRECT_LIMIT:
+        return _distance_counts(forms, rules, tiles, suits)
+    # the minimum over more forms is at most the minimum over the first three (standard,
+    # seven pairs, thirteen orphans), whose direct distribution is cheap: that bounds t
+    bound = max(d for d, _ in _distance_counts(forms[:_DIRECT_LIMIT], rules, tiles, suits))
+    return _distance_counts_by_threshold(forms, rules, tiles, suits, bound)
 
 
 def _no_four_count(tiles: int, kinds: int) -> int:
@@ -757,7 +854,8 @@ def _no_four_count(tiles: int, kinds: int) -> int:
 def _odds(rules, tiles: int, form: str, suits: str) -> tuple:
     kinds = sum(7 if ch == "z" else 9 for ch in suits)
     forms = _forms_for(rules, form, tiles)
-    counts = _distance_counts(forms, rules, tiles, suits)
+    # only seven pairs depends on the rule set (MCR: a four-of-a-kind is two pairs)
+    counts = _counts(forms, "mcr" if rules == "mcr" and "seven_pairs" in forms else None, tiles, suits)
     total = comb(4 * kinds, tiles)
     if sum(n for _, n in counts) != total:  # pragma: no cover - an internal consistency check
         raise AssertionError("exact deal odds: weights do not add up to C(tiles in world, tiles)")
@@ -777,15 +875,16 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz") ->
 
     Parameters
     ----------
-    rules : {None, "classical", "basic", "mcr"}
+    rules : {"classical", None, "basic", "mcr"}
         What ``form="all"`` means, as for :func:`mjfast.shanten`: None -> min(standard,
         seven pairs, thirteen orphans); "classical"/"basic" -> standard; "mcr" -> all five
         forms, seven pairs counting a four-of-a-kind as two pairs. Also sets the seven
         pairs rule when ``form="seven_pairs"``.
     tiles : int
-        Hand size: 14 (dealer, before the first discard) or 13 (non-dealer). When only the
-        standard form is involved (``form="standard"``, or ``"all"`` under
-        ``"classical"``/``"basic"``) any 3k+1 / 3k+2 size from 1 to 14 is allowed.
+        Hand size: 14 (dealer, before the first discard) or 13 (non-dealer). The standard
+        form also takes any 3k+1 / 3k+2 size from 1 to 14, and so does ``"all"``, which
+        then means the standard form under every rule set (the special forms need 13 or 14
+        tiles, as in :func:`mjfast.shanten`).
     form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight"}
         The winning shape, or "all" for the minimum over the forms ``rules`` allows.
     suits : str, keyword-only
@@ -813,8 +912,12 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz") ->
 
     Notes
     -----
-    Results are cached. Run times on one core are about a second for the standard form
-    and for ``form="all"`` under None / "classical" / "basic"; seconds for the MCR forms.
+    Results are cached (per rules, tiles, form and suits). First-call run times for the 136
+    tiles on one core, after mjfast's shanten tables are built (about 0.7 s once per
+    process): 0.2-0.4 s for the standard form and for ``form="all"`` under None /
+    "classical" / "basic"; 0.1-0.25 s for seven pairs, thirteen orphans and honors and
+    knitted tiles; 1-1.5 s for the knitted straight; 6-10 s for MCR ``form="all"``
+    (computed through thresholds, see the module docstring).
 
     Examples
     --------
@@ -833,8 +936,7 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz") ->
         raise TypeError(f"form must be a str, not {type(form).__name__}")
     if form != "all" and form not in FORMS:
         raise ValueError(f"unknown form {form!r}; choose 'all' or one of {FORMS}")
-    kinds = sum(7 if ch == "z" else 9 for ch in suits)
-    tiles = _check_tiles(tiles, 4 * kinds)
+    tiles = _check_tiles(tiles)
     _forms_for(rules, form, tiles)
     shanten, four = _odds(rules, tiles, form, suits)
     dist = dict(shanten)
@@ -859,7 +961,7 @@ def exact_deal_odds_table(rules="classical", tiles=14, *, suits="mpsz") -> dict:
         None -> standard, seven_pairs, thirteen_orphans, all; "classical"/"basic" ->
         standard, all; "mcr" -> the five forms and all.
     tiles : int
-        13 or 14.
+        13 or 14 (under "classical"/"basic" also any size :func:`exact_deal_odds` takes).
     suits : str, keyword-only
         The tile world, as for :func:`exact_deal_odds`.
 
