@@ -623,7 +623,8 @@ cdef void settle(game_t* g, int winner, int self_draw, int discarder, int32_t* s
 cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
     """After a draw: 0 = discard next, 1 = win (self-drawn), 2 = concealed kong, 3 = added kong."""
     cdef player_t* p = &g.p[seat]
-    cdef int k, s, base, opts[40], n = 0, choice
+    cdef int k, s, base, n = 0, choice
+    cdef int opts[40]
     cdef bint win = complete(g, p.hand) and (not g.R.ready_rule or p.ready)
     if p.policy == POL_PYTHON:
         if win:
