@@ -192,9 +192,12 @@ cdef inline int live_left(game_t* g) noexcept nogil:
 
 
 cdef inline int draw_back(game_t* g, int seat) noexcept nogil:
-    """Replacement from the back end, setting bonus tiles aside; returns the kind received."""
+    """Replacement from the back end, setting bonus tiles aside; returns the kind received,
+    or -1 when the wall is used up (front and back have met: the hand ends drawn)."""
     cdef int t
     while True:
+        if g.back < g.front:
+            return -1
         t = g.wall[g.back]
         g.back -= 1
         if t >= FIRST_BONUS and t < FIRST_JOKER:
@@ -591,8 +594,7 @@ cdef void deal_hand(game_t* g, int d1, int d2) noexcept nogil:
                 g.p[seat].n_hand += 1
     for q in range(4):
         seat = (g.dealer + q) & 3
-        while pending[seat] > 0:
-            draw_back(g, seat)
+        while pending[seat] > 0 and draw_back(g, seat) >= 0:
             pending[seat] -= 1
 
 
@@ -728,9 +730,9 @@ cdef int do_own_turn(game_t* g, int cur, int32_t* score, int32_t* out) noexcept 
             out[20 + cur * 5 + M_KONG_ADDED] += 1
         else:
             return -1
-        if g.back < g.front:
-            return -3
         g.drawn_kind = draw_back(g, cur)
+        if g.drawn_kind < 0:
+            return -3
 
 
 ILLEGAL = {
@@ -774,6 +776,10 @@ cdef int play_hand(game_t* g, int32_t* score, int32_t* out) noexcept nogil:
                 p.bonus += 1
                 log_ev(g, EV_BONUS, cur, t, 0)
                 g.drawn_kind = draw_back(g, cur)
+                if g.drawn_kind < 0:
+                    log_ev(g, EV_EXHAUSTED, cur, 0, 0)
+                    out[42] += 1
+                    return -1
             else:
                 p.hand[t >> 2] += 1
                 p.n_hand += 1
@@ -904,11 +910,11 @@ cdef int play_hand(game_t* g, int32_t* score, int32_t* out) noexcept nogil:
             add_meld(g, claimer, M_KONG_EXPOSED, k)
             log_ev(g, EV_KONG, claimer, k, 0)
             out[20 + claimer * 5 + M_KONG_EXPOSED] += 1
-            if g.back < g.front:
+            g.drawn_kind = draw_back(g, claimer)
+            if g.drawn_kind < 0:
                 log_ev(g, EV_EXHAUSTED, claimer, 0, 0)
                 out[42] += 1
                 return -1
-            g.drawn_kind = draw_back(g, claimer)
             mode = MODE_OWN
         p.last_claim_kind = k
         p.last_claim_turn = g.turn
