@@ -291,3 +291,27 @@ def test_memory_flat_in_n():
         assert out.returncode == 0, out.stderr
         peaks.append(int(out.stdout))
     assert peaks[1] < peaks[0] * 1.1 + 2048
+
+
+@pytest.mark.parametrize("rules,forms", [("classical", None), ("mcr", None),
+                                         ("classical", ("standard", "seven_pairs", "thirteen_orphans"))])
+def test_deal_stats_agree_with_exact_odds(rules, forms):
+    """Every shanten bucket of 400,000 deals lies within 4 standard errors of the exact odds."""
+    from mjfast import exact
+
+    n = 400_000
+    st = mjfast.deal_stats(n, rules=rules, seed=17, progress=False, forms=forms)
+    exact_rules = None if forms else rules
+    for seat, tiles in (("dealer", 14), ("non_dealer", 13)):
+        for form in st.forms + ("all",):
+            if rules == "mcr" and form in ("all", "knitted_straight"):
+                continue  # exact MCR "all" takes seconds; tests/test_exact.py covers it against Monte Carlo
+            ex = exact.exact_deal_odds(rules=exact_rules if exact_rules else None, tiles=tiles, form=form)
+            counts = st.shanten[seat][form]
+            for s, p in ex["shanten"].items():
+                p = float(p)
+                se = np.sqrt(p * (1 - p) / n)
+                assert abs(counts[s + 1] / n - p) <= 4 * se + 1e-12, (seat, form, s)
+            assert counts.sum() == n
+        p4 = float(exact.exact_deal_odds(rules="classical", tiles=tiles, form="standard")["four_of_a_kind"])
+        assert abs(st.four_of_a_kind[seat] / n - p4) <= 4 * np.sqrt(p4 * (1 - p4) / n)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import doctest
 import json
+import math
 import pathlib
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import pytest
 import mjfast
 from mjfast import cli
 
-MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._config", "mjfast._random_hands", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.sim"]
+MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._config", "mjfast._random_hands", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.sim", "mjfast.exact"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -76,3 +77,50 @@ def test_console_script_entry_point():
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "waits     1m 9m 1p 9p 1s 9s 1z 2z 3z 4z 5z 6z 7z" in out.stdout
+
+
+def test_cli_deal_stats_json_and_exact(capsys):
+    assert cli.main(["deal-stats", "-n", "200000", "--seed", "5", "--format", "json", "--no-progress"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rules"] == "classical" and data["n"] == 200000 and data["seed"] == 5
+    assert set(data["dealer"]["shanten"]) == {"standard", "all"}
+    assert sum(data["non_dealer"]["shanten"]["all"].values()) == 200000
+    assert cli.main(["deal-stats", "--exact", "--format", "json"]) == 0
+    exact = json.loads(capsys.readouterr().out)
+    from fractions import Fraction
+    for seat in ("dealer", "non_dealer"):
+        dist = {k: Fraction(v) for k, v in exact[seat]["shanten"]["all"].items()}
+        assert sum(dist.values()) == 1
+        # the Monte Carlo counts sit within 4 standard errors of the exact probabilities
+        n = data["n"]
+        for k, p in dist.items():
+            count = data[seat]["shanten"]["all"].get(k, 0)
+            se = math.sqrt(float(p) * (1 - float(p)) / n)
+            assert abs(count / n - float(p)) <= 4 * se + 1e-12, (seat, k)
+    assert cli.main(["deal-stats", "--exact"]) == 0
+    assert "1 in" in capsys.readouterr().out
+    assert cli.main(["deal-stats", "--exact", "--rules", "american"]) == 2
+
+
+def test_cli_simulate_json_schema(capsys):
+    assert cli.main(["simulate", "--games", "300", "--seed", "2", "--format", "json", "--no-progress"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for key in ("rules", "games", "seed", "exhaustive_draws", "mean_turns", "seats"):
+        assert key in data
+    assert data["games"] == 300 and data["seed"] == 2 and len(data["seats"]) == 4
+    for seat in data["seats"]:
+        for key in ("wins", "self_draw_wins", "discard_wins", "deal_ins", "points"):
+            assert isinstance(seat[key], int)
+        assert seat["wins"] == seat["self_draw_wins"] + seat["discard_wins"]
+    assert sum(s["points"] for s in data["seats"]) == 0
+    assert cli.main(["simulate", "--games", "50", "--seed", "2", "--policy", "greedy,random,defensive,greedy",
+                     "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1 random" in out and "turns/s" in out
+    assert cli.main(["simulate", "--games", "20", "--seed", "2", "--format", "csv", "--no-progress"]) == 0
+    rows = capsys.readouterr().out.strip().splitlines()
+    assert rows[0].startswith("seat,policy,hands,wins") and len(rows) == 5
+    assert cli.main(["replay", "--seed", "2", "--game", "3"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert json.loads(lines[0])["type"] == "header" and json.loads(lines[1])["type"] == "hand"
+    assert cli.main(["simulate", "--games", "5", "--policy", "smart"]) == 2

@@ -17,6 +17,7 @@ __version__ = "0.1.0"
 from . import wall
 from ._config import show_config
 from .deals import DealStats, Deals, deal, deal_stats
+from .exact import exact_deal_odds, exact_deal_odds_table
 from .sim import Comparison, GameLog, GameRules, IllegalActionError, Policy, SeatView, SimResult, compare, game_rules, replay, rerun, simulate
 from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits
 from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack
@@ -44,6 +45,8 @@ __all__ = [
     "deal_stats",
     "decompose",
     "effective_tiles",
+    "exact_deal_odds",
+    "exact_deal_odds_table",
     "format_hand",
     "format_tiles",
     "is_winning",
