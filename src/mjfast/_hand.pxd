@@ -73,19 +73,28 @@ cdef inline void load_counts(const uint8_t* h, hand_t* f, int feat) noexcept nog
     f.code[2] = mj_base5_8(ws) + h[26] * POW5_8
     f.code[3] = mj_base5_8(wz)
     f.n = mj_lane_sum(wm + wp + ws + wz + extra)   # lanes stay below 256
-    cdef uint64_t gm, gp, gs, gz, gx
+    cdef uint64_t g1m, g1p, g1s, g1z, g1x, g2m, g2p, g2s, g2z, g2x
     if feat & (FEAT_PAIRS | FEAT_KONGS):
-        for k in range(1, 5 if feat & FEAT_KONGS else 3):
-            f.ge[k] = mj_lane_sum(mj_ones_ge(wm, k) + mj_ones_ge(wp, k) + mj_ones_ge(ws, k)
-                                  + mj_ones_ge(wz, k) + mj_ones_ge(extra, k))
-    if feat & FEAT_PAIRS:
+        # 1 in each byte lane holding >= 1 (g1*) or >= 2 (g2*) copies, computed once per word
+        g1m = mj_ones_ge(wm, 1)
+        g1p = mj_ones_ge(wp, 1)
+        g1s = mj_ones_ge(ws, 1)
+        g1z = mj_ones_ge(wz, 1)
+        g1x = mj_ones_ge(extra, 1)
+        g2m = mj_ones_ge(wm, 2)
+        g2p = mj_ones_ge(wp, 2)
+        g2s = mj_ones_ge(ws, 2)
+        g2z = mj_ones_ge(wz, 2)
+        g2x = mj_ones_ge(extra, 2)
+        f.ge[1] = mj_lane_sum(g1m + g1p + g1s + g1z + g1x)
+        f.ge[2] = mj_lane_sum(g2m + g2p + g2s + g2z + g2x)
         # terminals: lane 0 of wm/wp/ws and every lane of `extra` (9m 9p 9s); all honors
-        gm = mj_ones_ge(wm, 1)
-        gp = mj_ones_ge(wp, 1)
-        gs = mj_ones_ge(ws, 1)
-        f.orphan_kinds = <int>((gm + gp + gs) & 0xFF) + mj_lane_sum(mj_ones_ge(extra, 1) + mj_ones_ge(wz, 1))
-        f.orphan_pair = (((mj_ones_ge(wm, 2) | mj_ones_ge(wp, 2) | mj_ones_ge(ws, 2)) & 1)
-                         | mj_ones_ge(extra, 2) | mj_ones_ge(wz, 2)) != 0
+        f.orphan_kinds = <int>((g1m + g1p + g1s) & 0xFF) + mj_lane_sum(g1x + g1z)
+        f.orphan_pair = (((g2m | g2p | g2s) & 1) | g2x | g2z) != 0
+        if feat & FEAT_KONGS:
+            for k in range(3, 5):
+                f.ge[k] = mj_lane_sum(mj_ones_ge(wm, k) + mj_ones_ge(wp, k) + mj_ones_ge(ws, k)
+                                      + mj_ones_ge(wz, k) + mj_ones_ge(extra, k))
     if feat & FEAT_KNITS:
         for k in range(4):
             f.held[k] = 0
