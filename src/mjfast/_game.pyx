@@ -28,7 +28,13 @@ from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next
 from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
 from mjfast._hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
-    distance_sets_pair, FEAT_CODES, POW5,
+    distance_sets_pair, special_distance, features_for, pairs_distance, imin, FEAT_CODES, FEAT_KNITS, POW5,
+    KNIT_MASK, KNIT_PERM,
+)
+from mjfast._bits cimport mj_popcount32
+from mjfast._core cimport (
+    FORMS_SPECIAL, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT,
+    FLAG_KONG_TWO_PAIRS,
 )
 
 cnp.import_array()
@@ -181,6 +187,19 @@ cdef inline void codes_add(codes_t* c, int k, int delta) noexcept nogil:
     c.n += delta
 
 
+cdef inline int special_shanten(game_t* g, const uint8_t* h) noexcept nogil:
+    """Shanten over the rule set's special forms only (99 if none apply: no special forms, or
+    not a closed 13/14-tile hand). Used with the bounds below to skip most evaluations:
+    removing a tile never lowers it, adding one lowers it by at most one."""
+    cdef hand_t f
+    if not (g.R.forms & FORMS_SPECIAL):
+        return 99
+    load_counts(h, &f, features_for(g.R.forms))
+    if f.n < 13:
+        return 99
+    return special_distance(&f, g.R.forms, g.T, 99) - 1
+
+
 cdef inline bint complete(game_t* g, uint8_t* h) noexcept nogil:
     if g.R.forms == FORM_STANDARD:
         return standard_winning_counts(h, g.T)
@@ -223,22 +242,11 @@ cdef int unseen(game_t* g, int seat, int k) noexcept nogil:
 
 cdef int ukeire(game_t* g, int seat, uint8_t* h, int base) noexcept nogil:
     """Unseen copies (from seat's view) of the kinds that lower the shanten of the 3k+1 hand h."""
-    cdef int k, u, total = 0
     cdef codes_t c
+    codes_of(h, &c)
     if g.R.forms == FORM_STANDARD:
-        codes_of(h, &c)
         return std_ukeire(g, seat, h, &c, base)
-    for k in range(34):
-        if h[k] >= 4:
-            continue
-        u = 4 - g.p[seat].hand[k] - g.visible[k]
-        if u <= 0:
-            continue
-        h[k] += 1
-        if shanten_of(g, h) < base:
-            total += u
-        h[k] -= 1
-    return total
+    return mixed_ukeire(g, seat, h, &c, base)
 
 
 cdef int std_each_discard(game_t* g, const uint8_t* h, const codes_t* c, int* sh) noexcept nogil:
@@ -271,6 +279,28 @@ cdef int std_each_discard(game_t* g, const uint8_t* h, const codes_t* c, int* sh
     return best
 
 
+cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh) noexcept nogil:
+    """std_each_discard() for the rule set's forms: a special form can only matter for a
+    discard whose standard shanten is above the special shanten of the whole hand."""
+    cdef int best = std_each_discard(g, h, c, sh), k, sp, s
+    if not (g.R.forms & FORMS_SPECIAL):
+        return best
+    sp = special_shanten(g, h)
+    if sp > best + 1:           # greedy uses the best and (defensive) best + 1 discards only
+        return best
+    best = 99
+    for k in range(34):
+        if sh[k] != 99 and sp < sh[k]:
+            h[k] -= 1
+            s = special_shanten(g, h)
+            h[k] += 1
+            if s < sh[k]:
+                sh[k] = s
+        if sh[k] < best:
+            best = sh[k]
+    return best
+
+
 cdef int std_ukeire(game_t* g, int seat, const uint8_t* h, const codes_t* c, int base) noexcept nogil:
     """ukeire() for the standard form: only the drawn tile's suit changes, so each candidate
     costs one class load and two small-table loads, independent of the other candidates."""
@@ -297,7 +327,138 @@ cdef int std_ukeire(game_t* g, int seat, const uint8_t* h, const codes_t* c, int
         else:
             mp = mp0
             sz = T.pair_sz[cls2 * nh + T.honor_class[c.c[3] + POW5[k - 27]]]
+        if T.final[(mp * nsz + sz) * 8 + sets] - 1 < base:
+            total += u
+    return total
+
+
+cdef int mixed_ukeire(game_t* g, int seat, uint8_t* h, const codes_t* c, int base) noexcept nogil:
+    """ukeire(): only the drawn tile's suit changes, so each candidate costs one class load and
+    two small-table loads for the standard form, independent of the other candidates. Special
+    forms (when the rules have them) are evaluated only where they could beat `base`."""
+    cdef const mj_tables_t* T = g.T
+    cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
+    cdef int sets = (c.n + 1) // 3, k, u, total = 0, mp, sz, d
+    cdef int cls0 = T.suit_class[c.c[0]], cls1 = T.suit_class[c.c[1]]
+    cdef int cls2 = T.suit_class[c.c[2]], cls3 = T.honor_class[c.c[3]]
+    cdef int mp0 = T.pair_mp[cls0 * ns + cls1], sz0 = T.pair_sz[cls2 * nh + cls3]
+    cdef const uint8_t* own = g.p[seat].hand
+    cdef hand_t f
+    cdef int forms = g.R.forms, d7 = 99, dO = 99, dX = 99, dH = 99, P, S, cnt, i, q, top
+    cdef bint need7 = False, needO = False, needX = False, needH = False
+    cdef bint kong2 = (forms & FLAG_KONG_TWO_PAIRS) != 0
+    cdef int perm_tot[6]
+    cdef int ks_knit[6]
+    cdef int ks_drest[6]
+    cdef int ks_on[6]
+    cdef uint32_t ks_code[6][4]
+    cdef int ks_cls[6][4]
+    cdef int r, sset, cm, cp2, cs2, cz2
+    cdef uint32_t sel
+    if forms & FORMS_SPECIAL:
+        load_counts(h, &f, features_for(forms))
+        if f.n >= 13:
+            # distances of the hand to each special form; a drawn tile lowers each by at most 1
+            if forms & FORM_SEVEN_PAIRS:
+                d7 = special_distance(&f, FORM_SEVEN_PAIRS | (forms & FLAG_KONG_TWO_PAIRS), g.T, 99)
+            if forms & FORM_THIRTEEN_ORPHANS:
+                dO = 14 - f.orphan_kinds - f.orphan_pair
+            if forms & FORM_HONORS_KNITTED:
+                # knitted tiles + honors held, per assignment of knit classes to suits
+                for i in range(6):
+                    perm_tot[i] = mj_popcount32(f.held[3])
+                    for q in range(3):
+                        perm_tot[i] += mj_popcount32(f.held[q] & KNIT_MASK[KNIT_PERM[i][q]])
+                top = 0
+                for i in range(6):
+                    top = perm_tot[i] if perm_tot[i] > top else top
+                dH = 14 - imin(top, 14)
+            if forms & FORM_KNITTED_STRAIGHT:
+                # per assignment: knitted tiles held and the hand without them (needs 1 set + pair)
+                for i in range(6):
+                    ks_knit[i] = 0
+                    for q in range(3):
+                        sel = f.held[q] & KNIT_MASK[KNIT_PERM[i][q]]
+                        ks_knit[i] += mj_popcount32(sel)
+                        ks_code[i][q] = f.code[q]
+                        for r in range(9):
+                            if (sel >> r) & 1:
+                                ks_code[i][q] -= POW5[r]
+                    ks_code[i][3] = f.code[3]
+                    ks_cls[i][0] = T.suit_class[ks_code[i][0]]
+                    ks_cls[i][1] = T.suit_class[ks_code[i][1]]
+                    ks_cls[i][2] = T.suit_class[ks_code[i][2]]
+                    ks_cls[i][3] = T.honor_class[ks_code[i][3]]
+                    ks_drest[i] = T.final[(T.pair_mp[ks_cls[i][0] * ns + ks_cls[i][1]] * nsz
+                                           + T.pair_sz[ks_cls[i][2] * nh + ks_cls[i][3]]) * 8 + 1]
+                    # a drawn tile lowers this assignment's distance by at most one
+                    ks_on[i] = 9 - ks_knit[i] + ks_drest[i] - 2 < base
+                    if ks_on[i]:
+                        needX = True
+            need7 = d7 - 2 < base
+            needO = dO - 2 < base
+            needH = dH - 2 < base
+    for k in range(34):
+        u = 4 - own[k] - g.visible[k]
+        if h[k] >= 4 or u <= 0:
+            continue
+        if k < 9:
+            mp = T.pair_mp[T.suit_class[c.c[0] + POW5[k]] * ns + cls1]
+            sz = sz0
+        elif k < 18:
+            mp = T.pair_mp[cls0 * ns + T.suit_class[c.c[1] + POW5[k - 9]]]
+            sz = sz0
+        elif k < 27:
+            mp = mp0
+            sz = T.pair_sz[T.suit_class[c.c[2] + POW5[k - 18]] * nh + cls3]
+        else:
+            mp = mp0
+            sz = T.pair_sz[cls2 * nh + T.honor_class[c.c[3] + POW5[k - 27]]]
         d = T.final[(mp * nsz + sz) * 8 + sets] - 1
+        if d >= base and need7:
+            cnt = h[k]
+            if kong2:     # pairs = ge2 + ge4, singles = ge1 - ge2 + ge3 - ge4
+                P = f.ge[2] + f.ge[4] + (cnt == 1 or cnt == 3)
+                S = f.ge[1] - f.ge[2] + f.ge[3] - f.ge[4] + (1 if cnt == 0 or cnt == 2 else -1)
+            else:
+                P = f.ge[2] + (cnt == 1)
+                S = f.ge[1] - f.ge[2] + (1 if cnt == 0 else (-1 if cnt == 1 else 0))
+            d = imin(d, pairs_distance(P, S) - 1)
+        if d >= base and needO and (k >= 27 or k % 9 == 0 or k % 9 == 8):
+            P = 1 if (f.orphan_pair != 0 or h[k] == 1) else 0
+            S = 1 if h[k] == 0 else 0
+            d = imin(d, 13 - f.orphan_kinds - S - P)
+        if d >= base and needH and h[k] == 0:
+            # a new kind counts for the assignments whose knit class holds it (honors: all)
+            top = 0
+            for i in range(6):
+                q = perm_tot[i]
+                if k >= 27 or ((KNIT_MASK[KNIT_PERM[i][k // 9]] >> (k % 9)) & 1):
+                    q += 1
+                top = q if q > top else top
+            d = imin(d, 13 - imin(top, 14))
+        if d >= base and needX:
+            sset = k // 9
+            for i in range(6):
+                if not ks_on[i]:
+                    continue
+                if k < 27 and h[k] == 0 and (KNIT_MASK[KNIT_PERM[i][sset]] >> (k % 9)) & 1:
+                    q = 9 - ks_knit[i] - 1 + ks_drest[i]       # fills a knitted slot
+                else:                                            # joins the set + pair part
+                    cm = ks_cls[i][0]
+                    cp2 = ks_cls[i][1]
+                    cs2 = ks_cls[i][2]
+                    cz2 = ks_cls[i][3]
+                    if sset == 0:
+                        cm = T.suit_class[ks_code[i][0] + POW5[k]]
+                    elif sset == 1:
+                        cp2 = T.suit_class[ks_code[i][1] + POW5[k - 9]]
+                    elif sset == 2:
+                        cs2 = T.suit_class[ks_code[i][2] + POW5[k - 18]]
+                    else:
+                        cz2 = T.honor_class[ks_code[i][3] + POW5[k - 27]]
+                    q = 9 - ks_knit[i] + T.final[(T.pair_mp[cm * ns + cp2] * nsz + T.pair_sz[cs2 * nh + cz2]) * 8 + 1]
+                d = imin(d, q - 1)
         if d < base:
             total += u
     return total
@@ -333,20 +494,10 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     cdef int k, s, u, best_s = 99, best_u = -1, best_k = -1, best_d = 1 << 30
     cdef int sh[34]
     cdef bint threat = defensive and threatened(g, seat)
-    cdef bint std = g.R.forms == FORM_STANDARD
     cdef codes_t c
-    if std:
-        codes_of(p.hand, &c)
-        best_s = std_each_discard(g, p.hand, &c, sh)
-    else:
-        for k in range(34):
-            sh[k] = 99
-            if p.hand[k]:
-                p.hand[k] -= 1
-                sh[k] = shanten_of(g, p.hand)
-                p.hand[k] += 1
-                if sh[k] < best_s:
-                    best_s = sh[k]
+    cdef bint std = g.R.forms == FORM_STANDARD
+    codes_of(p.hand, &c)
+    best_s = std_each_discard(g, p.hand, &c, sh) if std else each_discard(g, p.hand, &c, sh)
     if threat:
         for k in range(34):
             if sh[k] <= best_s + 1:
@@ -358,12 +509,12 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     for k in range(34):
         if sh[k] == best_s:
             p.hand[k] -= 1
+            codes_add(&c, k, -1)
             if std:
-                codes_add(&c, k, -1)
                 u = std_ukeire(g, seat, p.hand, &c, best_s)
-                codes_add(&c, k, 1)
             else:
-                u = ukeire(g, seat, p.hand, best_s)
+                u = mixed_ukeire(g, seat, p.hand, &c, best_s)
+            codes_add(&c, k, 1)
             p.hand[k] += 1
             if u > best_u:
                 best_u = u
@@ -383,20 +534,10 @@ cdef int random_discard(game_t* g, int seat) noexcept nogil:
 
 cdef int best_after_discard(game_t* g, uint8_t* h) noexcept nogil:
     """min over discards of the shanten of h minus that tile (h is 3k+2)."""
-    cdef int k, s, best = 99
     cdef int sh[34]
     cdef codes_t c
-    if g.R.forms == FORM_STANDARD:
-        codes_of(h, &c)
-        return std_each_discard(g, h, &c, sh)
-    for k in range(34):
-        if h[k]:
-            h[k] -= 1
-            s = shanten_of(g, h)
-            h[k] += 1
-            if s < best:
-                best = s
-    return best
+    codes_of(h, &c)
+    return each_discard(g, h, &c, sh)
 
 
 # ------------------------------------------------------------------------------------------

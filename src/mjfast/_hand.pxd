@@ -96,14 +96,11 @@ cdef inline void load_counts(const uint8_t* h, hand_t* f, int feat) noexcept nog
                 f.ge[k] = mj_lane_sum(mj_ones_ge(wm, k) + mj_ones_ge(wp, k) + mj_ones_ge(ws, k)
                                       + mj_ones_ge(wz, k) + mj_ones_ge(extra, k))
     if feat & FEAT_KNITS:
-        for k in range(4):
-            f.held[k] = 0
-        for r in range(9):
-            f.held[0] |= (h[r] != 0) << r
-            f.held[1] |= (h[9 + r] != 0) << r
-            f.held[2] |= (h[18 + r] != 0) << r
-        for r in range(7):
-            f.held[3] |= (h[27 + r] != 0) << r
+        # gather the low bit of each byte lane into one byte (lane i -> bit i), plus rank 9
+        f.held[0] = <uint32_t>((mj_ones_ge(wm, 1) * 0x0102040810204080ULL) >> 56) | ((h[8] != 0) << 8)
+        f.held[1] = <uint32_t>((mj_ones_ge(wp, 1) * 0x0102040810204080ULL) >> 56) | ((h[17] != 0) << 8)
+        f.held[2] = <uint32_t>((mj_ones_ge(ws, 1) * 0x0102040810204080ULL) >> 56) | ((h[26] != 0) << 8)
+        f.held[3] = <uint32_t>((mj_ones_ge(wz, 1) * 0x0102040810204080ULL) >> 56)
 
 
 cdef inline uint32_t packed_code(uint32_t w, const uint32_t* chunk5) noexcept nogil:
@@ -162,12 +159,17 @@ cdef inline int pairs_distance(int pairs, int singles) noexcept nogil:
     return 14 - 2 * p - imin(singles, 7 - p)
 
 
-cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t) noexcept nogil:
-    """Min distance over the special forms in `forms` (13/14-tile hands only)."""
-    cdef int best = 99, d, i, s, kn, knit_total
+cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int best) noexcept nogil:
+    """min(best, distance over the special forms in `forms`) (13/14-tile hands only).
+
+    A knitted straight is at least 9 - (knitted tiles held) away, so its table lookups are
+    skipped for the permutations that cannot beat `best`.
+    """
+    cdef int d, i, s, kn, knit_total, honors
     cdef uint32_t c[3]
     cdef uint32_t sel
     cdef int r
+    cdef int k3[3][3]
     if forms & FORM_SEVEN_PAIRS:
         if forms & FLAG_KONG_TWO_PAIRS:
             d = pairs_distance(f.ge[2] + f.ge[4], f.ge[1] - f.ge[2] + f.ge[3] - f.ge[4])
@@ -177,19 +179,21 @@ cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t) noe
     if forms & FORM_THIRTEEN_ORPHANS:
         best = imin(best, 14 - f.orphan_kinds - f.orphan_pair)
     if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
+        for s in range(3):
+            for i in range(3):
+                k3[s][i] = mj_popcount32(f.held[s] & KNIT_MASK[i])
+        honors = mj_popcount32(f.held[3])
         for i in range(6):
-            knit_total = 0
-            for s in range(3):
-                sel = f.held[s] & KNIT_MASK[KNIT_PERM[i][s]]
-                knit_total += mj_popcount32(sel)
-                c[s] = f.code[s]
-                for r in range(9):
-                    if (sel >> r) & 1:
-                        c[s] -= POW5[r]
+            knit_total = k3[0][KNIT_PERM[i][0]] + k3[1][KNIT_PERM[i][1]] + k3[2][KNIT_PERM[i][2]]
             if forms & FORM_HONORS_KNITTED:
-                kn = knit_total + mj_popcount32(f.held[3])
-                best = imin(best, 14 - imin(kn, 14))
-            if forms & FORM_KNITTED_STRAIGHT:
+                best = imin(best, 14 - imin(knit_total + honors, 14))
+            if (forms & FORM_KNITTED_STRAIGHT) and 9 - knit_total < best:
+                for s in range(3):
+                    sel = f.held[s] & KNIT_MASK[KNIT_PERM[i][s]]
+                    c[s] = f.code[s]
+                    for r in range(9):
+                        if (sel >> r) & 1:
+                            c[s] -= POW5[r]
                 d = 9 - knit_total + distance_sets_pair(t, c[0], c[1], c[2], f.code[3], 1)
                 best = imin(best, d)
     return best
@@ -200,7 +204,7 @@ cdef inline int shanten_hand(hand_t* f, int forms, const mj_tables_t* t) noexcep
     if forms & FORM_STANDARD:
         best = distance_sets_pair(t, f.code[0], f.code[1], f.code[2], f.code[3], f.n // 3)
     if (forms & FORMS_SPECIAL) and f.n >= 13:
-        best = imin(best, special_distance(f, forms, t))
+        best = special_distance(f, forms, t, best)
     return best - 1
 
 
