@@ -509,12 +509,14 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     for k in range(34):
         if sh[k] == best_s:
             p.hand[k] -= 1
+            g.visible[k] += 1          # the discarded copy is seen, not unseen
             codes_add(&c, k, -1)
             if std:
                 u = std_ukeire(g, seat, p.hand, &c, best_s)
             else:
                 u = mixed_ukeire(g, seat, p.hand, &c, best_s)
             codes_add(&c, k, 1)
+            g.visible[k] -= 1
             p.hand[k] += 1
             if u > best_u:
                 best_u = u
