@@ -378,8 +378,13 @@ cdef int mixed_ukeire(game_t* g, int seat, uint8_t* h, const codes_t* c, int bas
                 for i in range(6):
                     ks_knit[i] = 0
                     for q in range(3):
+                        ks_knit[i] += mj_popcount32(f.held[q] & KNIT_MASK[KNIT_PERM[i][q]])
+                    # the rest needs >= 0 more tiles: skip assignments that cannot beat base
+                    ks_on[i] = 9 - ks_knit[i] - 2 < base
+                    if not ks_on[i]:
+                        continue
+                    for q in range(3):
                         sel = f.held[q] & KNIT_MASK[KNIT_PERM[i][q]]
-                        ks_knit[i] += mj_popcount32(sel)
                         ks_code[i][q] = f.code[q]
                         for r in range(9):
                             if (sel >> r) & 1:
