@@ -301,47 +301,64 @@ cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh) noexcept
     return best
 
 
+# what the per-tile standard evaluation of a coded hand needs (see std_plus)
+ctypedef struct add_ctx_t:
+    int ns, nh, nsz, sets
+    int cls0, cls1, cls2, cls3
+    int mp0, sz0
+
+
+cdef inline void add_ctx(const mj_tables_t* T, const codes_t* c, add_ctx_t* x) noexcept nogil:
+    x.ns = T.n_suit
+    x.nh = T.n_honor
+    x.nsz = T.n_sz
+    x.sets = (c.n + 1) // 3
+    x.cls0 = T.suit_class[c.c[0]]
+    x.cls1 = T.suit_class[c.c[1]]
+    x.cls2 = T.suit_class[c.c[2]]
+    x.cls3 = T.honor_class[c.c[3]]
+    x.mp0 = T.pair_mp[x.cls0 * x.ns + x.cls1]
+    x.sz0 = T.pair_sz[x.cls2 * x.nh + x.cls3]
+
+
+cdef inline int std_plus(const mj_tables_t* T, const add_ctx_t* x, const codes_t* c, int k) noexcept nogil:
+    """Standard shanten of the coded hand plus one tile of kind k: only k's suit changes, so it
+    costs one class load and two small-table loads, independent of the other kinds."""
+    cdef int mp = x.mp0, sz = x.sz0
+    if k < 9:
+        mp = T.pair_mp[T.suit_class[c.c[0] + POW5[k]] * x.ns + x.cls1]
+    elif k < 18:
+        mp = T.pair_mp[x.cls0 * x.ns + T.suit_class[c.c[1] + POW5[k - 9]]]
+    elif k < 27:
+        sz = T.pair_sz[T.suit_class[c.c[2] + POW5[k - 18]] * x.nh + x.cls3]
+    else:
+        sz = T.pair_sz[x.cls2 * x.nh + T.honor_class[c.c[3] + POW5[k - 27]]]
+    return T.final[(mp * x.nsz + sz) * 8 + x.sets] - 1
+
+
 cdef int std_ukeire(game_t* g, int seat, const uint8_t* h, const codes_t* c, int base) noexcept nogil:
-    """ukeire() for the standard form: only the drawn tile's suit changes, so each candidate
-    costs one class load and two small-table loads, independent of the other candidates."""
-    cdef const mj_tables_t* T = g.T
-    cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
-    cdef int sets = (c.n + 1) // 3, k, u, total = 0, mp, sz, d
-    cdef int cls0 = T.suit_class[c.c[0]], cls1 = T.suit_class[c.c[1]]
-    cdef int cls2 = T.suit_class[c.c[2]], cls3 = T.honor_class[c.c[3]]
-    cdef int mp0 = T.pair_mp[cls0 * ns + cls1], sz0 = T.pair_sz[cls2 * nh + cls3]
+    """ukeire() for the standard form (std_plus for every drawable kind)."""
+    cdef add_ctx_t x
+    cdef int k, u, total = 0
     cdef const uint8_t* own = g.p[seat].hand
+    add_ctx(g.T, c, &x)
     for k in range(34):
         u = 4 - own[k] - g.visible[k]
         if h[k] >= 4 or u <= 0:
             continue
-        if k < 9:
-            mp = T.pair_mp[T.suit_class[c.c[0] + POW5[k]] * ns + cls1]
-            sz = sz0
-        elif k < 18:
-            mp = T.pair_mp[cls0 * ns + T.suit_class[c.c[1] + POW5[k - 9]]]
-            sz = sz0
-        elif k < 27:
-            mp = mp0
-            sz = T.pair_sz[T.suit_class[c.c[2] + POW5[k - 18]] * nh + cls3]
-        else:
-            mp = mp0
-            sz = T.pair_sz[cls2 * nh + T.honor_class[c.c[3] + POW5[k - 27]]]
-        if T.final[(mp * nsz + sz) * 8 + sets] - 1 < base:
+        if std_plus(g.T, &x, c, k) < base:
             total += u
     return total
 
 
 cdef int mixed_ukeire(game_t* g, int seat, uint8_t* h, const codes_t* c, int base) noexcept nogil:
-    """ukeire(): only the drawn tile's suit changes, so each candidate costs one class load and
-    two small-table loads for the standard form, independent of the other candidates. Special
-    forms (when the rules have them) are evaluated only where they could beat `base`."""
+    """ukeire() when the rules have special forms: the standard form by std_plus, and each
+    special form only where it could beat `base` (seven pairs, thirteen orphans and
+    honors-and-knitted updated in O(1) per drawn kind, the knitted straight per assignment)."""
+    cdef add_ctx_t x
     cdef const mj_tables_t* T = g.T
     cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
-    cdef int sets = (c.n + 1) // 3, k, u, total = 0, mp, sz, d
-    cdef int cls0 = T.suit_class[c.c[0]], cls1 = T.suit_class[c.c[1]]
-    cdef int cls2 = T.suit_class[c.c[2]], cls3 = T.honor_class[c.c[3]]
-    cdef int mp0 = T.pair_mp[cls0 * ns + cls1], sz0 = T.pair_sz[cls2 * nh + cls3]
+    cdef int k, u, total = 0, d
     cdef const uint8_t* own = g.p[seat].hand
     cdef hand_t f
     cdef int forms = g.R.forms, d7 = 99, dO = 99, dX = 99, dH = 99, P, S, cnt, i, q, top
@@ -403,23 +420,12 @@ cdef int mixed_ukeire(game_t* g, int seat, uint8_t* h, const codes_t* c, int bas
             need7 = d7 - 2 < base
             needO = dO - 2 < base
             needH = dH - 2 < base
+    add_ctx(T, c, &x)
     for k in range(34):
         u = 4 - own[k] - g.visible[k]
         if h[k] >= 4 or u <= 0:
             continue
-        if k < 9:
-            mp = T.pair_mp[T.suit_class[c.c[0] + POW5[k]] * ns + cls1]
-            sz = sz0
-        elif k < 18:
-            mp = T.pair_mp[cls0 * ns + T.suit_class[c.c[1] + POW5[k - 9]]]
-            sz = sz0
-        elif k < 27:
-            mp = mp0
-            sz = T.pair_sz[T.suit_class[c.c[2] + POW5[k - 18]] * nh + cls3]
-        else:
-            mp = mp0
-            sz = T.pair_sz[cls2 * nh + T.honor_class[c.c[3] + POW5[k - 27]]]
-        d = T.final[(mp * nsz + sz) * 8 + sets] - 1
+        d = std_plus(T, &x, c, k)
         if d >= base and need7:
             cnt = h[k]
             if kong2:     # pairs = ge2 + ge4, singles = ge1 - ge2 + ge3 - ge4

@@ -84,6 +84,16 @@ def _cmd_shanten(args) -> int:
     return 0
 
 
+def _seed_or_fresh(seed):
+    """The --seed given, or fresh entropy announced on stderr so the run can be repeated."""
+    if seed is None:
+        from ._seeding import root_key
+
+        seed = root_key(None).entropy
+        print(f"mjfast: no --seed given; using --seed {seed}", file=sys.stderr)
+    return seed
+
+
 def _exact_shape(rules: str, flowers, jokers) -> dict:
     """Exact deal odds in the JSON shape of DealStats.to_dict, "num/den" strings for counts."""
     from . import exact
@@ -120,7 +130,6 @@ def _cmd_deal_stats(args) -> int:
     import io
 
     from .deals import deal_spec, deal_stats
-    from ._seeding import root_key
 
     if args.exact:
         data = _exact_shape(args.rules, args.flowers or None, args.jokers)
@@ -130,10 +139,7 @@ def _cmd_deal_stats(args) -> int:
             _print_exact(data, csv_out=args.format == "csv")
         return 0
     deal_spec(args.rules, flowers=args.flowers or None, jokers=args.jokers)  # validate before seeding
-    seed = args.seed
-    if seed is None:
-        seed = root_key(None).entropy
-        print(f"mjfast: no --seed given; using --seed {seed}", file=sys.stderr)
+    seed = _seed_or_fresh(args.seed)
     from . import _core
 
     _core.ensure_tables()
@@ -194,7 +200,6 @@ def _cmd_simulate(args) -> int:
     import io
 
     from . import _core
-    from ._seeding import root_key
     from .sim import game_rules, simulate
 
     opts = {}
@@ -206,10 +211,7 @@ def _cmd_simulate(args) -> int:
         opts["rounds"] = args.rounds
     rules = game_rules(args.rules, **opts)
     policies = args.policy.split(",") if "," in args.policy else args.policy
-    seed = args.seed
-    if seed is None:
-        seed = root_key(None).entropy
-        print(f"mjfast: no --seed given; using --seed {seed}", file=sys.stderr)
+    seed = _seed_or_fresh(args.seed)
     _core.ensure_tables()
     t0 = time.perf_counter()
     try:
