@@ -70,21 +70,22 @@ cdef inline int draw(rng_t* r, uint8_t* pool, int* j, int n_tiles) noexcept nogi
     return t
 
 
-cdef inline int receive(deal_t* d, int seat, int t, bint replace) noexcept nogil:
-    """Put tile t in seat's hand; returns 1 if it is a bonus tile to be replaced."""
+cdef inline int receive(deal_t* d, int seat, int t, bint replace, int* cnt) noexcept nogil:
+    """Put tile t in seat's hand; returns 1 if it is a bonus tile to be replaced.
+
+    `cnt` is the caller's local count of ids recorded for this seat (kept out of `d` so that
+    consecutive draws do not wait on a store to load round trip through memory).
+    """
     if t < FIRST_BONUS:
         d.hands[seat][t >> 2] += 1
-        d.ids[seat][d.n_ids[seat]] = <uint8_t>t
-        d.n_ids[seat] += 1
-        return 0
     elif t < FIRST_JOKER:
         d.bonus[seat][t - FIRST_BONUS] = 1
         if replace:
             return 1
     else:
         d.jokers[seat] += 1
-    d.ids[seat][d.n_ids[seat]] = <uint8_t>t
-    d.n_ids[seat] += 1
+    d.ids[seat][cnt[0]] = <uint8_t>t
+    cnt[0] += 1
     return 0
 
 
@@ -94,27 +95,31 @@ cdef inline void deal_one(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles
     cdef rng_t r
     cdef uint8_t pool[MAX_SET]
     cdef int j = 0
-    cdef int s, k, t, pair
+    cdef int s, k, t, pair, cnt, pend
     cdef int pending[4]
     rng_seed_stream(&r, k0, k1, stream)
     memcpy(pool, IDENTITY, n_tiles)
     memset(d.hands, 0, sizeof(d.hands))
     memset(d.bonus, 0, sizeof(d.bonus))
     memset(d.jokers, 0, sizeof(d.jokers))
-    memset(d.n_ids, 0, sizeof(d.n_ids))
     for pair in range(seats // 2):
         for s in range(2 * pair, 2 * pair + 2):
-            pending[s] = 0
+            cnt = 0
+            pend = 0
             for k in range(14 if s == 0 else 13):
-                pending[s] += receive(d, s, draw(&r, pool, &j, n_tiles), replace)
+                pend += receive(d, s, draw(&r, pool, &j, n_tiles), replace, &cnt)
+            pending[s] = pend
+            d.n_ids[s] = <uint8_t>cnt
         for s in range(2 * pair, 2 * pair + 2):
+            cnt = d.n_ids[s]
             while pending[s] > 0:
                 t = draw(&r, pool, &j, n_tiles)
                 if FIRST_BONUS <= t < FIRST_JOKER:
                     d.bonus[s][t - FIRST_BONUS] = 1      # replaced again
                 else:
-                    receive(d, s, t, replace)
+                    receive(d, s, t, replace, &cnt)
                     pending[s] -= 1
+            d.n_ids[s] = <uint8_t>cnt
 
 
 cdef void deal_into(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles, bint replace,

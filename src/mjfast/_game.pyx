@@ -201,9 +201,14 @@ cdef inline int special_shanten(game_t* g, const uint8_t* h) noexcept nogil:
 
 
 cdef inline bint complete(game_t* g, uint8_t* h) noexcept nogil:
-    if g.R.forms == FORM_STANDARD:
-        return standard_winning_counts(h, g.T)
-    return winning_counts(h, g.R.forms, g.T)
+    cdef hand_t f
+    if standard_winning_counts(h, g.T):
+        return True
+    if not (g.R.forms & FORMS_SPECIAL):
+        return False
+    # special forms: only closed 14-tile hands; `best = 1` prunes everything that is not complete
+    load_counts(h, &f, features_for(g.R.forms))
+    return f.n == 14 and special_distance(&f, g.R.forms, g.T, 1) == 0
 
 
 cdef inline int live_left(game_t* g) noexcept nogil:
@@ -805,7 +810,13 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
         return 1
     if not g.R.allow_kong or p.ready or p.policy == POL_RANDOM:
         return 0
-    base = best_after_discard(g, p.hand)
+    base = 99                       # best shanten after a discard: computed only if a kong is possible
+    for k in range(34):
+        if p.hand[k] == 4 or (p.pung_exposed[k] and p.hand[k] >= 1):
+            base = best_after_discard(g, p.hand)
+            break
+    if base == 99:
+        return 0
     for k in range(34):
         if p.hand[k] == 4:
             p.hand[k] -= 4
