@@ -36,8 +36,10 @@ GOLDEN_FIRST = ["3m23367p12789s567z", "567m78p5789s3577z", "11259m489p44569s", "
 
 @pytest.mark.parametrize("rules", ["classical", "mcr", "american"])
 def test_golden_stream(rules):
-    d = mjfast.deal(1000, rules=rules, seed=12345, threads=1)
+    d = mjfast.deal(1000, rules=rules, seed=12345, threads=1, ids=True)
     assert _digest(d) == GOLDEN[rules]
+    plain = mjfast.deal(1000, rules=rules, seed=12345, threads=2)
+    assert plain.ids is None and (plain.hands == d.hands).all() and (plain.bonus == d.bonus).all()
 
 
 def test_golden_first_deal_literal():
@@ -47,14 +49,14 @@ def test_golden_first_deal_literal():
 
 @pytest.mark.parametrize("rules", ["classical", "basic", "mcr", "american"])
 def test_same_seed_same_deals_any_threads_and_split(rules):
-    a = mjfast.deal(20_000, rules=rules, seed=7, threads=1)
-    b = mjfast.deal(20_000, rules=rules, seed=7, threads=2)
+    a = mjfast.deal(20_000, rules=rules, seed=7, threads=1, ids=True)
+    b = mjfast.deal(20_000, rules=rules, seed=7, threads=2, ids=True)
     assert _digest(a) == _digest(b)
-    c1 = mjfast.deal(12_345, rules=rules, seed=7, threads=2)
-    c2 = mjfast.deal(20_000 - 12_345, rules=rules, seed=7, start=12_345, threads=1)
+    c1 = mjfast.deal(12_345, rules=rules, seed=7, threads=2, ids=True)
+    c2 = mjfast.deal(20_000 - 12_345, rules=rules, seed=7, start=12_345, threads=1, ids=True)
     assert (np.concatenate([c1.hands, c2.hands]) == a.hands).all()
     assert (np.concatenate([c1.ids, c2.ids]) == a.ids).all()
-    other = mjfast.deal(20_000, rules=rules, seed=8)
+    other = mjfast.deal(20_000, rules=rules, seed=8, ids=True)
     assert _digest(other) != _digest(a)
 
 
@@ -76,7 +78,7 @@ def test_seed_kinds():
 
 @pytest.mark.parametrize("rules,n_tiles", [("classical", 136), ("basic", 136), ("mcr", 144), ("american", 152)])
 def test_tile_sets_and_conservation(rules, n_tiles):
-    d = mjfast.deal(5000, rules=rules, seed=11)
+    d = mjfast.deal(5000, rules=rules, seed=11, ids=True)
     assert d.options["tiles"] == n_tiles
     per_seat = d.hands.sum(axis=2).astype(int)
     if rules == "american":
@@ -125,7 +127,7 @@ def test_fast_and_physical_paths_same_distribution(rules):
     """Chi-square: which seat each physical tile ends in, and bonus counts, fast vs physical."""
     spec = deal_spec(rules)
     n = 4000
-    fast = mjfast.deal(n, rules=rules, seed=21)
+    fast = mjfast.deal(n, rules=rules, seed=21, ids=True)
     rng = np.random.default_rng(22)
     seat_of = np.zeros((2, spec.n_tiles, 5), np.int64)  # [path, id, seat or 4 = not in a hand]
     bonus_ct = np.zeros((2, 4, 9), np.int64)

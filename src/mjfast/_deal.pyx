@@ -124,29 +124,32 @@ cdef inline void deal_one(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles
 
 cdef void deal_into(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles, bint replace,
                     uint8_t* hands, uint8_t* bonus, uint8_t* jokers, uint8_t* ids) noexcept nogil:
-    """Deal one full deal (4 seats) and write it to the output rows (thread-private scratch)."""
+    """Deal one full deal (4 seats) and write it to the output rows (`ids` may be NULL)."""
     cdef deal_t d
     cdef int s
     deal_one(stream, k0, k1, n_tiles, replace, 4, &d)
     memcpy(hands, d.hands, 4 * 34)
     memcpy(bonus, d.bonus, 4 * 8)
     memcpy(jokers, d.jokers, 4)
-    memset(ids, 255, 4 * 14)
-    for s in range(4):
-        memcpy(ids + 14 * s, d.ids[s], d.n_ids[s])
+    if ids != NULL:
+        memset(ids, 255, 4 * 14)
+        for s in range(4):
+            memcpy(ids + 14 * s, d.ids[s], d.n_ids[s])
 
 
 def deal_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_tiles, bint replace,
                uint8_t[:, :, ::1] hands, uint8_t[:, :, ::1] bonus, uint8_t[:, ::1] jokers,
                uint8_t[:, :, ::1] ids, int threads):
-    """Deals start .. start+n-1 into the (n, 4, 34) / (n, 4, 8) / (n, 4) / (n, 4, 14) outputs."""
+    """Deals start .. start+n-1 into the (n, 4, 34) / (n, 4, 8) / (n, 4) outputs and, unless
+    ``ids`` is None, the (n, 4, 14) physical ids."""
     cdef Py_ssize_t i
+    cdef bint want_ids = ids is not None
     if n == 0:
         return
     with nogil:
         for i in prange(n, schedule="dynamic", chunksize=1024, num_threads=threads):
             deal_into(start + i, k0, k1, n_tiles, replace, &hands[i, 0, 0], &bonus[i, 0, 0],
-                      &jokers[i, 0], &ids[i, 0, 0])
+                      &jokers[i, 0], &ids[i, 0, 0] if want_ids else NULL)
 
 
 cdef inline bint has_four(const uint8_t* h) noexcept nogil:

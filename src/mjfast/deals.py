@@ -138,9 +138,9 @@ class Deals:
         Bonus tiles f1..f8 each seat set aside (American: flowers held in the hand).
     jokers : ndarray of shape (n, 4), uint8
         Jokers held (American only; zeros otherwise).
-    ids : ndarray of shape (n, 4, 14), uint8
-        Physical tile ids of each concealed hand in the order received (0-135: kind = id // 4,
-        136-143 bonus, 144+ jokers), padded with 255.
+    ids : ndarray of shape (n, 4, 14), uint8, or None
+        With ``deal(..., ids=True)``: physical tile ids of each concealed hand in the order
+        received (0-135: kind = id // 4, 136-143 bonus, 144+ jokers), padded with 255.
     rules, options, seed, start
         How the deals were made: ``deal(n, rules=rules, seed=seed, start=start, **options)``
         reproduces them.
@@ -149,7 +149,7 @@ class Deals:
     hands: np.ndarray
     bonus: np.ndarray
     jokers: np.ndarray
-    ids: np.ndarray
+    ids: np.ndarray | None
     rules: str
     options: dict
     seed: Any
@@ -165,7 +165,7 @@ class Deals:
 
 
 def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = None,
-         flowers: bool | None = None, jokers: int | None = None, start: int = 0) -> Deals:
+         flowers: bool | None = None, jokers: int | None = None, start: int = 0, ids: bool = False) -> Deals:
     """Deal ``n`` random deals.
 
     Parameters
@@ -186,6 +186,8 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
     start : int
         Index of the first deal, so that runs can be split: ``deal(10, seed=1, start=5)``
         equals deals 5..14 of ``deal(20, seed=1)``.
+    ids : bool
+        Also return the physical tile ids of every hand (``Deals.ids``).
 
     Returns
     -------
@@ -206,6 +208,8 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
     n = _check_n(n)
     start = _check_n(start, "start")
     spec = deal_spec(rules, flowers=flowers, jokers=jokers)
+    if not isinstance(ids, (bool, np.bool_)):
+        raise TypeError("ids must be True or False")
     if n * 228 > MAX_DEAL_BYTES:
         raise ValueError(f"n={n:,} deals would need {n * 228 / 2**30:.1f} GiB; deal in pieces with start=, "
                          "or use deal_stats() for statistics over any number of deals")
@@ -213,10 +217,10 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
     hands = np.empty((n, 4, 34), np.uint8)
     bonus = np.empty((n, 4, 8), np.uint8)
     jok = np.empty((n, 4), np.uint8)
-    ids = np.empty((n, 4, 14), np.uint8)
-    _deal.deal_batch(n, start, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, hands, bonus, jok, ids,
+    id_arr = np.empty((n, 4, 14), np.uint8) if ids else None
+    _deal.deal_batch(n, start, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, hands, bonus, jok, id_arr,
                      resolve_threads(threads))
-    return Deals(hands, bonus, jok, ids, spec.rules, spec.options, key.seed_value(), start)
+    return Deals(hands, bonus, jok, id_arr, spec.rules, spec.options, key.seed_value(), start)
 
 
 @dataclasses.dataclass(eq=False)
