@@ -70,7 +70,7 @@ cdef inline int draw(rng_t* r, uint8_t* pool, int* j, int n_tiles) noexcept nogi
     return t
 
 
-cdef inline int receive(deal_t* d, int seat, int t, bint replace, int* cnt) noexcept nogil:
+cdef inline int receive(deal_t* d, int seat, int t, bint replace, int* cnt, bint want_ids) noexcept nogil:
     """Put tile t in seat's hand; returns 1 if it is a bonus tile to be replaced.
 
     `cnt` is the caller's local count of ids recorded for this seat (kept out of `d` so that
@@ -84,13 +84,14 @@ cdef inline int receive(deal_t* d, int seat, int t, bint replace, int* cnt) noex
             return 1
     else:
         d.jokers[seat] += 1
-    d.ids[seat][cnt[0]] = <uint8_t>t
-    cnt[0] += 1
+    if want_ids:
+        d.ids[seat][cnt[0]] = <uint8_t>t
+        cnt[0] += 1
     return 0
 
 
 cdef inline void deal_one(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles,
-                          bint replace, int seats, deal_t* d) noexcept nogil:
+                          bint replace, int seats, deal_t* d, bint want_ids=True) noexcept nogil:
     """Deal `seats` (2: East and South only, or 4) hands of deal number `stream` into d."""
     cdef rng_t r
     cdef uint8_t pool[MAX_SET]
@@ -107,7 +108,7 @@ cdef inline void deal_one(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles
             cnt = 0
             pend = 0
             for k in range(14 if s == 0 else 13):
-                pend += receive(d, s, draw(&r, pool, &j, n_tiles), replace, &cnt)
+                pend += receive(d, s, draw(&r, pool, &j, n_tiles), replace, &cnt, want_ids)
             pending[s] = pend
             d.n_ids[s] = <uint8_t>cnt
         for s in range(2 * pair, 2 * pair + 2):
@@ -117,7 +118,7 @@ cdef inline void deal_one(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles
                 if FIRST_BONUS <= t < FIRST_JOKER:
                     d.bonus[s][t - FIRST_BONUS] = 1      # replaced again
                 else:
-                    receive(d, s, t, replace, &cnt)
+                    receive(d, s, t, replace, &cnt, want_ids)
                     pending[s] -= 1
             d.n_ids[s] = <uint8_t>cnt
 
@@ -127,7 +128,10 @@ cdef void deal_into(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles, bint
     """Deal one full deal (4 seats) and write it to the output rows (`ids` may be NULL)."""
     cdef deal_t d
     cdef int s
-    deal_one(stream, k0, k1, n_tiles, replace, 4, &d)
+    if ids != NULL:
+        deal_one(stream, k0, k1, n_tiles, replace, 4, &d, True)
+    else:
+        deal_one(stream, k0, k1, n_tiles, replace, 4, &d, False)
     memcpy(hands, d.hands, 4 * 34)
     memcpy(bonus, d.bonus, 4 * 8)
     memcpy(jokers, d.jokers, 4)
@@ -215,7 +219,7 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
     cdef deal_t d
     cdef hand_t h
     cdef int e, f, s, best, nb, nf = sp.nf
-    deal_one(stream, k0, k1, sp.n_tiles, sp.replace, 2, &d)
+    deal_one(stream, k0, k1, sp.n_tiles, sp.replace, 2, &d, False)
     for e in range(2):
         nb = 0
         for f in range(8):
