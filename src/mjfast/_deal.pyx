@@ -19,10 +19,10 @@ sees exactly the East and South hands that ``deal()`` returns for the same seed.
 import numpy as np
 cimport numpy as cnp
 from cython.parallel cimport prange, threadid
-from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memset, memcpy
 
-from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16
+from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next, rng_next16
 from mjfast._core cimport mj_tables_t, mj_get_tables
 from mjfast._bits cimport mj_load64, mj_ones_ge
 from mjfast._hand cimport (
@@ -55,15 +55,50 @@ for _k in range(MAX_SET):
     IDENTITY[_k] = _k
 
 
-cdef inline int draw(rng_t* r, uint8_t* pool, int* j, int n_tiles) noexcept nogil:
-    """Next tile of the shuffled set: a uniformly random tile among those not drawn yet.
+ctypedef struct draws_t:
+    # the deal's 16-bit random values, generated up front in a tight loop (so that the byte
+    # stores of the shuffle never interleave with the generator) and consumed in order:
+    # exactly the values rng_next16 would return, so the stream is unchanged
+    uint16_t v[64]
+    int used
+    int made
 
-    `r`, `pool` and `j` are separate locals of the caller (not one struct): byte stores into
-    the pool then cannot alias the generator state, which stays in registers.
-    """
+
+cdef inline void fill_draws(rng_t* r, draws_t* q, int n) noexcept nogil:
+    cdef int i
+    cdef uint64_t x
+    for i in range(n):
+        x = rng_next(r)
+        q.v[4 * i] = <uint16_t>x
+        q.v[4 * i + 1] = <uint16_t>(x >> 16)
+        q.v[4 * i + 2] = <uint16_t>(x >> 32)
+        q.v[4 * i + 3] = <uint16_t>(x >> 48)
+    q.made = 4 * n
+    q.used = 0
+
+
+cdef inline uint32_t next16(rng_t* r, draws_t* q) noexcept nogil:
+    if q.used < q.made:
+        q.used += 1
+        return q.v[q.used - 1]
+    return rng_next16(r)          # past the prepared values: same stream, on demand
+
+
+cdef inline int draw(rng_t* r, draws_t* q, uint8_t* pool, int* j, int n_tiles) noexcept nogil:
+    """Next tile of the shuffled set: a uniformly random tile among those not drawn yet
+    (Lemire's multiply-shift with rejection on 16-bit values, then a Fisher-Yates swap)."""
     cdef int i = j[0]
-    cdef int k = i + <int>rng_bounded16(r, <uint32_t>(n_tiles - i))
-    cdef uint8_t t = pool[k]
+    cdef uint32_t n = <uint32_t>(n_tiles - i)
+    cdef uint32_t m = next16(r, q) * n
+    cdef uint32_t threshold
+    cdef int k
+    cdef uint8_t t
+    if (m & 0xFFFF) < n:
+        threshold = (65536 - n) % n
+        while (m & 0xFFFF) < threshold:
+            m = next16(r, q) * n
+    k = i + <int>(m >> 16)
+    t = pool[k]
     pool[k] = pool[i]
     pool[i] = t
     j[0] = i + 1
@@ -94,11 +129,13 @@ cdef inline void deal_one(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles
                           bint replace, int seats, deal_t* d, bint want_ids=True) noexcept nogil:
     """Deal `seats` (2: East and South only, or 4) hands of deal number `stream` into d."""
     cdef rng_t r
+    cdef draws_t q
     cdef uint8_t pool[MAX_SET]
     cdef int j = 0
     cdef int s, k, t, pair, cnt, pend
     cdef int pending[4]
     rng_seed_stream(&r, k0, k1, stream)
+    fill_draws(&r, &q, 14 if seats == 4 else 7)     # 56 or 28 values: the deal without rejections
     memcpy(pool, IDENTITY, n_tiles)
     memset(d.hands, 0, sizeof(d.hands))
     memset(d.bonus, 0, sizeof(d.bonus))
@@ -108,13 +145,13 @@ cdef inline void deal_one(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles
             cnt = 0
             pend = 0
             for k in range(14 if s == 0 else 13):
-                pend += receive(d, s, draw(&r, pool, &j, n_tiles), replace, &cnt, want_ids)
+                pend += receive(d, s, draw(&r, &q, pool, &j, n_tiles), replace, &cnt, want_ids)
             pending[s] = pend
             d.n_ids[s] = <uint8_t>cnt
         for s in range(2 * pair, 2 * pair + 2):
             cnt = d.n_ids[s]
             while pending[s] > 0:
-                t = draw(&r, pool, &j, n_tiles)
+                t = draw(&r, &q, pool, &j, n_tiles)
                 if FIRST_BONUS <= t < FIRST_JOKER:
                     d.bonus[s][t - FIRST_BONUS] = 1      # replaced again
                 else:
