@@ -26,10 +26,10 @@ from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next, rng_ne
 from mjfast._core cimport mj_tables_t, mj_get_tables
 from mjfast._bits cimport mj_load64, mj_ones_ge
 from mjfast._hand cimport (
-    hand_t, load_counts, shanten_hand, shanten_default, standard_counts, features_for, imin,
-    distance_sets_pair, pairs_distance, FEAT_PAIRS,
+    hand_t, load_counts, shanten_hand, standard_counts, features_for, imin,
+    distance_sets_pair, pairs_distance,
 )
-from mjfast._core cimport FORM_STANDARD, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORMS_DEFAULT
+from mjfast._core cimport FORM_STANDARD, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS
 
 cnp.import_array()
 

@@ -174,10 +174,6 @@ cdef inline void codes_of(const uint8_t* h, codes_t* c) noexcept nogil:
     c.n = f.n
 
 
-cdef inline int std_shanten(game_t* g, const codes_t* c) noexcept nogil:
-    return distance_sets_pair(g.T, c.c[0], c.c[1], c.c[2], c.c[3], c.n // 3) - 1
-
-
 cdef inline void codes_add(codes_t* c, int k, int delta) noexcept nogil:
     """Add delta copies of kind k to the coded hand."""
     if delta > 0:
@@ -243,15 +239,6 @@ cdef inline int next_seat(int s) noexcept nogil:
 
 cdef int unseen(game_t* g, int seat, int k) noexcept nogil:
     return 4 - g.p[seat].hand[k] - g.visible[k]
-
-
-cdef int ukeire(game_t* g, int seat, uint8_t* h, int base) noexcept nogil:
-    """Unseen copies (from seat's view) of the kinds that lower the shanten of the 3k+1 hand h."""
-    cdef codes_t c
-    codes_of(h, &c)
-    if g.R.forms == FORM_STANDARD:
-        return std_ukeire(g, seat, h, &c, base)
-    return mixed_ukeire(g, seat, h, &c, base)
 
 
 cdef int std_each_discard(game_t* g, const uint8_t* h, const codes_t* c, int* sh) noexcept nogil:
@@ -342,7 +329,8 @@ cdef inline int std_plus(const mj_tables_t* T, const add_ctx_t* x, const codes_t
 
 
 cdef int std_ukeire(game_t* g, int seat, const uint8_t* h, const codes_t* c, int base) noexcept nogil:
-    """ukeire() for the standard form (std_plus for every drawable kind)."""
+    """Unseen copies (from seat's view) of the kinds that lower the standard shanten of the
+    3k+1 hand h below `base` (std_plus for every drawable kind)."""
     cdef add_ctx_t x
     cdef int k, u, total = 0
     cdef const uint8_t* own = g.p[seat].hand
@@ -357,7 +345,7 @@ cdef int std_ukeire(game_t* g, int seat, const uint8_t* h, const codes_t* c, int
 
 
 cdef int mixed_ukeire(game_t* g, int seat, uint8_t* h, const codes_t* c, int base) noexcept nogil:
-    """ukeire() when the rules have special forms: the standard form by std_plus, and each
+    """std_ukeire() when the rules have special forms: the standard form by std_plus, and each
     special form only where it could beat `base` (seven pairs, thirteen orphans and
     honors-and-knitted updated in O(1) per drawn kind, the knitted straight per assignment)."""
     cdef add_ctx_t x

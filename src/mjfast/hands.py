@@ -43,7 +43,6 @@ FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitt
 RULES = (None, "classical", "basic", "mcr")
 
 _FORM_BITS = _core.FORM_BITS
-_SPECIAL = _core.SPECIAL_FORMS
 _ALL_FORMS = {
     None: _FORM_BITS["standard"] | _FORM_BITS["seven_pairs"] | _FORM_BITS["thirteen_orphans"],
     "classical": _FORM_BITS["standard"],
@@ -392,9 +391,7 @@ def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules:
     ('3z', 0, 4)
     """
     bits = form_bits(form, rules)
-    closed = 0 if bits & _FORM_BITS["standard"] else 1
-    sizes = _SIZES_ALL if not closed else _SIZES_CLOSED
-    counts = _single_counts(hand, _forms_sizes(bits, sizes), "hand")
+    counts = _single_counts(hand, _forms_sizes(bits, _SIZES_ALL), "hand")
     seen = _visible_counts(visible, counts)
     if int(counts.sum()) % 3 == 1:
         return _improvements(counts[None, :].copy(), [None], bits, seen[None, :])[0]
