@@ -806,20 +806,15 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
     if base == 99:
         return 0
     for k in range(34):
-        if p.hand[k] == 4:
-            p.hand[k] -= 4
+        # a concealed kong sets 4 tiles aside, an added kong 1
+        n = 4 if p.hand[k] == 4 else (1 if p.pung_exposed[k] and p.hand[k] >= 1 else 0)
+        if n:
+            p.hand[k] -= n
             s = shanten_of(g, p.hand)
-            p.hand[k] += 4
+            p.hand[k] += n
             if s <= base:
                 kind[0] = k
-                return 2
-        elif p.pung_exposed[k] and p.hand[k] >= 1:
-            p.hand[k] -= 1
-            s = shanten_of(g, p.hand)
-            p.hand[k] += 1
-            if s <= base:
-                kind[0] = k
-                return 3
+                return 2 if n == 4 else 3
     return 0
 
 
