@@ -30,6 +30,7 @@ from mjfast._hand cimport (
     distance_sets_pair, pairs_distance,
 )
 from mjfast._core cimport FORM_STANDARD, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS
+from mjfast._american cimport american_distance
 
 cnp.import_array()
 
@@ -199,39 +200,6 @@ cdef inline bint has_four(const uint8_t* h) noexcept nogil:
                        | mj_ones_ge(mj_load64(h + 16), 4) | mj_ones_ge(mj_load64(h + 24), 4)
                        | mj_ones_ge(mj_load64(h + 26), 4))
     return x != 0
-
-
-cdef inline int american_distance(const uint8_t* hand, int flowers, int jokers) noexcept nogil:
-    """Tiles missing for the American beginner hand: 3 sets of four + a pair, 4 different kinds.
-
-    Kinds: the 34 standard kinds and "flower" (8 interchangeable tiles). Jokers stand in for
-    tiles of a set of four (each set keeps at least one natural tile), never in the pair. The
-    overlap with a target is monotone in each chosen kind's count, so the best target uses the
-    four most numerous kinds; only which of them is the pair remains to be chosen.
-    """
-    cdef int top[4]
-    cdef int k, c, a, b, q, best = 0, natural, room, ov
-    top[0] = top[1] = top[2] = top[3] = 0
-    for k in range(35):
-        c = flowers if k == 34 else hand[k]
-        if c > top[3]:
-            a = 3
-            while a > 0 and top[a - 1] < c:
-                top[a] = top[a - 1]
-                a -= 1
-            top[a] = c
-    for a in range(4):          # a = index of the pair kind among the top four
-        natural = imin(top[a], 2)
-        room = 0
-        for b in range(4):
-            if b != a:
-                q = imin(top[b], 4)
-                natural += q
-                room += 4 - (q if q > 0 else 1)
-        ov = natural + imin(jokers, room)
-        if ov > best:
-            best = ov
-    return 14 - best
 
 
 cdef enum:
