@@ -30,6 +30,18 @@ def test_deal(benchmark, rules, threads):
     assert d.hands.shape == (N_DEALS, 4, 34)
 
 
+@pytest.mark.parametrize("threads", [1, 2], ids=lambda t: f"t{t}")
+def test_deal_reusing_output(benchmark, threads):
+    """deal(..., out=previous): the dealing itself, without fresh pages from the OS."""
+    buf = mjfast.deal(N_DEALS, seed=1, threads=threads)
+    benchmark.group = "deal (4 hands per deal)"
+    benchmark.extra_info.update(library="mjfast", rules="classical", threads=threads, out="reused")
+    d = benchmark.pedantic(lambda: mjfast.deal(N_DEALS, seed=1, threads=threads, out=buf),
+                           rounds=7, iterations=1, warmup_rounds=1)
+    record_rate(benchmark, 4 * N_DEALS)
+    assert d.hands is buf.hands
+
+
 def test_deal_numpy_baseline(benchmark):
     benchmark.group = "deal (4 hands per deal)"
     benchmark.extra_info.update(library="numpy", rules="classical", threads=1)

@@ -166,13 +166,23 @@ def test_physical_procedure_exact_deal():
     assert a.hands.sum(axis=1).tolist() == [14, 13, 13, 13]
 
 
+def test_standard_fast_path_equals_generic_path():
+    # classical deals without ids take a specialised kernel (kinds in the pool, values prepared
+    # up front, refilled only after Lemire rejections); ids=True takes the generic one. Both
+    # must consume the same stream: 200k deals include thousands of rejections.
+    a = mjfast.deal(200_000, seed=77, threads=2)
+    b = mjfast.deal(200_000, seed=77, threads=2, ids=True)
+    assert (a.hands == b.hands).all()
+    assert not a.bonus.any() and not a.jokers.any()
+
+
 # --------------------------------------------------------------------------------------------
 # deal statistics
 
 def test_stats_match_deals_for_same_seed():
     n = 30_000
     st = mjfast.deal_stats(n, seed=5, progress=False, threads=1)
-    d = mjfast.deal(n, seed=5)
+    d = mjfast.deal(n, seed=5, ids=True)       # ids=True: the generic kernel path as reference
     for seat, idx in (("dealer", 0), ("non_dealer", 1)):
         s = mjfast.shanten(d.hands[:, idx], form="standard")
         expected = np.bincount(s + 1, minlength=len(st.shanten[seat]["standard"]))
@@ -317,3 +327,20 @@ def test_deal_stats_agree_with_exact_odds(rules, forms):
             assert counts.sum() == n
         p4 = float(exact.exact_deal_odds(rules="classical", tiles=tiles, form="standard")["four_of_a_kind"])
         assert abs(st.four_of_a_kind[seat] / n - p4) <= 4 * np.sqrt(p4 * (1 - p4) / n)
+
+
+def test_deal_into_reused_output():
+    ref = mjfast.deal(500, rules="mcr", seed=3, ids=True)
+    buf = mjfast.deal(500, rules="mcr", seed=99, ids=True)
+    got = mjfast.deal(500, rules="mcr", seed=3, ids=True, out=buf)
+    assert got.hands is buf.hands and got.ids is buf.ids
+    for name in ("hands", "bonus", "jokers", "ids"):
+        assert (getattr(got, name) == getattr(ref, name)).all()
+    assert got.seed == ref.seed and got.rules == "mcr"
+    small = mjfast.deal(10, seed=1)
+    with pytest.raises(ValueError, match=r"out.hands must be a uint8 array of shape \(11, 4, 34\)"):
+        mjfast.deal(11, seed=1, out=small)
+    with pytest.raises(ValueError, match="no ids array"):
+        mjfast.deal(10, seed=1, ids=True, out=small)
+    with pytest.raises(TypeError, match="out must be a Deals"):
+        mjfast.deal(10, seed=1, out=small.hands)

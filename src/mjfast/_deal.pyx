@@ -24,7 +24,7 @@ from libc.string cimport memset, memcpy
 
 from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next, rng_next16
 from mjfast._core cimport mj_tables_t, mj_get_tables
-from mjfast._bits cimport mj_load64, mj_ones_ge
+from mjfast._bits cimport mj_load64, mj_ones_ge, mj_zero144
 from mjfast._hand cimport (
     hand_t, load_counts, shanten_hand, standard_counts, features_for, imin,
     distance_sets_pair, pairs_distance,
@@ -106,6 +106,57 @@ cdef inline int draw(rng_t* r, draws_t* q, uint8_t* pool, int* j, int n_tiles) n
     return t
 
 
+cdef union counts144_t:
+    uint8_t b[144]
+    uint64_t align[18]
+
+
+cdef uint8_t KINDS136[136]
+for _k in range(136):
+    KINDS136[_k] = _k >> 2
+
+
+cdef inline void deal_standard(uint64_t stream, uint64_t k0, uint64_t k1, int seats,
+                               uint8_t* out) noexcept nogil:
+    """`deal_one` specialised to the 136-tile set without ids: the same stream and the same
+    draws, written as counts straight into ``out`` (seats x 34 bytes).
+
+    The pool holds kinds instead of ids, and the Fisher-Yates swap stores only the moved tile:
+    slot i is never read again once drawn. (Preparing all values without the per-draw
+    bound check measured no faster: the check is a well-predicted branch.)
+    """
+    cdef rng_t r
+    cdef draws_t q
+    cdef uint8_t pool[136]
+    cdef int i = 0, s, k, end
+    cdef uint32_t n, m, threshold
+    cdef uint8_t* h
+    rng_seed_stream(&r, k0, k1, stream)
+    fill_draws(&r, &q, 14 if seats == 4 else 7)
+    cdef counts144_t acc             # the counts, in an aligned local buffer zeroed with
+    cdef uint8_t* counts = acc.b     # vector stores (a memset compiles to a slow `rep stos`)
+    mj_zero144(&acc)
+    memcpy(pool, KINDS136, 136)
+    for s in range(seats):
+        h = counts + 34 * s
+        end = i + (14 if s == 0 else 13)
+        while i < end:
+            n = <uint32_t>(136 - i)
+            m = next16(&r, &q) * n
+            if (m & 0xFFFF) < n:
+                threshold = (65536 - n) % n
+                while (m & 0xFFFF) < threshold:
+                    m = next16(&r, &q) * n
+            k = i + <int>(m >> 16)
+            h[pool[k]] += 1
+            pool[k] = pool[i]
+            i += 1
+    if seats == 4:
+        memcpy(out, counts, 4 * 34)
+    else:
+        memcpy(out, counts, 2 * 34)
+
+
 cdef inline int receive(deal_t* d, int seat, int t, bint replace, int* cnt, bint want_ids) noexcept nogil:
     """Put tile t in seat's hand; returns 1 if it is a bonus tile to be replaced.
 
@@ -166,6 +217,11 @@ cdef void deal_into(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles, bint
     """Deal one full deal (4 seats) and write it to the output rows (`ids` may be NULL)."""
     cdef deal_t d
     cdef int s
+    if n_tiles == 136 and ids == NULL:
+        deal_standard(stream, k0, k1, 4, hands)
+        memset(bonus, 0, 4 * 8)
+        memset(jokers, 0, 4)
+        return
     if ids != NULL:
         deal_one(stream, k0, k1, n_tiles, replace, 4, &d, True)
     else:
@@ -224,7 +280,12 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
     cdef deal_t d
     cdef hand_t h
     cdef int e, f, s, best, nb, nf = sp.nf
-    deal_one(stream, k0, k1, sp.n_tiles, sp.replace, 2, &d, False)
+    if sp.n_tiles == 136:
+        deal_standard(stream, k0, k1, 2, &d.hands[0][0])
+        memset(d.bonus, 0, sizeof(d.bonus))
+        memset(d.jokers, 0, sizeof(d.jokers))
+    else:
+        deal_one(stream, k0, k1, sp.n_tiles, sp.replace, 2, &d, False)
     for e in range(2):
         nb = 0
         for f in range(8):

@@ -164,8 +164,27 @@ class Deals:
         return self.hands[:, 0]
 
 
+def _out_arrays(out, n: int, ids: bool):
+    """The arrays of a Deals passed as ``out=``, checked to hold n deals (and ids if wanted)."""
+    if not isinstance(out, Deals):
+        raise TypeError(f"out must be a Deals returned by mjfast.deal, not {type(out).__name__}")
+    if ids and out.ids is None:
+        raise ValueError("out has no ids array; make it with ids=True to deal with ids=True into it")
+    arrays = [(out.hands, (n, 4, 34), "hands"), (out.bonus, (n, 4, 8), "bonus"), (out.jokers, (n, 4), "jokers")]
+    if ids:
+        arrays.append((out.ids, (n, 4, 14), "ids"))
+    for arr, shape, name in arrays:
+        if not isinstance(arr, np.ndarray) or arr.shape != shape or arr.dtype != np.uint8:
+            got = getattr(arr, "shape", None)
+            raise ValueError(f"out.{name} must be a uint8 array of shape {shape} for n={n}; got {got}")
+        if not arr.flags.c_contiguous or not arr.flags.writeable:
+            raise ValueError(f"out.{name} must be C-contiguous and writeable")
+    return out.hands, out.bonus, out.jokers, (out.ids if ids else None)
+
+
 def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = None,
-         flowers: bool | None = None, jokers: int | None = None, start: int = 0, ids: bool = False) -> Deals:
+         flowers: bool | None = None, jokers: int | None = None, start: int = 0, ids: bool = False,
+         out: Deals | None = None) -> Deals:
     """Deal ``n`` random deals.
 
     Parameters
@@ -188,6 +207,12 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
         equals deals 5..14 of ``deal(20, seed=1)``.
     ids : bool
         Also return the physical tile ids of every hand (``Deals.ids``).
+    out : Deals, optional
+        A previous result with room for ``n`` deals (and ids if ``ids=True``) whose arrays are
+        overwritten instead of allocating new ones; the returned Deals shares them. Useful
+        when dealing many batches in a loop (with ``start=``): fresh arrays cost the
+        operating system a page fault and a zeroed page per 4 KiB, about a fifth of the
+        dealing time.
 
     Returns
     -------
@@ -204,6 +229,10 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
     >>> m = mjfast.deal(1000, rules="mcr", seed=2)
     >>> int(m.bonus.sum()) > 0
     True
+    >>> buf = mjfast.deal(2, seed=1)
+    >>> again = mjfast.deal(2, seed=1, start=1, out=buf)   # reuses buf's arrays
+    >>> again.hands is buf.hands, bool((again.hands == d.hands[1:]).all())
+    (True, True)
     """
     n = _check_n(n)
     start = _check_n(start, "start")
@@ -214,10 +243,13 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
         raise ValueError(f"n={n:,} deals would need {n * 228 / 2**30:.1f} GiB; deal in pieces with start=, "
                          "or use deal_stats() for statistics over any number of deals")
     key = root_key(seed)
-    hands = np.empty((n, 4, 34), np.uint8)
-    bonus = np.empty((n, 4, 8), np.uint8)
-    jok = np.empty((n, 4), np.uint8)
-    id_arr = np.empty((n, 4, 14), np.uint8) if ids else None
+    if out is None:
+        hands = np.empty((n, 4, 34), np.uint8)
+        bonus = np.empty((n, 4, 8), np.uint8)
+        jok = np.empty((n, 4), np.uint8)
+        id_arr = np.empty((n, 4, 14), np.uint8) if ids else None
+    else:
+        hands, bonus, jok, id_arr = _out_arrays(out, n, ids)
     _deal.deal_batch(n, start, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, hands, bonus, jok, id_arr,
                      resolve_threads(threads))
     return Deals(hands, bonus, jok, id_arr, spec.rules, spec.options, key.seed_value(), start)
