@@ -27,9 +27,16 @@ static inline int mj_popcount64(uint64_t x) {
 #include <emmintrin.h>
 static inline void mj_zero144(void* p) {
     __m128i z = _mm_setzero_si128();
-    char* q = (char*)p;
-    int k;
-    for (k = 0; k < 144; k += 16) _mm_storeu_si128((__m128i*)(q + k), z);
+    char* q = (char*)p;    /* nine explicit stores: gcc turns a loop back into `rep stos` */
+    _mm_storeu_si128((__m128i*)(q + 0), z);
+    _mm_storeu_si128((__m128i*)(q + 16), z);
+    _mm_storeu_si128((__m128i*)(q + 32), z);
+    _mm_storeu_si128((__m128i*)(q + 48), z);
+    _mm_storeu_si128((__m128i*)(q + 64), z);
+    _mm_storeu_si128((__m128i*)(q + 80), z);
+    _mm_storeu_si128((__m128i*)(q + 96), z);
+    _mm_storeu_si128((__m128i*)(q + 112), z);
+    _mm_storeu_si128((__m128i*)(q + 128), z);
 }
 #else
 static inline void mj_zero144(void* p) { memset(p, 0, 144); }
