@@ -281,15 +281,14 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
     cdef hand_t h
     cdef int e, f, s, best, nb, nf = sp.nf
     if sp.n_tiles == 136:
-        deal_standard(stream, k0, k1, 2, &d.hands[0][0])
-        memset(d.bonus, 0, sizeof(d.bonus))
-        memset(d.jokers, 0, sizeof(d.jokers))
+        deal_standard(stream, k0, k1, 2, &d.hands[0][0])     # (bonus and jokers unused)
     else:
         deal_one(stream, k0, k1, sp.n_tiles, sp.replace, 2, &d, False)
     for e in range(2):
         nb = 0
-        for f in range(8):
-            nb += d.bonus[e][f]
+        if sp.n_tiles != 136:
+            for f in range(8):
+                nb += d.bonus[e][f]
         if sp.american:
             s = american_distance(d.hands[e], nb, d.jokers[e]) - 1
             row[(e * (nf + 1)) * N_BINS + s + 1] += 1
@@ -315,8 +314,9 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
                 best = imin(best, s)
             row[(e * (nf + 1) + nf) * N_BINS + best + 1] += 1
         row[sp.base_four + e] += has_four(d.hands[e])
-        row[sp.base_bonus + e * N_COUNT + nb] += 1
-        row[sp.base_jokers + e * N_COUNT + d.jokers[e]] += 1
+        if sp.n_tiles != 136:       # (136 tiles: no bonus tiles or jokers; stats_batch adds n)
+            row[sp.base_bonus + e * N_COUNT + nb] += 1
+            row[sp.base_jokers + e * N_COUNT + d.jokers[e]] += 1
 
 
 def stats_row_size(int n_forms):
@@ -359,6 +359,10 @@ def stats_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_ti
     with nogil:
         for i in prange(n, schedule="dynamic", chunksize=1024, num_threads=threads):
             stats_one(start + i, k0, k1, &sp, t, &hist[threadid(), 0])
+    if n_tiles == 136:              # every deal holds 0 bonus tiles and 0 jokers
+        for f in range(2):
+            hist[0, sp.base_bonus + f * N_COUNT] += n
+            hist[0, sp.base_jokers + f * N_COUNT] += n
 
 
 N_SHANTEN_BINS = N_BINS
