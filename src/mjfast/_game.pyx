@@ -293,66 +293,121 @@ cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh) noexcept
     return best
 
 
-# what the per-tile standard evaluation of a coded hand needs (see std_plus)
-ctypedef struct add_ctx_t:
-    int ns, nh, nsz, sets
-    int cls0, cls1, cls2, cls3
+# The greedy policy's tie-break evaluates, for each candidate discard c of a 14-tile hand H,
+# the standard shanten of H - c + k for every drawable kind k. Only the suits of c and k
+# change, so most of the table work is shared: the classes of every suit plus one tile (and
+# their pair-table values) are computed once per decision from H (draws_setup); a candidate
+# then needs one table load per draw in the other half (m/p vs s/z), two in the same half, and
+# three in its own suit (std_after).
+ctypedef struct draws_ctx_t:
+    int n                      # drawable kinds: unseen copies from the seat's view > 0
+    int kind[34]               # ... ascending, so suits are contiguous
+    int u[34]                  # unseen copies (the same for every candidate: the discarded
+                               # copy leaves the hand and becomes visible)
+    int start[5]               # drawable indexes of suit s are start[s] .. start[s+1]-1
+    int plus_cls[34]           # class of the kind's suit in H with one more tile
+    int half_plus[34]          # pair-table value of the kind's half (m/p or s/z) in H + kind
+    uint32_t code[4]           # H's suit codes
+    int cls[4]                 # H's suit classes
     int mp0, sz0
 
 
-cdef inline void add_ctx(const mj_tables_t* T, const codes_t* c, add_ctx_t* x) noexcept nogil:
-    x.ns = T.n_suit
-    x.nh = T.n_honor
-    x.nsz = T.n_sz
-    x.sets = (c.n + 1) // 3
-    x.cls0 = T.suit_class[c.c[0]]
-    x.cls1 = T.suit_class[c.c[1]]
-    x.cls2 = T.suit_class[c.c[2]]
-    x.cls3 = T.honor_class[c.c[3]]
-    x.mp0 = T.pair_mp[x.cls0 * x.ns + x.cls1]
-    x.sz0 = T.pair_sz[x.cls2 * x.nh + x.cls3]
+cdef inline int suit_cls(const mj_tables_t* T, int s, uint32_t code) noexcept nogil:
+    return T.honor_class[code] if s == 3 else T.suit_class[code]
 
 
-cdef inline int std_plus(const mj_tables_t* T, const add_ctx_t* x, const codes_t* c, int k) noexcept nogil:
-    """Standard shanten of the coded hand plus one tile of kind k: only k's suit changes, so it
-    costs one class load and two small-table loads, independent of the other kinds."""
-    cdef int mp = x.mp0, sz = x.sz0
-    if k < 9:
-        mp = T.pair_mp[T.suit_class[c.c[0] + POW5[k]] * x.ns + x.cls1]
-    elif k < 18:
-        mp = T.pair_mp[x.cls0 * x.ns + T.suit_class[c.c[1] + POW5[k - 9]]]
-    elif k < 27:
-        sz = T.pair_sz[T.suit_class[c.c[2] + POW5[k - 18]] * x.nh + x.cls3]
-    else:
-        sz = T.pair_sz[x.cls2 * x.nh + T.honor_class[c.c[3] + POW5[k - 27]]]
-    return T.final[(mp * x.nsz + sz) * 8 + x.sets] - 1
+cdef inline int half_value(const mj_tables_t* T, int s, int cls_s, const int* cls) noexcept nogil:
+    """pair_mp / pair_sz value of suit s's half, with suit s at class cls_s, the other at cls."""
+    if s == 0:
+        return T.pair_mp[cls_s * T.n_suit + cls[1]]
+    if s == 1:
+        return T.pair_mp[cls[0] * T.n_suit + cls_s]
+    if s == 2:
+        return T.pair_sz[cls_s * T.n_honor + cls[3]]
+    return T.pair_sz[cls[2] * T.n_honor + cls_s]
 
 
-cdef int std_ukeire(game_t* g, int seat, const uint8_t* h, const codes_t* c, int base) noexcept nogil:
-    """Unseen copies (from seat's view) of the kinds that lower the standard shanten of the
-    3k+1 hand h below `base` (std_plus for every drawable kind)."""
-    cdef add_ctx_t x
-    cdef int k, u, total = 0
+cdef void draws_setup(game_t* g, int seat, const codes_t* c, draws_ctx_t* x) noexcept nogil:
+    """Per-decision part of the candidates' effective-tile counts (c: the 14-tile hand)."""
+    cdef const mj_tables_t* T = g.T
     cdef const uint8_t* own = g.p[seat].hand
-    add_ctx(g.T, c, &x)
-    for k in range(34):
-        u = 4 - own[k] - g.visible[k]
-        if h[k] >= 4 or u <= 0:
+    cdef int k, s, u, n = 0
+    for s in range(4):
+        x.code[s] = c.c[s]
+        x.cls[s] = suit_cls(T, s, c.c[s])
+    x.mp0 = T.pair_mp[x.cls[0] * T.n_suit + x.cls[1]]
+    x.sz0 = T.pair_sz[x.cls[2] * T.n_honor + x.cls[3]]
+    for s in range(4):
+        x.start[s] = n
+        for k in range(9 * s, 9 * s + (7 if s == 3 else 9)):
+            u = 4 - own[k] - g.visible[k]
+            if u <= 0:
+                continue          # (own[k] == 4 lands here too: no fifth copy is looked up)
+            x.kind[n] = k
+            x.u[n] = u
+            x.plus_cls[n] = suit_cls(T, s, c.c[s] + POW5[k - 9 * s])
+            x.half_plus[n] = half_value(T, s, x.plus_cls[n], x.cls)
+            n += 1
+    x.start[4] = n
+    x.n = n
+
+
+cdef void std_after(const mj_tables_t* T, const draws_ctx_t* x, int cand, int sets, int* d) noexcept nogil:
+    """d[i] = standard shanten of H - cand + kind[i] for every drawable index i."""
+    cdef int A = cand // 9, ra = cand - 9 * (cand // 9), B, i, mp, sz, clsA, hc, cb
+    cdef int nsz = T.n_sz, ns = T.n_suit, nh = T.n_honor
+    cdef uint32_t codeA = x.code[A] - POW5[ra]
+    cdef bint a_mp = A < 2
+    clsA = suit_cls(T, A, codeA)
+    hc = half_value(T, A, clsA, x.cls)            # candidate's half without the candidate
+    for B in range(4):
+        if x.start[B] == x.start[B + 1]:
             continue
-        if std_plus(g.T, &x, c, k) < base:
-            total += u
+        if B == A:                                # own suit: class, pair value, final
+            for i in range(x.start[B], x.start[B + 1]):
+                cb = suit_cls(T, B, codeA + POW5[x.kind[i] - 9 * B])
+                if a_mp:
+                    mp = half_value(T, B, cb, x.cls)
+                    sz = x.sz0
+                else:
+                    mp = x.mp0
+                    sz = half_value(T, B, cb, x.cls)
+                d[i] = T.final[(mp * nsz + sz) * 8 + sets] - 1
+        elif (B < 2) == a_mp:                     # same half: pair value with clsA, final
+            for i in range(x.start[B], x.start[B + 1]):
+                cb = x.plus_cls[i]
+                if B == 0:
+                    d[i] = T.final[(T.pair_mp[cb * ns + clsA] * nsz + x.sz0) * 8 + sets] - 1
+                elif B == 1:
+                    d[i] = T.final[(T.pair_mp[clsA * ns + cb] * nsz + x.sz0) * 8 + sets] - 1
+                elif B == 2:
+                    d[i] = T.final[(x.mp0 * nsz + T.pair_sz[cb * nh + clsA]) * 8 + sets] - 1
+                else:
+                    d[i] = T.final[(x.mp0 * nsz + T.pair_sz[clsA * nh + cb]) * 8 + sets] - 1
+        elif a_mp:                                # draw in s/z, candidate in m/p
+            for i in range(x.start[B], x.start[B + 1]):
+                d[i] = T.final[(hc * nsz + x.half_plus[i]) * 8 + sets] - 1
+        else:                                     # draw in m/p, candidate in s/z
+            for i in range(x.start[B], x.start[B + 1]):
+                d[i] = T.final[(x.half_plus[i] * nsz + hc) * 8 + sets] - 1
+
+
+cdef inline int std_ukeire(const draws_ctx_t* x, const int* d, int base) noexcept nogil:
+    """Unseen copies of the kinds whose draw lowers the standard shanten below `base`."""
+    cdef int i, total = 0
+    for i in range(x.n):
+        if d[i] < base:
+            total += x.u[i]
     return total
 
 
-cdef int mixed_ukeire(game_t* g, int seat, uint8_t* h, const codes_t* c, int base) noexcept nogil:
-    """std_ukeire() when the rules have special forms: the standard form by std_plus, and each
+cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, const int* dstd, int base) noexcept nogil:
+    """std_ukeire() when the rules have special forms: the standard form from std_after, and each
     special form only where it could beat `base` (seven pairs, thirteen orphans and
     honors-and-knitted updated in O(1) per drawn kind, the knitted straight per assignment)."""
-    cdef add_ctx_t x
     cdef const mj_tables_t* T = g.T
     cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
-    cdef int k, u, total = 0, d
-    cdef const uint8_t* own = g.p[seat].hand
+    cdef int k, u, total = 0, d, j
     cdef hand_t f
     cdef int forms = g.R.forms, d7 = 99, dO = 99, dX = 99, dH = 99, P, S, cnt, i, q, top
     cdef bint need7 = False, needO = False, needX = False, needH = False
@@ -413,12 +468,10 @@ cdef int mixed_ukeire(game_t* g, int seat, uint8_t* h, const codes_t* c, int bas
             need7 = d7 - 2 < base
             needO = dO - 2 < base
             needH = dH - 2 < base
-    add_ctx(T, c, &x)
-    for k in range(34):
-        u = 4 - own[k] - g.visible[k]
-        if h[k] >= 4 or u <= 0:
-            continue
-        d = std_plus(T, &x, c, k)
+    for j in range(dx.n):
+        k = dx.kind[j]
+        u = dx.u[j]
+        d = dstd[j]
         if d >= base and need7:
             cnt = h[k]
             if kong2:     # pairs = ge2 + ge4, singles = ge1 - ge2 + ge3 - ge4
@@ -499,6 +552,9 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     cdef int sh[34]
     cdef bint threat = defensive and threatened(g, seat)
     cdef codes_t c
+    cdef draws_ctx_t dx
+    cdef int dstd[34]
+    cdef int sets
     cdef bint std = g.R.forms == FORM_STANDARD
     codes_of(p.hand, &c)
     best_s = std_each_discard(g, p.hand, &c, sh) if std else each_discard(g, p.hand, &c, sh)
@@ -510,18 +566,17 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
                     best_d = s
                     best_k = k
         return best_k
+    draws_setup(g, seat, &c, &dx)
+    sets = c.n // 3                    # (n - 1 + 1) // 3 for the hand after the discard
     for k in range(34):
         if sh[k] == best_s:
-            p.hand[k] -= 1
-            g.visible[k] += 1          # the discarded copy is seen, not unseen
-            codes_add(&c, k, -1)
+            std_after(g.T, &dx, k, sets, dstd)
             if std:
-                u = std_ukeire(g, seat, p.hand, &c, best_s)
+                u = std_ukeire(&dx, dstd, best_s)
             else:
-                u = mixed_ukeire(g, seat, p.hand, &c, best_s)
-            codes_add(&c, k, 1)
-            g.visible[k] -= 1
-            p.hand[k] += 1
+                p.hand[k] -= 1
+                u = mixed_ukeire(g, p.hand, &dx, dstd, best_s)
+                p.hand[k] += 1
             if u > best_u:
                 best_u = u
                 best_k = k
