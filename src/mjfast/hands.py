@@ -36,11 +36,12 @@ from typing import Any
 
 import numpy as np
 
-from . import _core, tiles
+from . import _american_hands, _core, tiles
 from ._config import resolve_threads
 
 FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
-RULES = (None, "classical", "basic", "mcr")
+RULES = (None, "classical", "basic", "mcr", "american")
+AMERICAN_FORMS = _american_hands.FORMS
 
 _FORM_BITS = _core.FORM_BITS
 _ALL_FORMS = {
@@ -61,12 +62,15 @@ def form_bits(form: str = "all", rules: str | None = None) -> int:
     if rules is not None and not isinstance(rules, str):
         raise TypeError(f"rules must be a str or None, not {type(rules).__name__}")
     if rules == "american":
-        raise ValueError("rules='american' is not supported by the hand functions in this version "
-                         f"of mjfast; choose one of {RULES}")
+        raise ValueError("rules='american' has no form bits: its beginner hand has its own kernels "
+                         "(mjfast.shanten / is_winning / waits / effective_tiles with rules='american')")
     if rules not in _ALL_FORMS:
         raise ValueError(f"unknown rules {rules!r}; choose one of {RULES}")
     if not isinstance(form, str):
         raise TypeError(f"form must be a str, not {type(form).__name__}")
+    if form in AMERICAN_FORMS:
+        raise ValueError(f"form {form!r} is the American beginner hand; it needs rules='american' "
+                         f"(got rules={rules!r})")
     if form == "all":
         return _ALL_FORMS[rules]
     if form not in _FORM_BITS:
@@ -205,6 +209,8 @@ def shanten(hands: Any, *, form: str = "all", rules: str | None = None, threads:
     >>> mjfast.shanten(batch, form="standard", threads=1)
     array([8, 0], dtype=int8)
     """
+    if rules == "american":
+        return _american_hands.shanten(hands, form, resolve_threads(threads))
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
     batch = as_batch(hands, _forms_sizes(bits, _SIZES_ALL), threads=threads)
@@ -236,6 +242,8 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | None = None, threa
     >>> mjfast.is_winning("1122m3344p5566s77z"), mjfast.is_winning("1122m3344p5566s77z", rules="classical")
     (True, False)
     """
+    if rules == "american":
+        return _american_hands.is_winning(hands, form, resolve_threads(threads))
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
     batch = as_batch(hands, _forms_sizes(bits, _SIZES_ALL), threads=threads)
@@ -244,6 +252,11 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | None = None, threa
     kernel(batch.data, bits, out, threads)
     res = out.view(np.bool_)
     return bool(res[0]) if batch.single else res
+
+
+def _no_jokers_option(jokers, rules) -> None:
+    if jokers is not None:
+        raise ValueError(f"jokers is an option of rules='american' only (got rules={rules!r})")
 
 
 def _single_counts(hand: Any, sizes: int, what: str) -> np.ndarray:
@@ -276,7 +289,7 @@ def _visible_counts(visible: Any, hand: np.ndarray) -> np.ndarray:
     return seen
 
 
-def waits(hand: Any, *, form: str = "all", rules: str | None = None) -> list[str]:
+def waits(hand: Any, *, form: str = "all", rules: str | None = None, jokers: int | None = None) -> list[str]:
     """Tiles that complete a hand of 3k+1 tiles (empty if it is not tenpai).
 
     A kind already held four times is never a wait (there is no fifth copy).
@@ -301,6 +314,9 @@ def waits(hand: Any, *, form: str = "all", rules: str | None = None) -> list[str
     >>> len(mjfast.waits("19m19p19s1234567z"))
     13
     """
+    if rules == "american":
+        return _american_hands.waits(hand, form, jokers)
+    _no_jokers_option(jokers, rules)
     bits = form_bits(form, rules)
     counts = _single_counts(hand, _forms_sizes(bits, _SIZES_TENPAI), "hand")
     cand = np.flatnonzero(counts < 4)
@@ -359,7 +375,8 @@ def _improvements(rows13: np.ndarray, discards: list, bits: int, seen: np.ndarra
     return result
 
 
-def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules: str | None = None):
+def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules: str | None = None,
+                    jokers: int | None = None):
     """Tiles that lower the shanten, with how many copies of each remain unseen.
 
     Parameters
@@ -390,6 +407,9 @@ def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules:
     >>> best.discard, best.shanten, best.count
     ('3z', 0, 4)
     """
+    if rules == "american":
+        return _american_hands.effective_tiles(hand, visible, form, jokers, Improvement)
+    _no_jokers_option(jokers, rules)
     bits = form_bits(form, rules)
     counts = _single_counts(hand, _forms_sizes(bits, _SIZES_ALL), "hand")
     seen = _visible_counts(visible, counts)
