@@ -101,8 +101,9 @@ def _exact_shape(rules: str, flowers, jokers) -> dict:
 
     spec = deal_spec(rules, flowers=flowers, jokers=jokers)
     out = {"rules": rules, "exact": True, "options": spec.options, "forms": list(spec.forms) + ["all"]}
+    extra = {"jokers": spec.jokers} if rules == "american" else {}
     for seat, tiles in (("dealer", 14), ("non_dealer", 13)):
-        table = exact.exact_deal_odds_table(rules=rules, tiles=tiles)
+        table = exact.exact_deal_odds_table(rules=rules, tiles=tiles, **extra)
         sh = {}
         any_res = None
         for form, res in table.items():
@@ -118,6 +119,9 @@ def _exact_shape(rules: str, flowers, jokers) -> dict:
             "tenpai": _frac(final["tenpai"]),
             "four_of_a_kind": _frac(any_res["four_of_a_kind"]),
         }
+        if rules == "american":  # the exact flower and joker distributions, as DealStats gives them
+            for key in ("bonus_tiles", "jokers"):
+                out[seat][key] = {str(k): _frac(v) for k, v in final[key].items()}
     return out
 
 
