@@ -54,6 +54,13 @@ the same feature values of the complementary group (all of those, from that form
 values that never pass drop the state. The test is an AND over the forms and merging respects
 the classes, so the counts stay exact, with thousands of states instead of millions.
 
+American beginner hand (``rules="american"``): the hand is drawn from the American set
+(4 copies of each standard kind, the 8 flowers f1-f8, ``jokers`` jokers; nothing is replaced).
+Its distance depends only on the four largest natural counts (the 8 flowers count as one kind;
+counts capped at 4) and the joker count, so one DP over the kinds carries (tiles, sorted capped
+top four, "a standard kind held four times") with weights prod C(4, c) * C(8, f) * C(J, j):
+a few thousand states, a few hundredths of a second.
+
 Definitions used in the results: ``"complete"`` is P(shanten == -1), ``"tenpai"`` is
 P(shanten == 0) exactly (a complete hand is *not* counted as tenpai), and
 ``"four_of_a_kind"`` is P(some kind is held four times).
@@ -879,21 +886,27 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz", jo
 
     Parameters
     ----------
-    rules : {"classical", None, "basic", "mcr"}
+    rules : {"classical", None, "basic", "mcr", "american"}
         What ``form="all"`` means, as for :func:`mjfast.shanten`: None -> min(standard,
         seven pairs, thirteen orphans); "classical"/"basic" -> standard; "mcr" -> all five
         forms, seven pairs counting a four-of-a-kind as two pairs. Also sets the seven
-        pairs rule when ``form="seven_pairs"``.
+        pairs rule when ``form="seven_pairs"``. "american": the beginner hand (its one form;
+        ``"all"`` is the same) dealt from the American set: the standard tiles of `suits`,
+        the 8 flowers and `jokers` jokers (152 tiles by default).
     tiles : int
         Hand size: 14 (dealer, before the first discard) or 13 (non-dealer). The standard
         form also takes any 3k+1 / 3k+2 size from 1 to 14, and so does ``"all"``, which
         then means the standard form under every rule set (the special forms need 13 or 14
         tiles, as in :func:`mjfast.shanten`).
-    form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight"}
-        The winning shape, or "all" for the minimum over the forms ``rules`` allows.
+    form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight", "beginner"}
+        The winning shape, or "all" for the minimum over the forms ``rules`` allows
+        ("beginner" only with ``rules="american"``).
     suits : str, keyword-only
         The tile world, a subset of ``"mpsz"`` (e.g. ``"m"``: the 36 characters only). The
         probability of a count vector ``c`` is ``prod_i C(4, c_i) / C(4 * kinds, tiles)``.
+    jokers : int, keyword-only
+        ``rules="american"`` only: jokers in the set, 0-16 (default 8), as for
+        :func:`mjfast.deal_stats`.
 
     Returns
     -------
@@ -903,7 +916,11 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz", jo
         (-1 = complete), summing to exactly 1; ``"complete"``: P(shanten == -1);
         ``"tenpai"``: P(shanten == 0) -- exactly 0, so complete hands are not counted;
         ``"four_of_a_kind"``: P(some kind is held four times), which does not depend on
-        the form. Each value is a :class:`fractions.Fraction`.
+        the form. Each value is a :class:`fractions.Fraction`. ``rules="american"`` adds
+        ``"options"`` (``{"flowers": True, "jokers": J, "tiles": 144 + J}``) and the exact
+        distributions ``"bonus_tiles"`` {flowers held: Fraction} and ``"jokers"`` {jokers
+        held: Fraction}; ``"four_of_a_kind"`` counts standard kinds only, as in
+        :func:`mjfast.deal_stats`. Only 13 and 14 tiles.
 
     Raises
     ------
@@ -933,6 +950,9 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz", jo
     (True, 8)
     >>> exact_deal_odds(tiles=2, suits="z")["complete"]  # 2 of the 28 honor tiles make a pair
     Fraction(1, 9)
+    >>> am = exact_deal_odds("american", 14)
+    >>> am["options"], f"{float(am['complete']):.3g}", am["jokers"][0] == Fraction(comb(144, 14), comb(152, 14))
+    ({'flowers': True, 'jokers': 8, 'tiles': 152}, '8.91e-09', True)
     """
     _check_rules(rules)
     suits = _check_suits(suits)
@@ -967,13 +987,15 @@ def exact_deal_odds_table(rules="classical", tiles=14, *, suits="mpsz", jokers=N
 
     Parameters
     ----------
-    rules : {None, "classical", "basic", "mcr"}
+    rules : {None, "classical", "basic", "mcr", "american"}
         None -> standard, seven_pairs, thirteen_orphans, all; "classical"/"basic" ->
-        standard, all; "mcr" -> the five forms and all.
+        standard, all; "mcr" -> the five forms and all; "american" -> beginner, all.
     tiles : int
         13 or 14 (under "classical"/"basic" also any size :func:`exact_deal_odds` takes).
     suits : str, keyword-only
         The tile world, as for :func:`exact_deal_odds`.
+    jokers : int, keyword-only
+        ``rules="american"`` only, as for :func:`exact_deal_odds`.
 
     Returns
     -------
