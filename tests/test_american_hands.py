@@ -310,3 +310,15 @@ def test_validation():
         mjfast.waits("123m456p789s1122z", jokers=8)
     with pytest.raises(ValueError, match="between 0 and 16"):
         mjfast.waits("1111m2222p3333s4z", rules="american", jokers=17)
+
+
+def test_cli_shanten_american(capsys):
+    from mjfast import cli
+
+    assert cli.main(["shanten", "1111m", "2222p", "333s", "44z", "--rules", "american", "--visible", "3s j"]) == 0
+    out = capsys.readouterr().out
+    assert "shanten   0" in out and "waits     3s j" in out and "7 unseen tiles: jx7" in out
+    assert cli.main(["shanten", "1111m 2222p 33s 4z 5z jj", "--rules", "american"]) == 0
+    out = capsys.readouterr().out
+    assert "  4z           0       9  5zx3 jx6" in out
+    assert cli.main(["shanten", "1111m2222p3333s44z", "--rules", "american", "--form", "standard"]) == 2

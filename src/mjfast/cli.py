@@ -68,8 +68,13 @@ def _cmd_shanten(args) -> int:
     s = hands.shanten(text, form=args.form, rules=args.rules)
     print(f"hand      {text}")
     print(f"shanten   {s}  (form={args.form}, rules={args.rules})")
-    n = int(hands.as_batch(text).data.sum())
-    if s == -1 and n % 3 == 2:
+    if args.rules == "american":  # 13 tiles: waiting hand; 14: one row per discard
+        from . import _american_hands
+
+        n = 13 if int(_american_hands.as_batch(text, _american_hands.SIZES_SHANTEN).data.sum()) == 13 else 14
+    else:
+        n = int(hands.as_batch(text).data.sum())
+    if s == -1 and n % 3 == 2 and args.rules != "american":
         for d in hands.decompose(text):
             print("decomp    " + " ".join(d))
     if n % 3 == 1:
@@ -319,7 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("shanten", help="shanten, waits and effective tiles of one hand")
     s.add_argument("hand", nargs="+", help='hand text, e.g. "123m456p789s1122z"')
     s.add_argument("--form", default="all")
-    s.add_argument("--rules", type=_rules_arg, default=None, help="none (default), classical, basic or mcr")
+    s.add_argument("--rules", type=_rules_arg, default=None, help="none (default), classical, basic, mcr or american")
     s.add_argument("--visible", default=None, help="tiles seen elsewhere, e.g. 1z5p")
     s.set_defaults(func=_cmd_shanten)
 
