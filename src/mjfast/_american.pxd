@@ -23,23 +23,20 @@ from mjfast._bits cimport (
 cdef inline int american_distance_ge(int ge1, int ge2, int ge3, int ge4, int jokers) noexcept nogil:
     """Tiles missing for the beginner hand given ge1..ge4 (kinds held >= k times) and jokers.
 
-    The i-th largest capped count is ``top[i] = #{k : ge[k] > i}``.
+    The i-th largest capped count is ``top[i] = #{k : ge[k] > i}``. With the pair on kind a of
+    the top four, the sets hold the other three: naturals ``min(top[a], 2) + sum - top[a]``,
+    and room for ``sum over the sets of 4 - max(top, 1)`` jokers (a set keeps a natural tile).
     """
     cdef int top[4]
-    cdef int i, a, b, q, best = 0, natural, room, ov
+    cdef int i, a, total = 0, room = 0, ov, best = 0
     for i in range(4):
         top[i] = (ge1 > i) + (ge2 > i) + (ge3 > i) + (ge4 > i)
+        total += top[i]
+        room += 4 - (top[i] if top[i] > 0 else 1)
     for a in range(4):          # a = index of the pair kind among the top four
-        natural = imin(top[a], 2)
-        room = 0
-        for b in range(4):
-            if b != a:
-                q = top[b]
-                natural += q
-                room += 4 - (q if q > 0 else 1)
-        ov = natural + imin(jokers, room)
-        if ov > best:
-            best = ov
+        ov = (imin(top[a], 2) + total - top[a]
+              + imin(jokers, room - (4 - (top[a] if top[a] > 0 else 1))))
+        best = ov if ov > best else best
     return 14 - best
 
 

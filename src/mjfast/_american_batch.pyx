@@ -11,7 +11,7 @@ from cython.parallel cimport prange
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 
 from mjfast._american cimport american_distance_counts, american_distance_packed
-from mjfast._bits cimport mj_fields_sum, mj_popcount32, MJ_F0
+from mjfast._bits cimport mj_fields_sum, mj_popcount32, mj_load64, mj_lane_sum, MJ_F0
 from mjfast._hand cimport PAR_MIN
 
 
@@ -25,7 +25,7 @@ def shanten_counts_batch(const uint8_t[:, ::1] hands, int8_t[::1] out, int threa
             for i in range(n):
                 out[i] = <int8_t>(american_distance_counts(&hands[i, 0]) - 1)
         else:
-            for i in prange(n, schedule="static", num_threads=threads):
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
                 out[i] = <int8_t>(american_distance_counts(&hands[i, 0]) - 1)
 
 
@@ -39,7 +39,7 @@ def shanten_packed_batch(const uint32_t[:, ::1] hands, int8_t[::1] out, int thre
             for i in range(n):
                 out[i] = <int8_t>(american_distance_packed(&hands[i, 0]) - 1)
         else:
-            for i in prange(n, schedule="static", num_threads=threads):
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
                 out[i] = <int8_t>(american_distance_packed(&hands[i, 0]) - 1)
 
 
@@ -53,7 +53,7 @@ def winning_counts_batch(const uint8_t[:, ::1] hands, uint8_t[::1] out, int thre
             for i in range(n):
                 out[i] = american_distance_counts(&hands[i, 0]) == 0
         else:
-            for i in prange(n, schedule="static", num_threads=threads):
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
                 out[i] = american_distance_counts(&hands[i, 0]) == 0
 
 
@@ -67,25 +67,32 @@ def winning_packed_batch(const uint32_t[:, ::1] hands, uint8_t[::1] out, int thr
             for i in range(n):
                 out[i] = american_distance_packed(&hands[i, 0]) == 0
         else:
-            for i in prange(n, schedule="static", num_threads=threads):
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
                 out[i] = american_distance_packed(&hands[i, 0]) == 0
 
 
 # ---------------------------------------------------------------------------------------------
 # Validation (the wrappers call these before any kernel above sees the data)
 
+cdef inline uint64_t lanes_over(uint64_t x, uint64_t limit) noexcept nogil:
+    """Nonzero when some byte lane of x (lanes 0..255) holds more than ``limit`` (< 128)."""
+    return (x | ((x & 0x7F7F7F7F7F7F7F7FULL) + 0x0101010101010101ULL * (0x7F - limit))) & 0x8080808080808080ULL
+
+
 cdef inline int counts_row_status(const uint8_t* h, uint64_t size_mask) noexcept nogil:
     """0 = valid, 1 = a standard count above 4, 4 = a bonus count above 1, 2 = size not allowed."""
-    cdef int k, total = 0
-    for k in range(34):
-        if h[k] > 4:
-            return 1
-        total += h[k]
-    for k in range(34, 42):
-        if h[k] > 1:
-            return 4
-        total += h[k]
-    total += h[42]
+    cdef uint64_t wm = mj_load64(h)
+    cdef uint64_t wp = mj_load64(h + 9)
+    cdef uint64_t ws = mj_load64(h + 18)
+    cdef uint64_t wz = mj_load64(h + 26) >> 8          # bytes 27..33, top lane 0
+    cdef uint64_t extra = <uint64_t>h[8] | (<uint64_t>h[17] << 8) | (<uint64_t>h[26] << 16)
+    cdef uint64_t bonus = mj_load64(h + 34)
+    cdef int total
+    if lanes_over(wm, 4) | lanes_over(wp, 4) | lanes_over(ws, 4) | lanes_over(wz, 4) | lanes_over(extra, 4):
+        return 1
+    if lanes_over(bonus, 1):
+        return 4
+    total = mj_lane_sum(wm + wp + ws + wz + extra + bonus) + h[42]   # lanes stay below 256
     return 0 if total < 64 and (size_mask >> total) & 1 else 2
 
 
