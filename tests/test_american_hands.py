@@ -322,3 +322,22 @@ def test_cli_shanten_american(capsys):
     out = capsys.readouterr().out
     assert "  4z           0       9  5zx3 jx6" in out
     assert cli.main(["shanten", "1111m2222p3333s44z", "--rules", "american", "--form", "standard"]) == 2
+
+
+@pytest.mark.slow
+def test_million_dealt_hands_equal_reference():
+    """1,000,000 dealt American hands per seat (jokers=10 to reach more joker counts)."""
+    for start in range(0, 1_000_000, 250_000):
+        d = mjfast.deal(250_000, rules="american", jokers=10, seed=12, start=start)
+        for seat in (0, 1):
+            rows = np.concatenate([d.hands[:, seat], d.bonus[:, seat], d.jokers[:, seat, None]], axis=1)
+            want = np.array([ref.american_distance(h) - 1 for h in rows], dtype=np.int8)
+            assert (mjfast.shanten(rows, rules="american") == want).all()
+            assert (mjfast.shanten(mjfast.pack(rows), rules="american", threads=2) == want).all()
+
+
+@pytest.mark.slow
+def test_literal_reference_on_many_hands():
+    hands = np.concatenate([random_american(100, 14, seed=21, joker_heavy=True), random_american(100, 13, seed=22)])
+    for h in hands:
+        assert ref.american_distance(h) == ref.american_distance_literal(h)
