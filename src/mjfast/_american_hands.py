@@ -105,7 +105,7 @@ def as_batch(hands: Any, sizes: int, what: str = "hands") -> Batch:
                 arr = np.concatenate([arr, np.zeros((len(arr), 1), np.uint32)], axis=1)
         elif width in (34, _N):
             packed = False
-            if arr.size and (arr.min() < 0 or arr.max() > 255):
+            if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 255):
                 row, k = np.argwhere((arr < 0) | (arr > 255))[0]
                 label = what if single else f"{what}: hand {row}"
                 raise ValueError(f"{label} holds {int(arr[row, k])} copies of {tiles.tile_name(int(k))}; "
