@@ -7,7 +7,6 @@ import math
 from fractions import Fraction
 from math import comb
 
-import numpy as np
 import pytest
 
 import mjfast

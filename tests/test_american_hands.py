@@ -1,7 +1,6 @@
 """American beginner hand (rules="american"): kernels against the reference, edge cases, input."""
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 import pytest
