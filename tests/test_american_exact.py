@@ -114,3 +114,42 @@ def test_cli_exact_json(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "seat,form,shanten,probability,fraction"
     assert any(line.startswith("dealer,beginner,-1,") for line in lines)
+
+
+def _partitions(total: int, top: int = 4):
+    if total == 0:
+        yield ()
+        return
+    for c in range(min(top, total), 0, -1):
+        for rest in _partitions(total - c, c):
+            yield (c,) + rest
+
+
+@pytest.mark.parametrize("tiles,jokers", [(14, 8), (13, 8), (14, 3)])
+def test_full_world_by_count_profiles(tiles, jokers):
+    """The whole 152-tile world, counted a second way: every profile of standard counts (a
+    partition), the flowers and jokers, weighted by the ways to place it on the 34 kinds, and
+    the distance from the reference. Independent of the DP and of the kernel."""
+    hist: dict = {}
+    for m in range(tiles + 1):
+        for prof in _partitions(m):
+            mult = math.factorial(34) // math.factorial(34 - len(prof))
+            for c in set(prof):
+                mult //= math.factorial(prof.count(c))
+            ways = mult
+            for c in prof:
+                ways *= comb(4, c)
+            for f in range(min(8, tiles - m) + 1):
+                j = tiles - m - f
+                if j > jokers:
+                    continue
+                h = [0] * 43
+                h[: len(prof)] = prof
+                h[34:34 + f] = [1] * f
+                h[42] = j
+                d = ref.american_distance(h)
+                hist[d] = hist.get(d, 0) + ways * comb(8, f) * comb(jokers, j)
+    total = comb(144 + jokers, tiles)
+    assert sum(hist.values()) == total
+    r = exact_deal_odds("american", tiles, jokers=jokers)
+    assert r["shanten"] == {d - 1: Fraction(n, total) for d, n in hist.items() if n}
