@@ -61,8 +61,7 @@ cdef inline int american_distance(const uint8_t* hand, int flowers, int jokers) 
 
 cdef inline int american_distance_counts(const uint8_t* row) noexcept nogil:
     """Distance of a 43-count row of the extended model (34 standard, f1..f8, jokers)."""
-    cdef int f = row[34] + row[35] + row[36] + row[37] + row[38] + row[39] + row[40] + row[41]
-    return american_distance(row, f, row[42])
+    return american_distance(row, mj_lane_sum(mj_load64(row + 34)), row[42])   # f1..f8: 0/1 each
 
 
 cdef inline int american_distance_packed(const uint32_t* w) noexcept nogil:
