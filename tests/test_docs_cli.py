@@ -99,7 +99,8 @@ def test_cli_deal_stats_json_and_exact(capsys):
             assert abs(count / n - float(p)) <= 4 * se + 1e-12, (seat, k)
     assert cli.main(["deal-stats", "--exact"]) == 0
     assert "1 in" in capsys.readouterr().out
-    assert cli.main(["deal-stats", "--exact", "--rules", "american"]) == 2
+    assert cli.main(["deal-stats", "--exact", "--rules", "american"]) == 0
+    assert "form=beginner" in capsys.readouterr().out
 
 
 def test_cli_simulate_json_schema(capsys):

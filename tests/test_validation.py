@@ -62,8 +62,10 @@ def test_bad_names_and_sizes():
         mjfast.shanten(h, form="chiitoi")
     with pytest.raises(ValueError, match="unknown rules 'riichi'"):
         mjfast.shanten(h, rules="riichi")
-    with pytest.raises(ValueError, match="american"):
-        mjfast.shanten(h, rules="american")
+    with pytest.raises(ValueError, match="unknown form 'standard' for rules='american'"):
+        mjfast.shanten(h, rules="american", form="standard")
+    with pytest.raises(ValueError, match="needs rules='american'"):
+        mjfast.shanten(h, form="beginner")
     with pytest.raises(TypeError, match="form must be a str"):
         mjfast.shanten(h, form=1)
     with pytest.raises(ValueError, match="allowed sizes here: 13, 14"):

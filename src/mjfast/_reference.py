@@ -752,3 +752,121 @@ def effective_tiles(counts, visible=None, form: str = "all", rules=None) -> dict
         if h[t] + vis[t] < 4 and shanten(_add(h, t, 1), form=form, rules=rules) < base:
             result[t] = 4 - h[t] - vis[t]
     return result
+
+
+# ---------------------------------------------------------------------------
+# American beginner hand (rules="american")
+#
+# Hands are 43 counts (34 standard kinds, f1..f8, jokers; the layout of mjfast.tiles).
+# The 8 flowers f1..f8 are one kind, "flower", so there are 35 natural kinds. A target is
+# three sets of four of kinds q1, q2, q3 and a pair of kind p, the four kinds different; set i
+# holds a_i >= 1 natural tiles of its kind and 4 - a_i jokers, the pair 2 natural tiles (jokers
+# never in a pair). As for the other forms, distance = 14 - max over targets of the overlap
+# sum over tile types of min(target count, hand count), jokers being one more tile type.
+# ---------------------------------------------------------------------------
+
+AMERICAN_KINDS = 35  # 34 standard + flower
+
+
+def _american_kinds(counts) -> tuple:
+    """(35 natural counts with the flowers summed into one kind, jokers) of a 43-count hand."""
+    c = [int(x) for x in np.asarray(counts).reshape(-1)]
+    if len(c) != 43:
+        raise ValueError(f"an American hand needs 43 counts, got {len(c)}")
+    return tuple(c[:34]) + (sum(c[34:42]),), c[42]
+
+
+def _american_overlap(pair_count: int, quad_counts: tuple, jokers: int) -> int:
+    """Largest overlap with targets whose pair kind / quad kinds hold these counts.
+
+    Tries every split of each set of four into a >= 1 natural tiles and 4 - a jokers.
+    """
+    best = 0
+    for naturals in itertools.product(range(1, 5), repeat=3):
+        jokers_in_target = sum(4 - a for a in naturals)
+        ov = (min(2, pair_count) + sum(min(a, c) for a, c in zip(naturals, quad_counts))
+              + min(jokers_in_target, jokers))
+        best = max(best, ov)
+    return best
+
+
+def american_distance_literal(counts) -> int:
+    """Tiles missing for the beginner hand, searching all 35 * C(34, 3) kind choices.
+
+    The literal definition, without any symmetry argument (a few seconds per hand): used to
+    check :func:`american_distance`.
+    """
+    kinds, jokers = _american_kinds(counts)
+    seen = set()
+    for p in range(AMERICAN_KINDS):
+        others = [k for k in range(AMERICAN_KINDS) if k != p]
+        for quads in itertools.combinations(others, 3):
+            seen.add((kinds[p], tuple(sorted(kinds[q] for q in quads))))
+    return 14 - max(_american_overlap(pc, qc, jokers) for pc, qc in seen)
+
+
+@functools.lru_cache(maxsize=None)
+def _american_profile_distance(profile: tuple, jokers: int) -> int:
+    # The 35 kinds play identical roles, so only the multiset of counts matters; the kinds
+    # not held are interchangeable and a target uses at most 4 of them.
+    kinds = list(profile) + [0] * 4
+    seen = set()
+    for p in range(len(kinds)):
+        others = [k for k in range(len(kinds)) if k != p]
+        for quads in itertools.combinations(others, 3):
+            seen.add((kinds[p], tuple(sorted(kinds[q] for q in quads))))
+    return 14 - max(_american_overlap(pc, qc, jokers) for pc, qc in seen)
+
+
+def american_distance(counts) -> int:
+    """Tiles still missing from the American beginner hand (0 = complete; 14-tile target).
+
+    Same definition as :func:`american_distance_literal`, computed on the sorted profile of
+    counts (kinds are symmetric; a count above 4 acts as 4, since no target holds more than 4
+    of a natural kind) and cached.
+    """
+    kinds, jokers = _american_kinds(counts)
+    profile = tuple(sorted((min(c, 4) for c in kinds if c), reverse=True))
+    return _american_profile_distance(profile, jokers)
+
+
+def american_shanten(counts) -> int:
+    """Beginner-hand shanten of a 13- or 14-tile American hand: distance - 1."""
+    n = int(np.asarray(counts).sum())
+    if n not in (13, 14):
+        raise ValueError(f"American hands here hold 13 or 14 tiles, got {n}")
+    return american_distance(counts) - 1
+
+
+def american_is_winning(counts) -> bool:
+    """True when a 14-tile hand is a complete beginner hand."""
+    if int(np.asarray(counts).sum()) != 14:
+        raise ValueError("a complete American hand has 14 tiles")
+    return american_distance(counts) == 0
+
+
+def american_limits(n_jokers: int = 8) -> tuple:
+    """Physical copies per kind of the American set: 4 standard, 1 per flower, the jokers."""
+    return (4,) * 34 + (1,) * 8 + (n_jokers,)
+
+
+def american_waits(counts, n_jokers: int = 8) -> list:
+    """Kinds (0-42) whose draw completes a 13-tile hand, among those with a copy left."""
+    h = tuple(int(x) for x in np.asarray(counts).reshape(-1))
+    if sum(h) != 13:
+        raise ValueError("waits needs a 13-tile American hand")
+    lim = american_limits(n_jokers)
+    return [t for t in range(43) if h[t] < lim[t] and american_distance(_add(h, t, 1)) == 0]
+
+
+def american_effective_tiles(counts, visible=None, n_jokers: int = 8) -> dict:
+    """As :func:`effective_tiles`, for the beginner hand on 43 counts (13 or 14 tiles)."""
+    h = tuple(int(x) for x in np.asarray(counts).reshape(-1))
+    vis = (0,) * 43 if visible is None else tuple(int(v) for v in np.asarray(visible).reshape(-1))
+    lim = american_limits(n_jokers)
+    if sum(h) == 14:
+        return {d: american_effective_tiles(_add(h, d, -1), _add(vis, d, 1), n_jokers)
+                for d in range(43) if h[d] > 0}
+    base = american_distance(h)
+    return {t: lim[t] - h[t] - vis[t] for t in range(43)
+            if h[t] + vis[t] < lim[t] and american_distance(_add(h, t, 1)) < base}

@@ -68,8 +68,13 @@ def _cmd_shanten(args) -> int:
     s = hands.shanten(text, form=args.form, rules=args.rules)
     print(f"hand      {text}")
     print(f"shanten   {s}  (form={args.form}, rules={args.rules})")
-    n = int(hands.as_batch(text).data.sum())
-    if s == -1 and n % 3 == 2:
+    if args.rules == "american":  # 13 tiles: waiting hand; 14: one row per discard
+        from . import _american_hands
+
+        n = 13 if int(_american_hands.as_batch(text, _american_hands.SIZES_SHANTEN).data.sum()) == 13 else 14
+    else:
+        n = int(hands.as_batch(text).data.sum())
+    if s == -1 and n % 3 == 2 and args.rules != "american":
         for d in hands.decompose(text):
             print("decomp    " + " ".join(d))
     if n % 3 == 1:
@@ -101,8 +106,9 @@ def _exact_shape(rules: str, flowers, jokers) -> dict:
 
     spec = deal_spec(rules, flowers=flowers, jokers=jokers)
     out = {"rules": rules, "exact": True, "options": spec.options, "forms": list(spec.forms) + ["all"]}
+    extra = {"jokers": spec.jokers} if rules == "american" else {}
     for seat, tiles in (("dealer", 14), ("non_dealer", 13)):
-        table = exact.exact_deal_odds_table(rules=rules, tiles=tiles)
+        table = exact.exact_deal_odds_table(rules=rules, tiles=tiles, **extra)
         sh = {}
         any_res = None
         for form, res in table.items():
@@ -118,6 +124,9 @@ def _exact_shape(rules: str, flowers, jokers) -> dict:
             "tenpai": _frac(final["tenpai"]),
             "four_of_a_kind": _frac(any_res["four_of_a_kind"]),
         }
+        if rules == "american":  # the exact flower and joker distributions, as DealStats gives them
+            for key in ("bonus_tiles", "jokers"):
+                out[seat][key] = {str(k): _frac(v) for k, v in final[key].items()}
     return out
 
 
@@ -315,7 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("shanten", help="shanten, waits and effective tiles of one hand")
     s.add_argument("hand", nargs="+", help='hand text, e.g. "123m456p789s1122z"')
     s.add_argument("--form", default="all")
-    s.add_argument("--rules", type=_rules_arg, default=None, help="none (default), classical, basic or mcr")
+    s.add_argument("--rules", type=_rules_arg, default=None, help="none (default), classical, basic, mcr or american")
     s.add_argument("--visible", default=None, help="tiles seen elsewhere, e.g. 1z5p")
     s.set_defaults(func=_cmd_shanten)
 

@@ -54,6 +54,13 @@ the same feature values of the complementary group (all of those, from that form
 values that never pass drop the state. The test is an AND over the forms and merging respects
 the classes, so the counts stay exact, with thousands of states instead of millions.
 
+American beginner hand (``rules="american"``): the hand is drawn from the American set
+(4 copies of each standard kind, the 8 flowers f1-f8, ``jokers`` jokers; nothing is replaced).
+Its distance depends only on the four largest natural counts (the 8 flowers count as one kind;
+counts capped at 4) and the joker count, so one DP over the kinds carries (tiles, sorted capped
+top four, "a standard kind held four times") with weights prod C(4, c) * C(8, f) * C(J, j):
+a few thousand states, a few hundredths of a second.
+
 Definitions used in the results: ``"complete"`` is P(shanten == -1), ``"tenpai"`` is
 P(shanten == 0) exactly (a complete hand is *not* counted as tenpai), and
 ``"four_of_a_kind"`` is P(some kind is held four times).
@@ -68,14 +75,17 @@ import numpy as np
 
 __all__ = ["exact_deal_odds", "exact_deal_odds_table", "RULES", "FORMS", "TABLE_FORMS"]
 
-RULES = (None, "classical", "basic", "mcr")
+RULES = (None, "classical", "basic", "mcr", "american")
 FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
+#: the forms of rules="american": its one hand, the beginner hand
+AMERICAN_FORMS = ("beginner",)
 #: the forms :func:`exact_deal_odds_table` reports for each rule set
 TABLE_FORMS = {
     None: ("standard", "seven_pairs", "thirteen_orphans", "all"),
     "classical": ("standard", "all"),
     "basic": ("standard", "all"),
     "mcr": FORMS + ("all",),
+    "american": AMERICAN_FORMS + ("all",),
 }
 #: the forms whose minimum ``form="all"`` means, per rule set (13/14 tiles)
 _ALL_FORMS = {
@@ -83,6 +93,7 @@ _ALL_FORMS = {
     "classical": ("standard",),
     "basic": ("standard",),
     "mcr": FORMS,
+    "american": AMERICAN_FORMS,
 }
 _SUIT_LETTERS = "mpsz"
 _MAX_TILES = 14
@@ -864,7 +875,7 @@ def _odds(rules, tiles: int, form: str, suits: str) -> tuple:
     return tuple(sorted(shanten.items())), four
 
 
-def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz") -> dict:
+def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz", jokers=None) -> dict:
     """Exact shanten distribution of a freshly dealt hand.
 
     The hand is ``tiles`` tiles drawn uniformly from the standard tiles of ``suits`` (136 for
@@ -875,21 +886,27 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz") ->
 
     Parameters
     ----------
-    rules : {"classical", None, "basic", "mcr"}
+    rules : {"classical", None, "basic", "mcr", "american"}
         What ``form="all"`` means, as for :func:`mjfast.shanten`: None -> min(standard,
         seven pairs, thirteen orphans); "classical"/"basic" -> standard; "mcr" -> all five
         forms, seven pairs counting a four-of-a-kind as two pairs. Also sets the seven
-        pairs rule when ``form="seven_pairs"``.
+        pairs rule when ``form="seven_pairs"``. "american": the beginner hand (its one form;
+        ``"all"`` is the same) dealt from the American set: the standard tiles of `suits`,
+        the 8 flowers and `jokers` jokers (152 tiles by default).
     tiles : int
         Hand size: 14 (dealer, before the first discard) or 13 (non-dealer). The standard
         form also takes any 3k+1 / 3k+2 size from 1 to 14, and so does ``"all"``, which
         then means the standard form under every rule set (the special forms need 13 or 14
         tiles, as in :func:`mjfast.shanten`).
-    form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight"}
-        The winning shape, or "all" for the minimum over the forms ``rules`` allows.
+    form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight", "beginner"}
+        The winning shape, or "all" for the minimum over the forms ``rules`` allows
+        ("beginner" only with ``rules="american"``).
     suits : str, keyword-only
         The tile world, a subset of ``"mpsz"`` (e.g. ``"m"``: the 36 characters only). The
         probability of a count vector ``c`` is ``prod_i C(4, c_i) / C(4 * kinds, tiles)``.
+    jokers : int, keyword-only
+        ``rules="american"`` only: jokers in the set, 0-16 (default 8), as for
+        :func:`mjfast.deal_stats`.
 
     Returns
     -------
@@ -899,7 +916,11 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz") ->
         (-1 = complete), summing to exactly 1; ``"complete"``: P(shanten == -1);
         ``"tenpai"``: P(shanten == 0) -- exactly 0, so complete hands are not counted;
         ``"four_of_a_kind"``: P(some kind is held four times), which does not depend on
-        the form. Each value is a :class:`fractions.Fraction`.
+        the form. Each value is a :class:`fractions.Fraction`. ``rules="american"`` adds
+        ``"options"`` (``{"flowers": True, "jokers": J, "tiles": 144 + J}``) and the exact
+        distributions ``"bonus_tiles"`` {flowers held: Fraction} and ``"jokers"`` {jokers
+        held: Fraction}; ``"four_of_a_kind"`` counts standard kinds only, as in
+        :func:`mjfast.deal_stats`. Only 13 and 14 tiles.
 
     Raises
     ------
@@ -929,11 +950,20 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz") ->
     (True, 8)
     >>> exact_deal_odds(tiles=2, suits="z")["complete"]  # 2 of the 28 honor tiles make a pair
     Fraction(1, 9)
+    >>> am = exact_deal_odds("american", 14)
+    >>> am["options"], f"{float(am['complete']):.3g}", am["jokers"][0] == Fraction(comb(144, 14), comb(152, 14))
+    ({'flowers': True, 'jokers': 8, 'tiles': 152}, '8.91e-09', True)
     """
     _check_rules(rules)
     suits = _check_suits(suits)
+    if rules == "american":
+        return _american_odds_dict(tiles, form, suits, jokers)
+    if jokers is not None:
+        raise ValueError(f"jokers is an option of rules='american' only (got rules={rules!r})")
     if not isinstance(form, str):
         raise TypeError(f"form must be a str, not {type(form).__name__}")
+    if form == "beginner":
+        raise ValueError("form 'beginner' is the American beginner hand; it needs rules='american'")
     if form != "all" and form not in FORMS:
         raise ValueError(f"unknown form {form!r}; choose 'all' or one of {FORMS}")
     tiles = _check_tiles(tiles)
@@ -952,18 +982,20 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz") ->
     }
 
 
-def exact_deal_odds_table(rules="classical", tiles=14, *, suits="mpsz") -> dict:
+def exact_deal_odds_table(rules="classical", tiles=14, *, suits="mpsz", jokers=None) -> dict:
     """:func:`exact_deal_odds` for every form the rule set allows.
 
     Parameters
     ----------
-    rules : {None, "classical", "basic", "mcr"}
+    rules : {None, "classical", "basic", "mcr", "american"}
         None -> standard, seven_pairs, thirteen_orphans, all; "classical"/"basic" ->
-        standard, all; "mcr" -> the five forms and all.
+        standard, all; "mcr" -> the five forms and all; "american" -> beginner, all.
     tiles : int
         13 or 14 (under "classical"/"basic" also any size :func:`exact_deal_odds` takes).
     suits : str, keyword-only
         The tile world, as for :func:`exact_deal_odds`.
+    jokers : int, keyword-only
+        ``rules="american"`` only, as for :func:`exact_deal_odds`.
 
     Returns
     -------
@@ -980,4 +1012,109 @@ def exact_deal_odds_table(rules="classical", tiles=14, *, suits="mpsz") -> dict:
     True
     """
     _check_rules(rules)
-    return {f: exact_deal_odds(rules, tiles, f, suits=suits) for f in TABLE_FORMS[rules]}
+    return {f: exact_deal_odds(rules, tiles, f, suits=suits, jokers=jokers) for f in TABLE_FORMS[rules]}
+
+
+# ---------------------------------------------------------------------------
+# American beginner hand (rules="american")
+# ---------------------------------------------------------------------------
+#
+# The American set: 4 copies of each standard kind of ``suits``, the 8 flowers f1..f8 (one
+# kind of 8 interchangeable tiles for building sets) and ``jokers`` jokers; a dealt hand is a
+# uniform subset of ``tiles`` of them (nothing is replaced). The beginner-hand distance of a
+# hand depends only on its four largest natural counts, each capped at 4 (the flower count
+# too), and its joker count (see mjfast._american.pxd), so a DP over the kinds keeps, per
+# (tiles so far, sorted capped top four, some standard kind held 4 times) the number of
+# physical tile choices: prod C(4, c) over standard kinds, C(8, f) for f flowers, C(J, j) for
+# j jokers. At most 15 * 70 * 2 states; each final state's distance comes from the kernel.
+
+def _american_jokers(jokers) -> int:
+    if jokers is None:
+        return 8
+    if isinstance(jokers, bool) or not isinstance(jokers, (int, np.integer)):
+        raise TypeError(f"jokers must be an int, not {type(jokers).__name__}")
+    if not 0 <= jokers <= 16:
+        raise ValueError(f"jokers must be between 0 and 16, got {jokers}")
+    return int(jokers)
+
+
+def _insert_top(top: tuple, c: int) -> tuple:
+    """The four largest of ``top`` (sorted, descending) and ``c``."""
+    return tuple(sorted(top + (c,), reverse=True)[:4])
+
+
+@functools.lru_cache(maxsize=None)
+def _american_counts(tiles: int, kinds: int, flowers: int, jokers: int) -> tuple:
+    """Exact counts of ``tiles``-tile subsets of a world of ``kinds`` standard kinds (4 copies),
+    ``flowers`` flowers and ``jokers`` jokers.
+
+    Returns ((distance, subsets) ..., subsets holding a standard kind four times, total).
+    """
+    from . import _american_batch
+
+    states = {(0, (0, 0, 0, 0), False): 1}
+    for _ in range(kinds):
+        nxt: dict = {}
+        for (n, top, four), w in states.items():
+            for c in range(min(4, tiles - n) + 1):
+                key = (n + c, _insert_top(top, c) if c else top, four or c == 4)
+                nxt[key] = nxt.get(key, 0) + w * comb(4, c)
+        states = nxt
+    finals: dict = {}
+    for (n, top, four), w in states.items():
+        for f in range(min(flowers, tiles - n) + 1):
+            j = tiles - n - f
+            if j > jokers:
+                continue
+            key = (_insert_top(top, min(f, 4)) if f else top, j, four)
+            finals[key] = finals.get(key, 0) + w * comb(flowers, f) * comb(jokers, j)
+    keys = list(finals)
+    rows = np.zeros((len(keys), 43), dtype=np.uint8)
+    for i, (top, j, _) in enumerate(keys):
+        rows[i, :4] = top  # any four different kinds: the distance is symmetric in the kinds
+        rows[i, 42] = j
+    shanten = np.empty(len(keys), dtype=np.int8)
+    _american_batch.shanten_counts_batch(rows, shanten, 1)
+    hist: dict = {}
+    four_count = 0
+    for (top, j, four), s in zip(keys, shanten.tolist()):
+        w = finals[(top, j, four)]
+        hist[s + 1] = hist.get(s + 1, 0) + w
+        four_count += w if four else 0
+    total = comb(4 * kinds + flowers + jokers, tiles)
+    if sum(hist.values()) != total:  # pragma: no cover - an internal consistency check
+        raise AssertionError("exact American odds: weights do not add up to C(tiles in world, tiles)")
+    return tuple(sorted(hist.items())), four_count, total
+
+
+def _american_odds_dict(tiles, form, suits: str, jokers) -> dict:
+    if not isinstance(form, str):
+        raise TypeError(f"form must be a str, not {type(form).__name__}")
+    if form not in ("all",) + AMERICAN_FORMS:
+        raise ValueError(f"unknown form {form!r} for rules='american'; choose 'all' or 'beginner'")
+    if isinstance(tiles, bool) or not isinstance(tiles, (int, np.integer)):
+        raise TypeError(f"tiles must be an int, not {type(tiles).__name__}")
+    if tiles not in (13, 14):
+        raise ValueError(f"rules='american' deals hands of 13 or 14 tiles; got {tiles}")
+    tiles = int(tiles)
+    n_jokers = _american_jokers(jokers)
+    kinds = sum(7 if ch == "z" else 9 for ch in suits)
+    hist, four, total = _american_counts(tiles, kinds, 8, n_jokers)
+    dist = {d - 1: Fraction(n, total) for d, n in hist if n}
+    rest = 4 * kinds + n_jokers
+    bonus = {f: Fraction(comb(8, f) * comb(rest, tiles - f), total) for f in range(min(8, tiles) + 1)}
+    rest = 4 * kinds + 8
+    jok = {j: Fraction(comb(n_jokers, j) * comb(rest, tiles - j), total) for j in range(min(n_jokers, tiles) + 1)}
+    return {
+        "rules": "american",
+        "tiles": tiles,
+        "form": form,
+        "suits": suits,
+        "options": {"flowers": True, "jokers": n_jokers, "tiles": 4 * kinds + 8 + n_jokers},
+        "shanten": dist,
+        "complete": dist.get(-1, Fraction(0)),
+        "tenpai": dist.get(0, Fraction(0)),
+        "four_of_a_kind": Fraction(four, total),
+        "bonus_tiles": {k: v for k, v in bonus.items() if v},
+        "jokers": {k: v for k, v in jok.items() if v},
+    }

@@ -24,6 +24,13 @@ Forms and rules
 Every form except ``"standard"`` needs a closed hand of 13 or 14 tiles; under ``"all"`` the
 special forms are simply skipped for other sizes.
 
+``rules="american"`` (see :mod:`mjfast._american_hands`) has one form, ``"beginner"`` (``"all"``
+means the same): three sets of four identical tiles + a pair, of four different kinds, 14
+tiles. The flowers f1-f8 are one kind; jokers stand in for tiles of a set of four (each set
+keeps at least one natural tile), never in the pair. Its hands are 13 or 14 concealed tiles
+given as text with ``f1``..``f8`` and ``j``, 43-count vectors of the extended model of
+:mod:`mjfast.tiles` (or 34 standard counts) or 5-word packed rows (or 4 standard words).
+
 Shanten is exact and four-copy aware: the number of tiles still missing from the nearest
 complete hand that never uses a fifth copy of a kind, minus one (so -1 = complete,
 0 = tenpai). Tiles in called sets, discards or other hands are not subtracted (pass them as
@@ -36,11 +43,12 @@ from typing import Any
 
 import numpy as np
 
-from . import _core, tiles
+from . import _american_hands, _core, tiles
 from ._config import resolve_threads
 
 FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
-RULES = (None, "classical", "basic", "mcr")
+RULES = (None, "classical", "basic", "mcr", "american")
+AMERICAN_FORMS = _american_hands.FORMS
 
 _FORM_BITS = _core.FORM_BITS
 _ALL_FORMS = {
@@ -61,12 +69,15 @@ def form_bits(form: str = "all", rules: str | None = None) -> int:
     if rules is not None and not isinstance(rules, str):
         raise TypeError(f"rules must be a str or None, not {type(rules).__name__}")
     if rules == "american":
-        raise ValueError("rules='american' is not supported by the hand functions in this version "
-                         f"of mjfast; choose one of {RULES}")
+        raise ValueError("rules='american' has no form bits: its beginner hand has its own kernels "
+                         "(mjfast.shanten / is_winning / waits / effective_tiles with rules='american')")
     if rules not in _ALL_FORMS:
         raise ValueError(f"unknown rules {rules!r}; choose one of {RULES}")
     if not isinstance(form, str):
         raise TypeError(f"form must be a str, not {type(form).__name__}")
+    if form in AMERICAN_FORMS:
+        raise ValueError(f"form {form!r} is the American beginner hand; it needs rules='american' "
+                         f"(got rules={rules!r})")
     if form == "all":
         return _ALL_FORMS[rules]
     if form not in _FORM_BITS:
@@ -168,12 +179,18 @@ def shanten(hands: Any, *, form: str = "all", rules: str | None = None, threads:
         One hand as text (called sets in brackets are allowed and left out, as they are
         complete) or as 34 counts, or a batch of count rows or packed rows. Each hand must
         hold 1-14 tiles, 3k+1 or 3k+2 of them.
-    form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight"}
-        Winning shape; "all" takes the minimum over the forms `rules` allows.
-    rules : {None, "classical", "basic", "mcr"}
+    form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight", "beginner"}
+        Winning shape; "all" takes the minimum over the forms `rules` allows. "beginner" is
+        the American hand and needs ``rules="american"``.
+    rules : {None, "classical", "basic", "mcr", "american"}
         None: all = standard, seven pairs, thirteen orphans. "classical"/"basic": standard
         only. "mcr" (Chinese Official): adds the knitted shapes, and seven pairs may use a
-        four-of-a-kind as two pairs.
+        four-of-a-kind as two pairs. "american": the beginner hand (3 sets of four + a pair of
+        4 different kinds; flowers one kind; jokers only in the sets of four, each set keeping
+        a natural tile). American hands are 13 or 14 concealed tiles: text with ``f1``-``f8``
+        and ``j``, ``(43,)`` / ``(N, 43)`` extended counts (flowers 0-1 each; jokers limited
+        only by the hand size), ``(34,)`` / ``(N, 34)`` standard counts, or packed ``(N, 5)``
+        (or ``(N, 4)``) uint32 rows.
     threads : int or None
         Threads for a batch (None = all CPUs, or OMP_NUM_THREADS; -1 = all; 1 = serial).
         The result never depends on it.
@@ -204,7 +221,13 @@ def shanten(hands: Any, *, form: str = "all", rules: str | None = None, threads:
     array([0, 0], dtype=int8)
     >>> mjfast.shanten(batch, form="standard", threads=1)
     array([8, 0], dtype=int8)
+    >>> mjfast.shanten("1111m 2222p 333s 44z j", rules="american")    # j completes 333s
+    -1
+    >>> mjfast.shanten("1111m 2222p 3333s 4z j", rules="american")    # never in the pair
+    0
     """
+    if rules == "american":
+        return _american_hands.shanten(hands, form, resolve_threads(threads))
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
     batch = as_batch(hands, _forms_sizes(bits, _SIZES_ALL), threads=threads)
@@ -221,6 +244,8 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | None = None, threa
     ----------
     hands : str, array_like of shape (34,) or (N, 34), or ndarray of shape (N, 4) and dtype uint32
         As for :func:`shanten`. A hand of 3k+1 tiles is never complete (returns False).
+        ``rules="american"`` needs hands of exactly 14 tiles (see :func:`shanten` for its
+        input forms).
     form, rules, threads
         As for :func:`shanten`.
 
@@ -235,7 +260,11 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | None = None, threa
     True
     >>> mjfast.is_winning("1122m3344p5566s77z"), mjfast.is_winning("1122m3344p5566s77z", rules="classical")
     (True, False)
+    >>> mjfast.is_winning("f1f2f3f4 1111m 2p jjj 55z", rules="american")  # flowers form a set
+    True
     """
+    if rules == "american":
+        return _american_hands.is_winning(hands, form, resolve_threads(threads))
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
     batch = as_batch(hands, _forms_sizes(bits, _SIZES_ALL), threads=threads)
@@ -244,6 +273,11 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | None = None, threa
     kernel(batch.data, bits, out, threads)
     res = out.view(np.bool_)
     return bool(res[0]) if batch.single else res
+
+
+def _no_jokers_option(jokers, rules) -> None:
+    if jokers is not None:
+        raise ValueError(f"jokers is an option of rules='american' only (got rules={rules!r})")
 
 
 def _single_counts(hand: Any, sizes: int, what: str) -> np.ndarray:
@@ -276,7 +310,7 @@ def _visible_counts(visible: Any, hand: np.ndarray) -> np.ndarray:
     return seen
 
 
-def waits(hand: Any, *, form: str = "all", rules: str | None = None) -> list[str]:
+def waits(hand: Any, *, form: str = "all", rules: str | None = None, jokers: int | None = None) -> list[str]:
     """Tiles that complete a hand of 3k+1 tiles (empty if it is not tenpai).
 
     A kind already held four times is never a wait (there is no fifth copy).
@@ -284,9 +318,13 @@ def waits(hand: Any, *, form: str = "all", rules: str | None = None) -> list[str
     Parameters
     ----------
     hand : str or array_like of shape (34,)
-        A hand of 1, 4, 7, 10 or 13 tiles.
+        A hand of 1, 4, 7, 10 or 13 tiles (``rules="american"``: 13 tiles, any input form
+        of :func:`shanten`).
     form, rules
         As for :func:`shanten`.
+    jokers : int, optional
+        ``rules="american"`` only: jokers in the tile set (default 8). A joker is a wait while
+        the hand holds fewer; each flower f1-f8 not held is a wait of its own.
 
     Returns
     -------
@@ -300,7 +338,12 @@ def waits(hand: Any, *, form: str = "all", rules: str | None = None) -> list[str
     ['1z', '2z']
     >>> len(mjfast.waits("19m19p19s1234567z"))
     13
+    >>> mjfast.waits("1111m 2222p 333s 44z", rules="american")
+    ['3s', 'j']
     """
+    if rules == "american":
+        return _american_hands.waits(hand, form, jokers)
+    _no_jokers_option(jokers, rules)
     bits = form_bits(form, rules)
     counts = _single_counts(hand, _forms_sizes(bits, _SIZES_TENPAI), "hand")
     cand = np.flatnonzero(counts < 4)
@@ -359,7 +402,8 @@ def _improvements(rows13: np.ndarray, discards: list, bits: int, seen: np.ndarra
     return result
 
 
-def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules: str | None = None):
+def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules: str | None = None,
+                    jokers: int | None = None):
     """Tiles that lower the shanten, with how many copies of each remain unseen.
 
     Parameters
@@ -370,7 +414,12 @@ def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules:
         Tiles seen elsewhere (discards, called sets, dora indicators...). They reduce the
         unseen counts; hand + visible may not exceed 4 copies of any kind.
     form, rules
-        As for :func:`shanten`.
+        As for :func:`shanten`. Under ``rules="american"`` the hand is 13 or 14 tiles and
+        `visible` may also be 43 counts or text with flowers and jokers; unseen copies are
+        4 per standard kind, 1 per flower f1-f8 (each listed on its own) and `jokers` for
+        the joker.
+    jokers : int, optional
+        ``rules="american"`` only: jokers in the tile set (default 8).
 
     Returns
     -------
@@ -389,7 +438,12 @@ def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules:
     >>> best = mjfast.effective_tiles("123m456p789s11223z")[0]
     >>> best.discard, best.shanten, best.count
     ('3z', 0, 4)
+    >>> mjfast.effective_tiles("1111m 2222p 333s 44z", visible="3s jj", rules="american").tiles
+    {'j': 6}
     """
+    if rules == "american":
+        return _american_hands.effective_tiles(hand, visible, form, jokers, Improvement)
+    _no_jokers_option(jokers, rules)
     bits = form_bits(form, rules)
     counts = _single_counts(hand, _forms_sizes(bits, _SIZES_ALL), "hand")
     seen = _visible_counts(visible, counts)

@@ -1,0 +1,139 @@
+# cython: language_level=3
+"""Batch kernels for American hands: beginner-hand shanten and winning check (private).
+
+Hands use the extended model of :mod:`mjfast.tiles`: ``(n, 43)`` uint8 count rows (34
+standard kinds, f1..f8, jokers) or ``(n, 5)`` uint32 packed rows. Every ``*_batch`` function
+takes validated input (see ``check_*_batch``), a preallocated output array and a thread
+count, and fills the output with the GIL released. The per-hand code is in ``_american.pxd``.
+"""
+import numpy as np
+from cython.parallel cimport prange
+from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+
+from mjfast._american cimport american_distance_counts, american_distance_packed
+from mjfast._bits cimport mj_fields_sum, mj_popcount32, mj_load64, mj_lane_sum, MJ_F0
+from mjfast._hand cimport PAR_MIN
+
+
+def shanten_counts_batch(const uint8_t[:, ::1] hands, int8_t[::1] out, int threads):
+    """out[i] = beginner-hand shanten (distance - 1) of 43-count row i."""
+    cdef Py_ssize_t i, n = hands.shape[0]
+    if n < PAR_MIN:
+        threads = 1
+    with nogil:
+        if threads == 1:
+            for i in range(n):
+                out[i] = <int8_t>(american_distance_counts(&hands[i, 0]) - 1)
+        else:
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                out[i] = <int8_t>(american_distance_counts(&hands[i, 0]) - 1)
+
+
+def shanten_packed_batch(const uint32_t[:, ::1] hands, int8_t[::1] out, int threads):
+    """out[i] = beginner-hand shanten of packed row i (5 words)."""
+    cdef Py_ssize_t i, n = hands.shape[0]
+    if n < PAR_MIN:
+        threads = 1
+    with nogil:
+        if threads == 1:
+            for i in range(n):
+                out[i] = <int8_t>(american_distance_packed(&hands[i, 0]) - 1)
+        else:
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                out[i] = <int8_t>(american_distance_packed(&hands[i, 0]) - 1)
+
+
+def winning_counts_batch(const uint8_t[:, ::1] hands, uint8_t[::1] out, int threads):
+    """out[i] = 1 if 43-count row i (14 tiles) is a complete beginner hand."""
+    cdef Py_ssize_t i, n = hands.shape[0]
+    if n < PAR_MIN:
+        threads = 1
+    with nogil:
+        if threads == 1:
+            for i in range(n):
+                out[i] = american_distance_counts(&hands[i, 0]) == 0
+        else:
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                out[i] = american_distance_counts(&hands[i, 0]) == 0
+
+
+def winning_packed_batch(const uint32_t[:, ::1] hands, uint8_t[::1] out, int threads):
+    """out[i] = 1 if packed row i (14 tiles) is a complete beginner hand."""
+    cdef Py_ssize_t i, n = hands.shape[0]
+    if n < PAR_MIN:
+        threads = 1
+    with nogil:
+        if threads == 1:
+            for i in range(n):
+                out[i] = american_distance_packed(&hands[i, 0]) == 0
+        else:
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                out[i] = american_distance_packed(&hands[i, 0]) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation (the wrappers call these before any kernel above sees the data)
+
+cdef inline uint64_t lanes_over(uint64_t x, uint64_t limit) noexcept nogil:
+    """Nonzero when some byte lane of x (lanes 0..255) holds more than ``limit`` (< 128)."""
+    return (x | ((x & 0x7F7F7F7F7F7F7F7FULL) + 0x0101010101010101ULL * (0x7F - limit))) & 0x8080808080808080ULL
+
+
+cdef inline int counts_row_status(const uint8_t* h, uint64_t size_mask) noexcept nogil:
+    """0 = valid, 1 = a standard count above 4, 4 = a bonus count above 1, 2 = size not allowed."""
+    cdef uint64_t wm = mj_load64(h)
+    cdef uint64_t wp = mj_load64(h + 9)
+    cdef uint64_t ws = mj_load64(h + 18)
+    cdef uint64_t wz = mj_load64(h + 26) >> 8          # bytes 27..33, top lane 0
+    cdef uint64_t extra = <uint64_t>h[8] | (<uint64_t>h[17] << 8) | (<uint64_t>h[26] << 16)
+    cdef uint64_t bonus = mj_load64(h + 34)
+    cdef int total
+    if lanes_over(wm, 4) | lanes_over(wp, 4) | lanes_over(ws, 4) | lanes_over(wz, 4) | lanes_over(extra, 4):
+        return 1
+    if lanes_over(bonus, 1):
+        return 4
+    total = mj_lane_sum(wm + wp + ws + wz + extra + bonus) + h[42]   # lanes stay below 256
+    return 0 if total < 64 and (size_mask >> total) & 1 else 2
+
+
+cdef inline int packed_row_status(const uint32_t* w, uint64_t size_mask) noexcept nogil:
+    """0 = valid, 1 = a field above 4, 2 = size not allowed, 3 = padding bits set."""
+    cdef uint32_t bad = 0
+    cdef int s, total = 0
+    if (w[0] >> 27) | (w[1] >> 27) | (w[2] >> 27) | (w[3] >> 21) | (w[4] >> 16):
+        return 3
+    for s in range(4):
+        bad |= (w[s] >> 2) & (w[s] | (w[s] >> 1)) & MJ_F0
+        total += mj_fields_sum(w[s])
+    if bad:
+        return 1
+    total += mj_popcount32(w[4] & 0xFF) + <int>((w[4] >> 8) & 0xFF)
+    return 0 if total < 64 and (size_mask >> total) & 1 else 2
+
+
+def check_counts_batch(const uint8_t[:, ::1] hands, uint64_t size_mask):
+    """First invalid row of an (n, 43) uint8 batch: ``(row, reason)`` or ``(-1, 0)``."""
+    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef int st = 0
+    with nogil:
+        for i in range(n):
+            st = counts_row_status(&hands[i, 0], size_mask)
+            if st:
+                break
+    if st:
+        return i, st
+    return -1, 0
+
+
+def check_packed_batch(const uint32_t[:, ::1] hands, uint64_t size_mask):
+    """First invalid row of an (n, 5) packed batch: ``(row, reason)`` or ``(-1, 0)``."""
+    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef int st = 0
+    with nogil:
+        for i in range(n):
+            st = packed_row_status(&hands[i, 0], size_mask)
+            if st:
+                break
+    if st:
+        return i, st
+    return -1, 0

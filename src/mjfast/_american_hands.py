@@ -1,0 +1,261 @@
+"""American hands (rules="american"): validation and the beginner-hand functions.
+
+Private: :mod:`mjfast.hands` dispatches here when ``rules="american"``. Hands use the
+extended model of :mod:`mjfast.tiles` (43 kinds: 34 standard, f1..f8, the joker):
+
+* text with ``f1``..``f8`` and ``j`` (``"1111m2222p3333s f1f2 jj"`` ...), fully concealed;
+* a ``(43,)`` count vector or an ``(N, 43)`` array (standard counts 0-4, each flower 0-1,
+  jokers limited only by the hand size), or ``(34,)`` / ``(N, 34)`` standard counts (no
+  flowers, no jokers);
+* an ``(N, 5)`` uint32 array in the packed layout (word 4: flowers in bits 0-7, jokers in
+  bits 8-15), or ``(N, 4)`` standard packed words.
+
+The beginner hand: 3 sets of four identical tiles + 1 pair, of four different kinds, 14
+tiles. The 8 flowers are one kind ("flower"); jokers stand in for tiles of a set of four
+(each set keeps at least one natural tile), never in the pair. Distance = tiles still missing
+(14 minus the largest overlap with a complete hand), shanten = distance - 1.
+"""
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from typing import Any
+
+import numpy as np
+
+from . import _american_batch, tiles
+
+FORMS = ("beginner",)
+SIZES_SHANTEN = (1 << 13) | (1 << 14)
+SIZES_WINNING = 1 << 14
+SIZES_WAITING = 1 << 13
+_N = tiles.N_EXTENDED
+_FLOWERS = slice(tiles.BONUS_FIRST, tiles.JOKER)
+
+
+def check_form(form) -> None:
+    if not isinstance(form, str):
+        raise TypeError(f"form must be a str, not {type(form).__name__}")
+    if form not in ("all",) + FORMS:
+        raise ValueError(f"unknown form {form!r} for rules='american'; choose 'all' or 'beginner' "
+                         "(the American beginner hand is its only form)")
+
+
+def set_jokers(jokers) -> int:
+    """Jokers in the tile set (default 8); validated like deal()'s option."""
+    if jokers is None:
+        return tiles.MAX_JOKERS
+    if isinstance(jokers, bool) or not isinstance(jokers, numbers.Integral):
+        raise TypeError(f"jokers must be an int, not {type(jokers).__name__}")
+    if not 0 <= jokers <= 16:
+        raise ValueError(f"jokers must be between 0 and 16, got {jokers}")
+    return int(jokers)
+
+
+@dataclasses.dataclass(frozen=True)
+class Batch:
+    data: np.ndarray  # (n, 43) uint8 or (n, 5) uint32, C-contiguous
+    packed: bool
+    single: bool
+
+
+def _sizes_text(mask: int) -> str:
+    return " or ".join(str(s) for s in range(64) if (mask >> s) & 1)
+
+
+def _from_text(text: str, what: str) -> np.ndarray:
+    parsed = tiles.parse_tiles(text, max_jokers=14, max_tiles=None)
+    if parsed.melds:
+        raise ValueError(f"{what}: rules='american' analyses fully concealed hands; remove the "
+                         f"called sets from {text!r}")
+    row = np.zeros((1, _N), dtype=np.uint8)
+    row[0, :34] = parsed.concealed
+    row[0, _FLOWERS] = parsed.bonus
+    row[0, tiles.JOKER] = parsed.jokers
+    return row
+
+
+def as_batch(hands: Any, sizes: int, what: str = "hands") -> Batch:
+    """Validate American ``hands`` and return a C-contiguous (n, 43) or (n, 5) batch."""
+    if isinstance(hands, str):
+        arr, single, packed = _from_text(hands, what), True, False
+    else:
+        if isinstance(hands, (bytes, bytearray, memoryview)):
+            raise TypeError(f"{what} must be a str, a (43,) count vector or an (N, 43) / packed (N, 5) "
+                            f"array, not {type(hands).__name__}")
+        arr = np.asarray(hands)
+        if arr.dtype.kind == "b":
+            raise TypeError(f"{what} must hold integer tile counts, not booleans")
+        if arr.dtype.kind not in "iu":
+            if arr.size == 0 and arr.ndim == 2 and arr.dtype.kind == "f":
+                arr = arr.astype(np.uint8)
+            else:
+                raise TypeError(f"{what} must hold integer tile counts, got dtype {arr.dtype}")
+        if arr.ndim not in (1, 2):
+            raise ValueError(f"{what} must have shape (43,), (N, 43) or packed (N, 5); got {arr.shape}")
+        single = arr.ndim == 1
+        if single:
+            arr = arr.reshape(1, -1)
+        width = arr.shape[1]
+        if width in (4, 5):
+            if arr.dtype != np.uint32:
+                raise TypeError(f"{what}: packed hands must have dtype uint32, got {arr.dtype}")
+            packed = True
+            if width == 4:
+                arr = np.concatenate([arr, np.zeros((len(arr), 1), np.uint32)], axis=1)
+        elif width in (34, _N):
+            packed = False
+            if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 255):
+                row, k = np.argwhere((arr < 0) | (arr > 255))[0]
+                label = what if single else f"{what}: hand {row}"
+                raise ValueError(f"{label} holds {int(arr[row, k])} copies of {tiles.tile_name(int(k))}; "
+                                 "counts must be 0-4 (flowers 0-1)")
+            if width == 34:
+                arr = np.concatenate([arr, np.zeros((len(arr), _N - 34), arr.dtype)], axis=1)
+            arr = arr.astype(np.uint8, copy=False)
+        else:
+            raise ValueError(f"{what} must have 43 counts per hand (34 standard kinds, f1..f8, jokers), "
+                             f"or 5 packed uint32 words; got shape {np.shape(hands)}")
+        arr = np.ascontiguousarray(arr)
+    check = _american_batch.check_packed_batch if packed else _american_batch.check_counts_batch
+    row, reason = check(arr, sizes)
+    if row >= 0:
+        label = what if single else f"{what}: hand {row}"
+        if reason == 1:
+            if packed:
+                raise ValueError(f"{label}: a packed 3-bit count is above 4")
+            k = int(np.flatnonzero(arr[row, :34] > 4)[0])
+            raise ValueError(f"{label} holds {int(arr[row, k])} copies of {tiles.tile_name(k)}; counts must be 0-4")
+        if reason == 4:
+            k = 34 + int(np.flatnonzero(arr[row, _FLOWERS] > 1)[0])
+            raise ValueError(f"{label} holds {int(arr[row, k])} copies of {tiles.tile_name(k)}; each flower "
+                             "f1-f8 exists once")
+        if reason == 3:
+            raise ValueError(f"{label}: packed word has bits set outside the count fields")
+        total = int(unpack(arr[row]).sum()) if packed else int(arr[row].astype(np.int64).sum())
+        raise ValueError(f"{label} has {total} tiles; American hands here hold {_sizes_text(sizes)} "
+                         "(flowers and jokers count)")
+    return Batch(arr, packed, single)
+
+
+def unpack(words: np.ndarray) -> np.ndarray:
+    return tiles.unpack(words).astype(np.int64)
+
+
+def shanten(hands: Any, form: str, threads: int):
+    check_form(form)
+    batch = as_batch(hands, SIZES_SHANTEN)
+    out = np.empty(len(batch.data), dtype=np.int8)
+    kernel = _american_batch.shanten_packed_batch if batch.packed else _american_batch.shanten_counts_batch
+    kernel(batch.data, out, threads)
+    return int(out[0]) if batch.single else out
+
+
+def is_winning(hands: Any, form: str, threads: int):
+    check_form(form)
+    batch = as_batch(hands, SIZES_WINNING)
+    out = np.empty(len(batch.data), dtype=np.uint8)
+    kernel = _american_batch.winning_packed_batch if batch.packed else _american_batch.winning_counts_batch
+    kernel(batch.data, out, threads)
+    res = out.view(np.bool_)
+    return bool(res[0]) if batch.single else res
+
+
+def _single(hand: Any, sizes: int, what: str) -> np.ndarray:
+    if not isinstance(hand, str) and np.ndim(hand) != 1:
+        raise ValueError(f"{what} must be one hand (text, 43 counts or 5 packed words), not shape {np.shape(hand)}")
+    batch = as_batch(hand, sizes, what)
+    row = tiles.unpack(batch.data[0]) if batch.packed else batch.data[0]
+    return row.astype(np.int64)
+
+
+def _limits(n_jokers: int) -> np.ndarray:
+    """Physical copies of each of the 43 kinds in the American set."""
+    lim = np.full(_N, 4, dtype=np.int64)
+    lim[_FLOWERS] = 1
+    lim[tiles.JOKER] = n_jokers
+    return lim
+
+
+def _visible(visible: Any, hand: np.ndarray, limits: np.ndarray) -> np.ndarray:
+    if visible is None:
+        seen = np.zeros(_N, dtype=np.int64)
+    elif isinstance(visible, str):
+        seen = np.zeros(_N, dtype=np.int64)
+        if visible.strip():
+            p = tiles.parse_tiles(visible, max_jokers=16, max_tiles=None)
+            seen[:34] = p.counts_all()
+            seen[_FLOWERS] = p.bonus
+            seen[tiles.JOKER] = p.jokers
+    else:
+        arr = np.asarray(visible)
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"visible must hold integer counts, got dtype {arr.dtype}")
+        if arr.shape not in ((34,), (_N,)):
+            raise ValueError(f"visible must be text, 34 or 43 counts; got shape {arr.shape}")
+        if arr.size and arr.min() < 0:
+            raise ValueError("visible counts must be non-negative")
+        seen = np.zeros(_N, dtype=np.int64)
+        seen[: arr.shape[0]] = arr
+    total = seen + hand
+    over = np.flatnonzero(total > limits)
+    if over.size:
+        k = int(over[0])
+        raise ValueError(f"{tiles.tile_name(k)}: {int(hand[k])} in hand + {int(seen[k])} visible = "
+                         f"{int(total[k])} copies; only {int(limits[k])} exist in the American set")
+    return seen
+
+
+def _shanten_rows(rows: np.ndarray) -> np.ndarray:
+    out = np.empty(len(rows), dtype=np.int8)
+    _american_batch.shanten_counts_batch(np.ascontiguousarray(rows, dtype=np.uint8), out, 1)
+    return out
+
+
+def waits(hand: Any, form: str, jokers) -> list[str]:
+    check_form(form)
+    limits = _limits(set_jokers(jokers))
+    counts = _single(hand, SIZES_WAITING, "hand")
+    if counts[tiles.JOKER] > limits[tiles.JOKER]:
+        raise ValueError(f"hand holds {int(counts[tiles.JOKER])} jokers; the set has {int(limits[tiles.JOKER])}")
+    cand = np.flatnonzero(counts < limits)
+    rows = np.repeat(counts[None, :], len(cand), axis=0)
+    rows[np.arange(len(cand)), cand] += 1
+    done = _shanten_rows(rows) == -1
+    return [tiles.tile_name(int(k)) for k in cand[done]]
+
+
+def effective_tiles(hand: Any, visible: Any, form: str, jokers, improvement_cls):
+    check_form(form)
+    limits = _limits(set_jokers(jokers))
+    counts = _single(hand, SIZES_SHANTEN, "hand")
+    seen = _visible(visible, counts, limits)
+    if int(counts.sum()) == 13:
+        return _improvements(counts[None, :], [None], seen[None, :], limits, improvement_cls)[0]
+    held = np.flatnonzero(counts)
+    rows = np.repeat(counts[None, :], len(held), axis=0)
+    rows[np.arange(len(held)), held] -= 1
+    seen_rows = np.repeat(seen[None, :], len(held), axis=0)
+    seen_rows[np.arange(len(held)), held] += 1  # the discard is visible now
+    imps = _improvements(rows, [tiles.tile_name(int(k)) for k in held], seen_rows, limits, improvement_cls)
+    order = sorted(range(len(imps)), key=lambda i: (imps[i].shanten, -imps[i].count, int(held[i])))
+    return [imps[i] for i in order]
+
+
+def _improvements(rows13, discards, seen, limits, improvement_cls) -> list:
+    """Effective tiles of each 13-tile row: kinds whose draw lowers the shanten, unseen copies."""
+    n = len(rows13)
+    base = _shanten_rows(rows13)
+    unseen = limits[None, :] - rows13 - seen               # (n, 43)
+    cand = np.repeat(rows13, _N, axis=0)
+    kinds = np.tile(np.arange(_N), n)
+    ok = unseen.reshape(-1) > 0
+    cand[np.arange(len(cand)), kinds] += ok
+    after = _shanten_rows(cand).reshape(n, _N)
+    ok = ok.reshape(n, _N)
+    result = []
+    for i in range(n):
+        better = np.flatnonzero(ok[i] & (after[i] < base[i]))
+        tl = {tiles.tile_name(int(k)): int(unseen[i, k]) for k in better}
+        result.append(improvement_cls(discards[i], int(base[i]), tl, sum(tl.values())))
+    return result
