@@ -50,7 +50,7 @@ def _connected(client):
     distributed = import_distributed()
     if isinstance(client, str):
         try:
-            c = distributed.Client(client, set_as_default=False, timeout="10s")
+            c = distributed.Client(client, set_as_default=False)  # connect timeout: Dask's config
         except OSError as exc:
             raise ValueError(f"cannot connect to the Dask scheduler at {client!r}: {exc}") from exc
         try:
