@@ -221,3 +221,39 @@ def test_missing_distributed_says_how_to_install(monkeypatch):
     for call in (lambda: mjfast.deal_stats(10, backend="dask"), lambda: mjfast.simulate(10, backend="dask")):
         with pytest.raises(ImportError, match=r'pip install "mjfast\[dask\]"'):
             call()
+
+
+def _cli_json(argv, capsys) -> dict:
+    import json
+
+    from mjfast.cli import main
+
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    data.pop("seconds", None)
+    data.pop("games_per_second", None)
+    data.pop("turns_per_second", None)
+    return data
+
+
+def test_cli_backend_dask_scheduler(client, capsys):
+    addr = client.scheduler.address
+    base = ["deal-stats", "-n", "30000", "--seed", "3", "--format", "json", "--no-progress"]
+    assert _cli_json(base + ["--backend", "dask", "--scheduler", addr], capsys) == _cli_json(base, capsys)
+    base = ["simulate", "--games", "60", "--seed", "3", "--format", "json", "--no-progress", "--duplicate"]
+    assert _cli_json(base + ["--backend", "dask", "--scheduler", addr], capsys) == _cli_json(base, capsys)
+
+
+def test_cli_backend_errors(capsys):
+    from mjfast.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(["deal-stats", "-n", "10", "--scheduler", "tcp://127.0.0.1:8786"])
+    assert info.value.code == 2 and "--scheduler needs --backend dask" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["simulate", "--backend", "spark"])
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        code = main(["deal-stats", "-n", "10", "--seed", "1", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1"])
+    assert code == 2 and "cannot connect to the Dask scheduler" in capsys.readouterr().err
