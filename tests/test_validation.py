@@ -107,3 +107,19 @@ def test_arbitrary_counts_valid_or_valueerror(counts):
     else:
         with pytest.raises(ValueError):
             mjfast.shanten(arr)
+
+
+@pytest.mark.parametrize("total", [64, 65, 66, 68, 71, 77, 78, 136])
+def test_hand_totals_above_63_rejected(total):
+    """Totals of 64+ tiles were once checked with a C shift by >= 64 (undefined: on x86 a
+    68-tile hand passed as a 4-tile one and shanten returned -1)."""
+    counts = np.zeros(34, np.uint8)
+    left = total
+    for k in range(34):
+        counts[k] = min(4, left)
+        left -= counts[k]
+    for fn in (mjfast.shanten, mjfast.is_winning):
+        with pytest.raises(ValueError, match=f"has {total} tiles"):
+            fn(counts)
+        with pytest.raises(ValueError, match=f"has {total} tiles"):
+            fn(mjfast.pack(counts[None, :]))
