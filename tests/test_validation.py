@@ -123,3 +123,22 @@ def test_hand_totals_above_63_rejected(total):
             fn(counts)
         with pytest.raises(ValueError, match=f"has {total} tiles"):
             fn(mjfast.pack(counts[None, :]))
+
+
+@pytest.mark.parametrize("threads", [1025, 100_000, 2**31, 2**70])
+def test_absurd_thread_counts_rejected(threads):
+    """threads=100000 once reached OpenMP and crashed the interpreter (segfault); 2**31
+    overflowed the C int (OverflowError) or tried to allocate per-thread tables (MemoryError)."""
+    h = mjfast.parse_hand("123m456p789s1122z")[None, :]
+    for call in (lambda: mjfast.shanten(h, threads=threads), lambda: mjfast.deal(2, threads=threads),
+                 lambda: mjfast.deal_stats(10, threads=threads, progress=False),
+                 lambda: mjfast.simulate(1, threads=threads, progress=False)):
+        with pytest.raises(ValueError, match=f"threads={threads} is more than mjfast allows"):
+            call()
+
+
+def test_omp_num_threads_env_capped(monkeypatch):
+    from mjfast import _config
+
+    monkeypatch.setenv("OMP_NUM_THREADS", "100000")
+    assert _config.default_threads() == _config.max_threads()
