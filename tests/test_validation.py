@@ -142,3 +142,17 @@ def test_omp_num_threads_env_capped(monkeypatch):
 
     monkeypatch.setenv("OMP_NUM_THREADS", "100000")
     assert _config.default_threads() == _config.max_threads()
+
+
+def test_rerun_and_tile_kind_bad_input_messages():
+    """rerun('0') raised AttributeError, a header without options KeyError, tile_kind with an
+    array n_tiles numpy's 'truth value of an array' error."""
+    for text in ("0", "[1]", '{"type": "header", "seed": 1}', "not json"):
+        with pytest.raises(ValueError, match="event log"):
+            mjfast.rerun(text)
+    with pytest.raises(TypeError, match="GameLog"):
+        mjfast.rerun(42)
+    with pytest.raises(TypeError, match="n_tiles must be an integer"):
+        mjfast.wall.tile_kind([1, 2], n_tiles=np.array([1, 2]))
+    with pytest.raises(TypeError, match="must hold integers"):
+        mjfast.wall.tile_kind(np.array([], dtype=complex))

@@ -906,9 +906,14 @@ class GameLog:
 
     @classmethod
     def from_jsonl(cls, text: str) -> "GameLog":
-        lines = [json.loads(x) for x in text.splitlines() if x.strip()]
-        if not lines or lines[0].get("type") != "header":
-            raise ValueError("an event log starts with its header line")
+        if not isinstance(text, str):
+            raise TypeError(f"an event log is JSON-lines text, not {type(text).__name__}")
+        try:
+            lines = [json.loads(x) for x in text.splitlines() if x.strip()]
+        except ValueError as exc:
+            raise ValueError(f"not an mjfast event log (a line is not JSON: {exc})") from None
+        if not lines or not all(isinstance(x, dict) for x in lines) or lines[0].get("type") != "header":
+            raise ValueError("not an mjfast event log: it is JSON lines of objects, starting with the header line")
         header = dict(lines[0])
         header.pop("type")
         return cls(header, lines[1:])
@@ -1043,7 +1048,12 @@ def rerun(log: GameLog | str, *, policies=None) -> GameLog:
     """
     if isinstance(log, str):
         log = GameLog.from_jsonl(log)
+    if not isinstance(log, GameLog):
+        raise TypeError(f"rerun expects a GameLog or its JSON-lines text, not {type(log).__name__}")
     h = log.header
+    missing = [k for k in ("seed", "game_index", "rules", "options", "policies") if k not in h]
+    if missing or not isinstance(h.get("options"), dict):
+        raise ValueError(f"this event log header lacks {missing or ['options']}; it cannot be re-run")
     if h.get("seed") is None:
         raise ValueError("this log has no seed (the run was seeded from a Generator); it cannot be re-run")
     opts = {k: v for k, v in h["options"].items() if k not in ("name", "tiles")}
