@@ -18,7 +18,8 @@ from hypothesis.extra import numpy as hnp
 import mjfast
 from mjfast import _reference, tiles, wall
 
-FUZZ = settings(max_examples=int(os.environ.get("MJFAST_FUZZ_EXAMPLES", "150")), deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+FUZZ = settings(max_examples=int(os.environ.get("MJFAST_FUZZ_EXAMPLES", "150")), deadline=None, suppress_health_check=list(HealthCheck),
+                derandomize=not os.environ.get("MJFAST_FUZZ_RANDOM"))
 DTYPES = ["u1", "i1", "u2", "i2", "u4", "i4", "u8", "i8", ">u4", ">i8", "f8", "f4", "?", "c16", "U2", "O"]
 SHAPES = [(34,), (1, 34), (3, 34), (0, 34), (4,), (2, 4), (5,), (2, 5), (43,), (2, 43), (), (33,), (35,),
           (2, 3), (1, 34, 1), (34, 1), (0,), (2, 0)]
