@@ -172,3 +172,29 @@ def test_sigint_dask_backend():
     assert lines[0].startswith("interrupted") and int(lines[0].split()[1]) > 0
     assert lines[-1] == "after 0 0 []", out  # (multiprocessing's resource tracker lives until exit)
     assert latency < 1.0, f"took {latency:.2f} s to stop"
+
+
+def test_time_sized_chunks_cover_the_range_and_never_change_results():
+    import numpy as np
+
+    import mjfast
+    from mjfast._progress import timed_chunks
+
+    for start, stop, cap, first in ((0, 0, 5, 1), (3, 1000, 64, 1), (0, 10**6, 1 << 16, 1000), (7, 8, 1, 1)):
+        pieces = list(timed_chunks(start, stop, cap, first))
+        assert all(1 <= m <= cap for _, m in pieces)
+        covered = [i for lo, m in pieces for i in range(lo, lo + m)] if stop - start < 2000 else None
+        if covered is not None:
+            assert covered == list(range(start, stop))
+        assert sum(m for _, m in pieces) == stop - start
+    # local runs: chunk size and threads never change a result
+    ref = mjfast.deal_stats(5000, rules="mcr", seed=4, progress=False).to_dict()
+    for chunk, threads in ((1, 1), (7, 2), (4999, None)):
+        assert mjfast.deal_stats(5000, rules="mcr", seed=4, progress=False, chunk_size=chunk, threads=threads).to_dict() == ref
+    ref = mjfast.simulate(40, seed=4, progress=False, duplicate=True).to_dict()
+    for chunk, threads in ((1, 1), (3, 2), (1000, None)):
+        assert mjfast.simulate(40, seed=4, progress=False, duplicate=True, chunk_size=chunk,
+                               threads=threads).to_dict() == ref
+    d = mjfast.deal(300_000, seed=2, ids=True)
+    part = mjfast.deal(1000, seed=2, start=299_000, ids=True)
+    assert np.array_equal(d.hands[299_000:], part.hands) and np.array_equal(d.ids[299_000:], part.ids)
