@@ -60,7 +60,7 @@ def _connected(client):
         return
     if client is None:
         try:
-            client = distributed.default_client()
+            client = distributed.get_client()  # the default client, or the worker's inside a task
         except ValueError:
             raise ValueError("backend='dask' found no Dask client: create one first, e.g. "
                              "distributed.Client('tcp://scheduler:8786') (or Client() for a local cluster), "
