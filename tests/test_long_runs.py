@@ -54,10 +54,11 @@ def _cases(names):
 @pytest.mark.parametrize("case", _cases(set(CASES) - {"deal_stats"}) + [pytest.param("deal_stats", marks=pytest.mark.slow)])
 def test_memory_flat_ten_times_larger(case):
     """Peak memory of a run 10x larger is no larger: Python/numpy allocations (tracemalloc,
-    byte-exact) within 15% + 16 KiB, process peak RSS within 10% + 2 MiB."""
+    byte-exact) within 5% + 4 KiB (an index array of 16 bytes per game, as simulate once
+    allocated, would exceed it), process peak RSS within 10% + 2 MiB."""
     warm, run, n = CASES[case]
     small, big = _measure(warm, run, n), _measure(warm, run, 10 * n)
-    assert big["traced_peak"] <= small["traced_peak"] * 1.15 + 16384, (small, big)
+    assert big["traced_peak"] <= small["traced_peak"] * 1.05 + 4096, (small, big)
     assert big["maxrss_kb"] <= small["maxrss_kb"] * 1.10 + 2048, (small, big)
 
 
@@ -195,6 +196,6 @@ def test_time_sized_chunks_cover_the_range_and_never_change_results():
     for chunk, threads in ((1, 1), (3, 2), (1000, None)):
         assert mjfast.simulate(40, seed=4, progress=False, duplicate=True, chunk_size=chunk,
                                threads=threads).to_dict() == ref
-    d = mjfast.deal(300_000, seed=2, ids=True)
-    part = mjfast.deal(1000, seed=2, start=299_000, ids=True)
-    assert np.array_equal(d.hands[299_000:], part.hands) and np.array_equal(d.ids[299_000:], part.ids)
+    d = mjfast.deal(150_000, seed=2, ids=True)
+    part = mjfast.deal(1000, seed=2, start=149_000, ids=True)
+    assert np.array_equal(d.hands[149_000:], part.hands) and np.array_equal(d.ids[149_000:], part.ids)
