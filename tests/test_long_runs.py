@@ -199,3 +199,15 @@ def test_time_sized_chunks_cover_the_range_and_never_change_results():
     d = mjfast.deal(150_000, seed=2, ids=True)
     part = mjfast.deal(1000, seed=2, start=149_000, ids=True)
     assert np.array_equal(d.hands[149_000:], part.hands) and np.array_equal(d.ids[149_000:], part.ids)
+
+
+def test_compare_in_pieces_same_result():
+    """compare() plays in time-sized pieces (bounded memory, quick Ctrl-C): the paired
+    differences are per wall set, so thread count and pieces never change the result."""
+    import mjfast
+
+    def key(c):
+        return (c.points_diff, c.win_rate_diff, c.a.wins.tolist(), c.b.points.tolist(), c.a.turns, c.b.turns_sq_per_game)
+
+    want = key(mjfast.compare("greedy", "defensive", 120, seed=5, progress=False, threads=1))
+    assert key(mjfast.compare("greedy", "defensive", 120, seed=5, progress=False, threads=2)) == want
