@@ -187,3 +187,43 @@ def test_batch_layouts_same_answer(threads):
     p = mjfast.pack(h)
     assert np.array_equal(mjfast.shanten(np.asfortranarray(p), threads=threads), want)
     assert np.array_equal(mjfast.shanten(np.repeat(p, 2, axis=1)[:, ::2], threads=threads), want)
+
+
+ANSWERS = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(), st.text(max_size=12),
+                    st.sampled_from(["win", "pung", "kong", "chow:123m", "1m", "5z", "concealed_kong:1m", "added_kong:7z"]),
+                    st.just(np.int64(3)), st.just(object()), st.lists(st.integers(), max_size=2))
+
+
+class Erratic(mjfast.Policy):
+    """Answers each question with a value from hypothesis, then plays legally."""
+
+    name = "erratic"
+
+    def __init__(self, discard, claim, own, ready):
+        self.answers = {"discard": discard, "claim": claim, "own": own, "ready": ready}
+
+    def discard(self, view):
+        return self.answers["discard"]
+
+    def claim(self, view, tile, options):
+        return self.answers["claim"]
+
+    def own_turn(self, view, options):
+        return self.answers["own"]
+
+    def declare_ready(self, view):
+        return self.answers["ready"]
+
+
+@given(ANSWERS, ANSWERS, ANSWERS, ANSWERS, st.sampled_from(["classical", "basic", "mcr"]))
+@settings(max_examples=int(os.environ.get("MJFAST_FUZZ_EXAMPLES", "150")) // 3, deadline=None,
+          suppress_health_check=list(HealthCheck), derandomize=not os.environ.get("MJFAST_FUZZ_RANDOM"))
+def test_python_policy_any_answer(discard, claim, own, ready, rules):
+    """A policy answering anything: a finished game or IllegalActionError naming seat and turn."""
+    pols = [Erratic(discard, claim, own, ready), "greedy", "random", "greedy"]
+    try:
+        res = mjfast.simulate(2, rules=rules, policies=pols, seed=1, progress=False)
+    except mjfast.IllegalActionError as exc:
+        assert "seat 0 (erratic)" in str(exc) and "turn" in str(exc)
+    else:
+        assert res.games == 2 and int(res.points.sum()) == 0
