@@ -65,6 +65,8 @@ def _connected(client):
             raise ValueError("backend='dask' found no Dask client: create one first, e.g. "
                              "distributed.Client('tcp://scheduler:8786') (or Client() for a local cluster), "
                              "or pass client= (a Client or a scheduler address)") from None
+    if getattr(client, "asynchronous", False):
+        raise ValueError("backend='dask' needs a synchronous Client (this one was made with asynchronous=True)")
     if client.status not in ("running", "connecting", "newly-created"):
         raise ValueError(f"the Dask client is not running (status {client.status!r})")
     yield client

@@ -412,7 +412,7 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
         ``chunk_size`` deals, keyed by (seed, chunk), runs them on a Dask cluster and adds
         their exact counts: the result is bit-identical to the local run with the same seed
         (needs ``pip install "mjfast[dask]"``; ``threads`` is then the threads per task,
-        default 1).
+        default 1, resolved on this machine).
     client : distributed.Client, str or None
         ``backend="dask"`` only: the client to use (None = the current client, e.g. the last
         ``Client(...)`` created), or a scheduler address such as ``"tcp://scheduler:8786"``.
