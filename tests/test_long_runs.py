@@ -6,7 +6,6 @@ cannot disturb the test process.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
