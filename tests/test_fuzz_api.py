@@ -51,7 +51,8 @@ def check(fn, *args, **kw):
 def test_kernel_facing_fuzz_in_subprocess():
     env = dict(os.environ)
     root = Path(__file__).resolve().parents[1]
-    env["PYTHONPATH"] = os.pathsep.join([str(root / "src"), env.get("PYTHONPATH", "")]) if (root / "src" / "mjfast" / "_core.pyx").exists() and any((root / "src" / "mjfast").glob("_core*.so")) else env.get("PYTHONPATH", "")
+    here = str(Path(mjfast.__file__).resolve().parents[1])  # the subprocess imports this same mjfast
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "ignore::DeprecationWarning",
                           str(root / "tests" / "_fuzz_risky.py")], capture_output=True, text=True, timeout=900,
                          cwd=root, env=env)
