@@ -109,3 +109,52 @@ def test_arbitrary_counts_valid_or_valueerror(counts):
     else:
         with pytest.raises(ValueError):
             mjfast.shanten(arr)
+
+
+@pytest.mark.parametrize("total", [64, 65, 66, 68, 71, 77, 78, 136])
+def test_hand_totals_above_63_rejected(total):
+    """Totals of 64+ tiles were once checked with a C shift by >= 64 (undefined: on x86 a
+    68-tile hand passed as a 4-tile one and shanten returned -1)."""
+    counts = np.zeros(34, np.uint8)
+    left = total
+    for k in range(34):
+        counts[k] = min(4, left)
+        left -= counts[k]
+    for fn in (mjfast.shanten, mjfast.is_winning):
+        with pytest.raises(ValueError, match=f"has {total} tiles"):
+            fn(counts)
+        with pytest.raises(ValueError, match=f"has {total} tiles"):
+            fn(mjfast.pack(counts[None, :]))
+
+
+@pytest.mark.parametrize("threads", [1025, 100_000, 2**31, 2**70])
+def test_absurd_thread_counts_rejected(threads):
+    """threads=100000 once reached OpenMP and crashed the interpreter (segfault); 2**31
+    overflowed the C int (OverflowError) or tried to allocate per-thread tables (MemoryError)."""
+    h = mjfast.parse_hand("123m456p789s1122z")[None, :]
+    for call in (lambda: mjfast.shanten(h, threads=threads), lambda: mjfast.deal(2, threads=threads),
+                 lambda: mjfast.deal_stats(10, threads=threads, progress=False),
+                 lambda: mjfast.simulate(1, threads=threads, progress=False)):
+        with pytest.raises(ValueError, match=f"threads={threads} is more than mjfast allows"):
+            call()
+
+
+def test_omp_num_threads_env_capped(monkeypatch):
+    from mjfast import _config
+
+    monkeypatch.setenv("OMP_NUM_THREADS", "100000")
+    assert _config.default_threads() == _config.max_threads()
+
+
+def test_rerun_and_tile_kind_bad_input_messages():
+    """rerun('0') raised AttributeError, a header without options KeyError, tile_kind with an
+    array n_tiles numpy's 'truth value of an array' error."""
+    for text in ("0", "[1]", '{"type": "header", "seed": 1}', "not json"):
+        with pytest.raises(ValueError, match="event log"):
+            mjfast.rerun(text)
+    with pytest.raises(TypeError, match="GameLog"):
+        mjfast.rerun(42)
+    with pytest.raises(TypeError, match="n_tiles must be an integer"):
+        mjfast.wall.tile_kind([1, 2], n_tiles=np.array([1, 2]))
+    with pytest.raises(TypeError, match="must hold integers"):
+        mjfast.wall.tile_kind(np.array([], dtype=complex))

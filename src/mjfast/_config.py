@@ -17,8 +17,16 @@ def default_threads() -> int:
     """Threads used for ``threads=None``: ``OMP_NUM_THREADS`` if set, else all available CPUs."""
     env = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
     if env.isdigit() and int(env) > 0:
-        return int(env)
+        return min(int(env), max_threads())
     return available_cpus()
+
+
+MAX_THREADS = 1024  # more threads than this (or than the CPUs, if more) is refused: OpenMP would crash
+
+
+def max_threads() -> int:
+    """Largest ``threads`` accepted: the larger of 1024 and the available CPUs."""
+    return max(MAX_THREADS, available_cpus())
 
 
 def resolve_threads(threads) -> int:
@@ -26,7 +34,9 @@ def resolve_threads(threads) -> int:
 
     ``None`` = :func:`default_threads`; a positive int is used as given; a negative int counts
     down from the CPU count (``-1`` = all, ``-2`` = all but one, never below 1). Without OpenMP
-    every value gives 1. Results never depend on this number, only speed does.
+    every value gives 1. Results never depend on this number, only speed does. Counts above
+    :func:`max_threads` raise ValueError (OpenMP cannot start, say, 100,000 threads: it
+    crashed the interpreter).
     """
     from . import _core
 
@@ -40,6 +50,9 @@ def resolve_threads(threads) -> int:
         n = max(1, available_cpus() + 1 + int(threads))
     else:
         n = int(threads)
+        if n > max_threads():
+            raise ValueError(f"threads={n} is more than mjfast allows ({max_threads()}); "
+                             f"this machine has {available_cpus()} CPUs")
     return n if _core.openmp_enabled() else 1
 
 

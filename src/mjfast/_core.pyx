@@ -213,7 +213,8 @@ cdef inline int counts_row_status(const uint8_t* h, uint64_t size_mask) noexcept
     cdef uint64_t extra = <uint64_t>h[8] | (<uint64_t>h[17] << 8) | (<uint64_t>h[26] << 16)
     if lanes_over4(wm) | lanes_over4(wp) | lanes_over4(ws) | lanes_over4(wz) | lanes_over4(extra):
         return 1
-    return 0 if (size_mask >> mj_lane_sum(wm + wp + ws + wz + extra)) & 1 else 2
+    cdef uint64_t total = mj_lane_sum(wm + wp + ws + wz + extra)
+    return 0 if total < 64 and (size_mask >> total) & 1 else 2  # a shift by >= 64 is undefined in C
 
 
 cdef inline int packed_row_status(const uint32_t* w, uint64_t size_mask) noexcept nogil:
@@ -227,7 +228,7 @@ cdef inline int packed_row_status(const uint32_t* w, uint64_t size_mask) noexcep
         total += mj_fields_sum(w[s])
     if bad:
         return 1
-    return 0 if (size_mask >> total) & 1 else 2
+    return 0 if total < 64 and (size_mask >> total) & 1 else 2  # a shift by >= 64 is undefined in C
 
 
 def _first_bad(Py_ssize_t n, int threads):

@@ -51,3 +51,25 @@ class Progress:
             self.update(self.done)
             self.stream.write("\n")
             self.stream.flush()
+
+
+def timed_chunks(start: int, stop: int, cap: int, first: int, target: float = 0.1):
+    """Yield ``(lo, count)`` pieces covering ``[start, stop)`` in order, sized by time.
+
+    Each piece holds at most ``cap`` units. The first holds ``first``; later ones are sized
+    from the measured speed (the time between yielding a piece and being resumed) so that one
+    piece takes about ``target`` seconds, growing at most 4x per step. Kernels run without the
+    GIL and Ctrl-C is only seen between pieces, so this bounds the Ctrl-C latency whatever the
+    cost of one unit. The pieces never change a result: unit i depends only on (seed, i).
+    """
+    size = max(1, min(cap, first))
+    lo = start
+    while lo < stop:
+        m = min(size, stop - lo)
+        t = time.perf_counter()
+        yield lo, m
+        dt = time.perf_counter() - t
+        lo += m
+        if m == size:
+            rate = m / max(dt, 1e-6)
+            size = int(max(1, min(cap, 4 * size, rate * target)))

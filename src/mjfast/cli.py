@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -134,6 +135,40 @@ def _frac(f) -> str:
     return f"{f.numerator}/{f.denominator}"
 
 
+@contextlib.contextmanager
+def _backend_client(args):
+    """The Dask client for ``--backend dask`` (None for the local backend), closed afterwards.
+
+    ``--scheduler ADDRESS`` connects to a running cluster. Without it, ``distributed.Client()``
+    decides: the scheduler named by Dask's configuration (``DASK_SCHEDULER_ADDRESS``) if any,
+    else a LocalCluster of worker processes on this machine, started for the run.
+    """
+    if args.backend != "dask":
+        yield None
+        return
+    from ._dask import import_distributed
+
+    distributed = import_distributed()
+    try:
+        client = distributed.Client(args.scheduler) if args.scheduler else distributed.Client()
+    except OSError as exc:
+        raise ValueError(f"cannot connect to the Dask scheduler {args.scheduler or ''}: {exc}") from exc
+    if not args.scheduler:
+        print(f"mjfast: no --scheduler given; using Dask scheduler {client.scheduler.address}", file=sys.stderr)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def _add_backend_args(parser) -> None:
+    parser.add_argument("--backend", choices=["local", "dask"], default="local",
+                        help="local threads (default) or a Dask cluster (pip install \"mjfast[dask]\")")
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help="--backend dask: address of a running Dask scheduler, e.g. tcp://host:8786 "
+                             "(default: DASK_SCHEDULER_ADDRESS, else a local cluster)")
+
+
 def _cmd_deal_stats(args) -> int:
     import csv
     import io
@@ -154,8 +189,10 @@ def _cmd_deal_stats(args) -> int:
     _core.ensure_tables()
     t0 = time.perf_counter()
     try:
-        st = deal_stats(args.n, rules=args.rules, seed=seed, threads=args.threads,
-                        progress=not args.no_progress, flowers=args.flowers or None, jokers=args.jokers)
+        with _backend_client(args) as client:
+            st = deal_stats(args.n, rules=args.rules, seed=seed, threads=args.threads,
+                            progress=not args.no_progress, flowers=args.flowers or None, jokers=args.jokers,
+                            backend=args.backend, client=client)
     except KeyboardInterrupt as exc:
         st = getattr(exc, "partial", None)
         print(f"mjfast: interrupted after {st.n if st else 0:,} deals", file=sys.stderr)
@@ -224,8 +261,10 @@ def _cmd_simulate(args) -> int:
     _core.ensure_tables()
     t0 = time.perf_counter()
     try:
-        res = simulate(args.games, rules=rules, policies=policies, seed=seed, threads=args.threads,
-                       duplicate=args.duplicate, progress=not args.no_progress)
+        with _backend_client(args) as client:
+            res = simulate(args.games, rules=rules, policies=policies, seed=seed, threads=args.threads,
+                           duplicate=args.duplicate, progress=not args.no_progress, backend=args.backend,
+                           client=client)
     except KeyboardInterrupt as exc:
         part = getattr(exc, "partial", None)
         print(f"mjfast: interrupted after {part.games if part else 0:,} games", file=sys.stderr)
@@ -292,6 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--payment", choices=["each", "discarder"], default=None)
     sm.add_argument("--rounds", type=int, default=None, help="deals per seat in a game (default 1)")
     sm.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_backend_args(sm)
     sm.set_defaults(func=_cmd_simulate)
 
     rp = sub.add_parser("replay", help="event log of one simulated game (JSON lines)")
@@ -311,6 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
     ds.add_argument("--flowers", action="store_true", help="classical: play with the 8 bonus tiles")
     ds.add_argument("--jokers", type=int, default=None, help="american: number of jokers (default 8)")
     ds.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _add_backend_args(ds)
     ds.set_defaults(func=_cmd_deal_stats)
 
     d = sub.add_parser("demo", help="classify a batch of random hands and report how fast")
@@ -341,6 +382,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("-n must be a positive number")
     if args.command == "simulate" and args.games <= 0:
         parser.error("--games must be a positive number")
+    if getattr(args, "scheduler", None) and args.backend != "dask":
+        parser.error("--scheduler needs --backend dask")
+    if getattr(args, "exact", False) and args.backend == "dask":
+        parser.error("--exact is computed here; it does not use --backend dask")
     try:
         return args.func(args)
     except (ValueError, TypeError) as exc:

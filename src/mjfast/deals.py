@@ -34,7 +34,8 @@ import numpy as np
 
 from . import _core, _deal
 from ._config import resolve_threads
-from ._progress import Progress
+from . import _dask
+from ._progress import Progress, timed_chunks
 from ._seeding import root_key
 from .hands import form_bits
 from .stats import Estimate
@@ -250,8 +251,11 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
         id_arr = np.empty((n, 4, 14), np.uint8) if ids else None
     else:
         hands, bonus, jok, id_arr = _out_arrays(out, n, ids)
-    _deal.deal_batch(n, start, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, hands, bonus, jok, id_arr,
-                     resolve_threads(threads))
+    threads = resolve_threads(threads)
+    for lo, m in timed_chunks(0, n, 1 << 22, 1 << 16):  # pieces of ~0.1 s: Ctrl-C stops a big deal quickly
+        _deal.deal_batch(m, start + lo, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, hands[lo : lo + m],
+                         bonus[lo : lo + m], jok[lo : lo + m], None if id_arr is None else id_arr[lo : lo + m],
+                         threads)
     return Deals(hands, bonus, jok, id_arr, spec.rules, spec.options, key.seed_value(), start)
 
 
@@ -405,7 +409,7 @@ def _seed_json(seeds: tuple):
 
 def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | None = None, progress: bool = True,
                flowers: bool | None = None, jokers: int | None = None, forms=None,
-               chunk_size: int = 1 << 20) -> DealStats:
+               chunk_size: int = 1 << 20, backend: str = "local", client=None) -> DealStats:
     """Monte Carlo statistics of ``n`` random deals, streamed in chunks (bounded memory).
 
     For the dealer's 14 tiles and a non-dealer's 13 (South's): the shanten distribution of
@@ -432,7 +436,18 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
         "thirteen_orphans")`` for the riichi-style forms); "all" is their minimum. Under
         ``rules="mcr"`` seven pairs counts a four-of-a-kind as two pairs.
     chunk_size : int
-        Deals per kernel call (memory and Ctrl-C latency; never changes the result).
+        At most this many deals per kernel call (calls are also sized to take about 0.1 s, so
+        that Ctrl-C stops quickly); with ``backend="dask"``, exactly the deals per Dask task.
+        Never changes the result.
+    backend : {"local", "dask"}
+        ``"local"`` runs on this machine's threads. ``"dask"`` splits the deals into tasks of
+        ``chunk_size`` deals, keyed by (seed, chunk), runs them on a Dask cluster and adds
+        their exact counts: the result is bit-identical to the local run with the same seed
+        (needs ``pip install "mjfast[dask]"``; ``threads`` is then the threads per task,
+        default 1, resolved on this machine).
+    client : distributed.Client, str or None
+        ``backend="dask"`` only: the client to use (None = the current client, e.g. the last
+        ``Client(...)`` created), or a scheduler address such as ``"tcp://scheduler:8786"``.
 
     Returns
     -------
@@ -442,7 +457,8 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
     ------
     KeyboardInterrupt
         On Ctrl-C, after the current chunk (well under a second); the statistics of the deals
-        finished so far are attached as ``exc.partial``.
+        finished so far are attached as ``exc.partial``. On the Dask backend the outstanding
+        tasks are cancelled, and the finished chunks need not be the first ones.
 
     Examples
     --------
@@ -463,25 +479,54 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
         raise ValueError("chunk_size must be positive")
     if not isinstance(progress, (bool, np.bool_)):
         raise TypeError(f"progress must be True or False, not {type(progress).__name__}")
+    backend = _dask.check_backend(backend, client)
     spec = deal_spec(rules, flowers=flowers, jokers=jokers, forms=forms)
     key = root_key(seed)
-    threads = resolve_threads(threads)
-    _core.ensure_tables()
-    bits = np.array(spec.form_bits, dtype=np.intc)
-    row = _deal.stats_row_size(len(bits))
-    hist = np.zeros((threads, row), np.int64)
     bar = Progress(n, label=f"deal-stats {spec.rules}", enabled=bool(progress))
+    if backend == "dask":
+        threads = 1 if threads is None else resolve_threads(threads)
+        pieces = (((spec, key.k0, key.k1, lo, min(chunk_size, n - lo), threads), min(chunk_size, n - lo))
+                  for lo in range(0, n, chunk_size))
+
+        def finish(hist, done):
+            return DealStats._from_hist(spec, done, hist, key.seed_value())
+
+        return _dask.run_chunks(client, _deal_stats_chunk, pieces, "mjfast-deal-stats", bar, finish,
+                                _stats_zero(spec), _add_hist)
+    threads = resolve_threads(threads)
+    hist = _stats_zero(spec)
     done = 0
     try:
-        while done < n:
-            m = min(chunk_size, n - done)
-            _deal.stats_batch(m, done, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, bits,
-                              spec.rules == "american", hist, threads)
+        for lo, m in timed_chunks(0, n, chunk_size, 1 << 16):
+            hist += _deal_stats_chunk(spec, key.k0, key.k1, lo, m, threads)
             done += m
             bar.update(done)
     except KeyboardInterrupt as exc:
         bar.close()
-        exc.partial = DealStats._from_hist(spec, done, hist.sum(axis=0), key.seed_value())
+        exc.partial = DealStats._from_hist(spec, done, hist, key.seed_value())
         raise
     bar.close()
-    return DealStats._from_hist(spec, n, hist.sum(axis=0), key.seed_value())
+    return DealStats._from_hist(spec, n, hist, key.seed_value())
+
+
+def _stats_zero(spec: DealSpec) -> np.ndarray:
+    return np.zeros(_deal.stats_row_size(len(spec.form_bits)), np.int64)
+
+
+def _add_hist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a += b
+    return a
+
+
+def _deal_stats_chunk(spec: DealSpec, k0: int, k1: int, start: int, count: int, threads: int = 1) -> np.ndarray:
+    """Exact int64 counts (one stats row) of deals ``start .. start+count-1`` of the run keyed (k0, k1).
+
+    A pure function of its arguments whatever ``threads`` is: the local loop and every Dask
+    task call it, and rows of disjoint pieces add up to the row of their union.
+    """
+    _core.ensure_tables()
+    bits = np.array(spec.form_bits, dtype=np.intc)
+    hist = np.zeros((threads, _deal.stats_row_size(len(bits))), np.int64)
+    _deal.stats_batch(count, start, k0, k1, spec.n_tiles, spec.replace_bonus, bits, spec.rules == "american",
+                      hist, threads)
+    return hist.sum(axis=0)

@@ -64,6 +64,11 @@ _SIZES_COMPLETE = sum(1 << s for s in range(2, 15) if s % 3 == 2)
 _SIZES_TENPAI = sum(1 << s for s in range(1, 14) if s % 3 == 1)
 
 
+def _is_american(rules) -> bool:
+    """rules names the American set (anything that is not a str is left to form_bits to reject)."""
+    return isinstance(rules, str) and rules == "american"
+
+
 def form_bits(form: str = "all", rules: str | None = None) -> int:
     """Kernel bit set for a (form, rules) pair; raises for unknown names."""
     if rules is not None and not isinstance(rules, str):
@@ -226,7 +231,7 @@ def shanten(hands: Any, *, form: str = "all", rules: str | None = None, threads:
     >>> mjfast.shanten("1111m 2222p 3333s 4z j", rules="american")    # never in the pair
     0
     """
-    if rules == "american":
+    if _is_american(rules):
         return _american_hands.shanten(hands, form, resolve_threads(threads))
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
@@ -263,7 +268,7 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | None = None, threa
     >>> mjfast.is_winning("f1f2f3f4 1111m 2p jjj 55z", rules="american")  # flowers form a set
     True
     """
-    if rules == "american":
+    if _is_american(rules):
         return _american_hands.is_winning(hands, form, resolve_threads(threads))
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
@@ -341,7 +346,7 @@ def waits(hand: Any, *, form: str = "all", rules: str | None = None, jokers: int
     >>> mjfast.waits("1111m 2222p 333s 44z", rules="american")
     ['3s', 'j']
     """
-    if rules == "american":
+    if _is_american(rules):
         return _american_hands.waits(hand, form, jokers)
     _no_jokers_option(jokers, rules)
     bits = form_bits(form, rules)
@@ -441,7 +446,7 @@ def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules:
     >>> mjfast.effective_tiles("1111m 2222p 333s 44z", visible="3s jj", rules="american").tiles
     {'j': 6}
     """
-    if rules == "american":
+    if _is_american(rules):
         return _american_hands.effective_tiles(hand, visible, form, jokers, Improvement)
     _no_jokers_option(jokers, rules)
     bits = form_bits(form, rules)

@@ -34,7 +34,8 @@ import numpy as np
 
 from . import _core, _game, tiles
 from ._config import resolve_threads
-from ._progress import Progress
+from . import _dask
+from ._progress import Progress, timed_chunks
 from ._seeding import root_key
 from .hands import form_bits
 from .stats import Estimate, Z95
@@ -387,7 +388,7 @@ class SimResult:
     points_hist: list        # per player {points: games}
     exhaustive_draws: int
     turns: int
-    turns_sq_per_game: float
+    turns_sq_per_game: int   # sum over games of (turns in the game) squared
     by_policy: dict          # name -> dict of counters (seats pooled)
 
     # -- derived ---------------------------------------------------------------------------
@@ -579,7 +580,7 @@ class _Accumulator:
         self.hist = [dict() for _ in range(4)]
         self.draws = 0
         self.turns = 0
-        self.turns_sq = 0.0
+        self.turns_sq = 0
         self.by_policy: dict = {}
 
     def add(self, out: np.ndarray, names: np.ndarray) -> None:
@@ -599,7 +600,7 @@ class _Accumulator:
                 self.hist[s][v] = self.hist[s].get(v, 0) + c
         self.draws += int(o[:, 42].sum())
         self.turns += int(o[:, 41].sum())
-        self.turns_sq += float((o[:, 41].astype(np.float64) ** 2).sum())
+        self.turns_sq += int((o[:, 41] ** 2).sum())
         for name in np.unique(names):
             mask = names == name          # (m, 4)
             c = self.by_policy.setdefault(str(name), {k: 0 for k in ("hands", "games", "wins", "self_draw_wins",
@@ -613,6 +614,25 @@ class _Accumulator:
             c["points"] += int((o[:, 0:4] * mask).sum())
             c["points_sq"] += int((o[:, 0:4] ** 2 * mask).sum())
             c["claims"] = c["claims"] + (o[:, 20:40].reshape(-1, 4, 5) * mask[:, :, None]).sum(axis=(0, 1))
+
+    def merge(self, other: "_Accumulator") -> "_Accumulator":
+        """Add the counters of ``other`` (a disjoint piece of the run) into self; exact."""
+        self.games += other.games
+        self.hands += other.hands
+        self.wins += other.wins
+        self.self_wins += other.self_wins
+        self.deal_ins += other.deal_ins
+        self.claims += other.claims
+        self.points += other.points
+        self.points_sq += other.points_sq
+        self.hist = [_merge_hist(a, b) for a, b in zip(self.hist, other.hist)]
+        self.draws += other.draws
+        self.turns += other.turns
+        self.turns_sq += other.turns_sq
+        for name, c in other.by_policy.items():
+            mine = self.by_policy.get(name)
+            self.by_policy[name] = dict(c) if mine is None else {k: mine[k] + c[k] for k in mine}
+        return self
 
     def result(self, rules, policies, duplicate, seed) -> SimResult:
         return SimResult(rules, self.games, self.hands, tuple(policies), duplicate, (seed,), self.wins,
@@ -631,39 +651,55 @@ def _check_count(n, name: str) -> int:
     return int(n)
 
 
-def _run(rules: GameRules, policies: list, game_index: np.ndarray, rotation: np.ndarray, key, threads: int,
-         progress: Progress | None, acc: _Accumulator, chunk: int) -> None:
+def _play_units(rules: GameRules, policies: list, game_index: np.ndarray, rotation: np.ndarray, k0: int, k1: int,
+                threads: int, acc: _Accumulator) -> None:
     """Play games game_index[i] with the policy list rotated by rotation[i]; accumulate."""
     kern = rules.kernel()
     codes = _codes(policies)
     names = np.array([_policy_name(p) for p in policies], dtype=object)
-    python = any(not isinstance(p, str) for p in policies)
-    for lo in range(0, len(game_index), chunk):
-        gi = np.ascontiguousarray(game_index[lo : lo + chunk], dtype=np.uint64)
-        rot = rotation[lo : lo + chunk]
-        seat_pol = (np.arange(4)[None, :] - rot[:, None]) % 4          # policy index at each seat
-        pol_codes = np.ascontiguousarray(codes[seat_pol], dtype=np.intc)
-        out = np.zeros((len(gi), _game.OUT_WIDTH), np.int32)
-        if python:
-            for r in np.unique(rot):
-                ctx = _Context([policies[(s - r) % 4] for s in range(4)])
-                sel = np.flatnonzero(rot == r)
-                sub = np.zeros((len(sel), _game.OUT_WIDTH), np.int32)
-                bad = _game.simulate_batch(kern, np.ascontiguousarray(gi[sel]), key.k0, key.k1,
-                                           np.ascontiguousarray(pol_codes[sel]), sub, 1, ctx)
-                if bad >= 0:
-                    raise ctx.error
-                out[sel] = sub
-        else:
-            _game.simulate_batch(kern, gi, key.k0, key.k1, pol_codes, out, threads)
-        acc.add(out, names[seat_pol])
-        if progress is not None:
-            progress.update(acc.games)
+    gi = np.ascontiguousarray(game_index, dtype=np.uint64)
+    rot = rotation
+    seat_pol = (np.arange(4)[None, :] - rot[:, None]) % 4          # policy index at each seat
+    pol_codes = np.ascontiguousarray(codes[seat_pol], dtype=np.intc)
+    out = np.zeros((len(gi), _game.OUT_WIDTH), np.int32)
+    if any(not isinstance(p, str) for p in policies):
+        for r in np.unique(rot):
+            ctx = _Context([policies[(s - r) % 4] for s in range(4)])
+            sel = np.flatnonzero(rot == r)
+            sub = np.zeros((len(sel), _game.OUT_WIDTH), np.int32)
+            bad = _game.simulate_batch(kern, np.ascontiguousarray(gi[sel]), k0, k1,
+                                       np.ascontiguousarray(pol_codes[sel]), sub, 1, ctx)
+            if bad >= 0:
+                raise ctx.error
+            out[sel] = sub
+    else:
+        _game.simulate_batch(kern, gi, k0, k1, pol_codes, out, threads)
+    acc.add(out, names[seat_pol])
+
+
+def _simulate_chunk(rules: GameRules, policies: list, k0: int, k1: int, start: int, count: int, duplicate: bool,
+                    threads: int = 1) -> _Accumulator:
+    """Exact counters of play units ``start .. start+count-1`` of the run keyed (k0, k1).
+
+    A unit is game g (``duplicate=False``), or game g = u // 4 played with the policies rotated
+    by u % 4 (``duplicate=True``). A pure function of its arguments whatever ``threads`` is:
+    the local loop and every Dask task call it, and the counters of disjoint pieces merge
+    exactly (:meth:`_Accumulator.merge`).
+    """
+    _core.ensure_tables()
+    units = np.arange(start, start + count, dtype=np.uint64)
+    if duplicate:
+        gi, rot = units // np.uint64(4), (units % np.uint64(4)).astype(np.int64)
+    else:
+        gi, rot = units, np.zeros(count, dtype=np.int64)
+    acc = _Accumulator()
+    _play_units(rules, policies, gi, rot, k0, k1, threads, acc)
+    return acc
 
 
 def simulate(games: int, *, rules: str | GameRules = "classical", policies="greedy", seed=None,
              threads: int | None = None, duplicate: bool = False, progress: bool = True,
-             chunk_size: int = 4096, **rule_options) -> SimResult:
+             chunk_size: int = 4096, backend: str = "local", client=None, **rule_options) -> SimResult:
     """Simulate complete games of four-player mahjong and collect win-rate statistics.
 
     Parameters
@@ -685,6 +721,18 @@ def simulate(games: int, *, rules: str | GameRules = "classical", policies="gree
         random numbers: each policy meets the same tiles from every seat).
     progress : bool
         Progress bar on stderr for runs longer than half a second.
+    chunk_size : int
+        At most this many games (duplicate: game rotations) per engine call; calls are also
+        sized to take about 0.1 s so that Ctrl-C stops quickly. With ``backend="dask"``,
+        exactly the games per Dask task. Never changes the result.
+    backend : {"local", "dask"}
+        ``"local"`` runs on this machine's threads; ``"dask"`` runs chunks of ``chunk_size``
+        games as Dask tasks keyed by (seed, chunk) and merges their exact counters: the result
+        is bit-identical to the local run with the same seed (needs
+        ``pip install "mjfast[dask]"``; ``threads`` is then the threads per task, default 1;
+        Python policies are pickled to the workers).
+    client : distributed.Client, str or None
+        ``backend="dask"`` only: the client (None = the current one) or a scheduler address.
 
     Returns
     -------
@@ -695,7 +743,8 @@ def simulate(games: int, *, rules: str | GameRules = "classical", policies="gree
     IllegalActionError
         A Python policy chose an action the rules do not allow.
     KeyboardInterrupt
-        On Ctrl-C, after the current chunk; the statistics so far are in ``exc.partial``.
+        On Ctrl-C, after the current chunk (well under a second); the statistics so far are in
+        ``exc.partial`` (Dask backend: outstanding tasks are cancelled).
 
     Examples
     --------
@@ -708,27 +757,37 @@ def simulate(games: int, *, rules: str | GameRules = "classical", policies="gree
     True
     """
     games = _check_count(games, "games")
-    chunk_size = _check_count(chunk_size, "chunk_size") or 1
+    chunk_size = _check_count(chunk_size, "chunk_size")
+    if chunk_size == 0:
+        raise ValueError("chunk_size must be positive")
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be True or False, not {type(progress).__name__}")
     r = game_rules(rules, **rule_options)
     pols = _resolve_policies(policies)
     if not isinstance(duplicate, (bool, np.bool_)):
         raise TypeError("duplicate must be True or False")
+    backend = _dask.check_backend(backend, client)
     key = root_key(seed)
+    duplicate = bool(duplicate)
+    units = 4 * games if duplicate else games
+    bar = Progress(units, label=f"simulate {r.name}", enabled=bool(progress))
+    if backend == "dask":
+        threads = 1 if threads is None else resolve_threads(threads)
+        pieces = (((r, pols, key.k0, key.k1, lo, min(chunk_size, units - lo), duplicate, threads),
+                   min(chunk_size, units - lo)) for lo in range(0, units, chunk_size))
+        return _dask.run_chunks(client, _simulate_chunk, pieces, "mjfast-simulate", bar,
+                                lambda acc, done: acc.result(r, pols, duplicate, key.seed_value()),
+                                _Accumulator(), _Accumulator.merge)
     threads = resolve_threads(threads)
     _core.ensure_tables()
-    if duplicate:
-        gi = np.repeat(np.arange(games, dtype=np.uint64), 4)
-        rot = np.tile(np.arange(4), games)
-    else:
-        gi = np.arange(games, dtype=np.uint64)
-        rot = np.zeros(games, dtype=np.int64)
     acc = _Accumulator()
-    bar = Progress(len(gi), label=f"simulate {r.name}", enabled=bool(progress))
     try:
-        _run(r, pols, gi, rot, key, threads, bar, acc, chunk_size)
+        for lo, m in timed_chunks(0, units, chunk_size, 2 * threads):
+            acc.merge(_simulate_chunk(r, pols, key.k0, key.k1, lo, m, duplicate, threads))
+            bar.update(acc.games)
     except KeyboardInterrupt as exc:
         bar.close()
-        exc.partial = acc.result(r, pols, bool(duplicate), key.seed_value())
+        exc.partial = acc.result(r, pols, duplicate, key.seed_value())
         raise
     bar.close()
     return acc.result(r, pols, bool(duplicate), key.seed_value())
@@ -775,23 +834,27 @@ def compare(policy_a, policy_b, games: int, *, rules: str | GameRules = "classic
     threads = resolve_threads(threads)
     _core.ensure_tables()
     kern = r.kernel()
-    gi = np.arange(games, dtype=np.uint64)
     diffs = np.zeros(games)
     wdiffs = np.zeros(games)
     acc_a, acc_b = _Accumulator(), _Accumulator()
     bar = Progress(5 * games, label="compare", enabled=bool(progress))
     base_pols = [b, b, b, b]
-    out_b = _play_table(kern, base_pols, gi, key, threads)
-    acc_b.add(out_b, np.array([[_policy_name(b)] * 4] * games, dtype=object))
-    for seat in range(4):
-        pols = [a if s == seat else b for s in range(4)]
-        out_a = _play_table(kern, pols, gi, key, threads)
-        names = np.array([[_policy_name(p) for p in pols]] * games, dtype=object)
-        acc_a.add(out_a, names)
-        diffs += (out_a[:, seat].astype(np.float64) - out_b[:, seat]) / 4
-        wdiffs += (out_a[:, 4 + seat].astype(np.float64) - out_b[:, 4 + seat]) / out_a[:, 40] / 4
-        bar.update(games * (seat + 2))
-    bar.close()
+    try:
+        # pieces of ~0.1 s (at most 4096 wall sets): bounded engine output, quick Ctrl-C; the
+        # per-wall-set differences do not depend on the pieces
+        for lo, m in timed_chunks(0, games, 4096, 2 * threads):
+            gi = np.arange(lo, lo + m, dtype=np.uint64)
+            out_b = _play_table(kern, base_pols, gi, key, threads)
+            acc_b.add(out_b, np.array([[_policy_name(b)] * 4] * m, dtype=object))
+            for seat in range(4):
+                pols = [a if s == seat else b for s in range(4)]
+                out_a = _play_table(kern, pols, gi, key, threads)
+                acc_a.add(out_a, np.array([[_policy_name(p) for p in pols]] * m, dtype=object))
+                diffs[lo : lo + m] += (out_a[:, seat].astype(np.float64) - out_b[:, seat]) / 4
+                wdiffs[lo : lo + m] += (out_a[:, 4 + seat].astype(np.float64) - out_b[:, 4 + seat]) / out_a[:, 40] / 4
+            bar.update(5 * (lo + m))
+    finally:
+        bar.close()
     n = games
 
     def mean(x):
@@ -847,9 +910,14 @@ class GameLog:
 
     @classmethod
     def from_jsonl(cls, text: str) -> "GameLog":
-        lines = [json.loads(x) for x in text.splitlines() if x.strip()]
-        if not lines or lines[0].get("type") != "header":
-            raise ValueError("an event log starts with its header line")
+        if not isinstance(text, str):
+            raise TypeError(f"an event log is JSON-lines text, not {type(text).__name__}")
+        try:
+            lines = [json.loads(x) for x in text.splitlines() if x.strip()]
+        except ValueError as exc:
+            raise ValueError(f"not an mjfast event log (a line is not JSON: {exc})") from None
+        if not lines or not all(isinstance(x, dict) for x in lines) or lines[0].get("type") != "header":
+            raise ValueError("not an mjfast event log: it is JSON lines of objects, starting with the header line")
         header = dict(lines[0])
         header.pop("type")
         return cls(header, lines[1:])
@@ -984,7 +1052,12 @@ def rerun(log: GameLog | str, *, policies=None) -> GameLog:
     """
     if isinstance(log, str):
         log = GameLog.from_jsonl(log)
+    if not isinstance(log, GameLog):
+        raise TypeError(f"rerun expects a GameLog or its JSON-lines text, not {type(log).__name__}")
     h = log.header
+    missing = [k for k in ("seed", "game_index", "rules", "options", "policies") if k not in h]
+    if missing or not isinstance(h.get("options"), dict):
+        raise ValueError(f"this event log header lacks {missing or ['options']}; it cannot be re-run")
     if h.get("seed") is None:
         raise ValueError("this log has no seed (the run was seeded from a Generator); it cannot be re-run")
     opts = {k: v for k, v in h["options"].items() if k not in ("name", "tiles")}

@@ -220,6 +220,8 @@ def tile_kind(ids: Any, *, n_tiles: int | None = None) -> Any:
     """
     scalar = np.ndim(ids) == 0
     arr = _as_int_array(ids, "ids")
+    if n_tiles is not None:
+        n_tiles = _as_int(n_tiles, "n_tiles")
     if arr.size:
         if int(arr.min()) < 0:
             raise ValueError("tile ids must be non-negative")
@@ -301,7 +303,7 @@ def _as_int_array(x: Any, name: str) -> np.ndarray:
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must hold integers, got {type(x).__name__}")
     arr = np.asarray(x)
-    if arr.size == 0:
+    if arr.size == 0 and arr.dtype.kind in "iufO":  # an empty list is float64
         return arr.astype(np.int64)
     if arr.dtype == object:
         for v in arr.flat:
