@@ -404,11 +404,11 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     --------
     >>> import mjfast
     >>> r = mjfast.win_by_turn("123m456p789s1122z", draws=3, method="exact")
-    >>> [round(p, 6) for p in r.win_p]               # 4 winning tiles among 123
-    [0.03252, 0.06401, 0.094494]
+    >>> [round(p, 6) for p in r.win]                 # 4 winning tiles among 123 unseen
+    [0.03252, 0.064241, 0.095175]
     >>> mc = mjfast.win_by_turn("123m456p789s1122z", draws=3, method="monte_carlo", samples=20000, seed=1, progress=False)
     >>> w = mc.win[2]
-    >>> w.n, abs(w.p - r.win_p[2]) < 4 * w.se
+    >>> w.n, abs(w.p - r.win[2]) < 4 * w.se
     (20000, True)
     """
     rules = _check_rules(rules)
