@@ -103,7 +103,7 @@ def shanten_distribution(data: Any, *, ax=None, form: str | None = None, log: bo
     return ax
 
 
-def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True):
+def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True, min_hands: int = 100):
     """Curves of P(won by draw t) (or P(tenpai by t)) with 95% interval bands.
 
     Parameters
@@ -114,6 +114,9 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True):
     which : {"win", "tenpai"}
     bands : bool, default True
         Shade the 95% intervals (exact curves have none).
+    min_hands : int, default 100
+        Curves of random hands grouped by starting shanten: leave out groups with fewer hands
+        (their bands would cover the plot).
 
     Returns
     -------
@@ -136,6 +139,8 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True):
             rs = [r for r in table.rows if (r["rules"], r["hand"], r["start_shanten"]) == (rules, hand, s)]
             label = (hand if hand else f"start shanten {s}") + (f" ({rules})" if many_rules else "")
             if hand is None and rs and rs[0]["hands"] is not None:
+                if rs[0]["hands"] < min_hands:
+                    continue
                 label += f", {rs[0]['hands']:,} hands"
             curves.append((label, [r["t"] for r in rs], [r[which] for r in rs], [r[f"{which}_low"] for r in rs],
                            [r[f"{which}_high"] for r in rs]))
@@ -150,6 +155,8 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True):
                                [r[f"{which}_low"] for r in rows], [r[f"{which}_high"] for r in rows]))
             elif isinstance(item, WinByTurnByShanten):
                 for s in sorted(item.win):
+                    if item.shanten_counts[s] < min_hands:
+                        continue
                     est = (item.win if which == "win" else item.tenpai)[s]
                     curves.append((f"start shanten {s}", list(range(1, item.draws + 1)), [e.p for e in est],
                                    [e.low for e in est], [e.high for e in est]))
@@ -162,6 +169,9 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True):
         line, = ax.plot(ts, p, marker="o", markersize=3, label=label)
         if bands and any(h > l for l, h in zip(lo, hi)):
             ax.fill_between(ts, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("draw t")
     ax.set_ylabel("P(won by t)" if which == "win" else "P(tenpai by t)")
     ax.set_ylim(0, 1)
@@ -212,11 +222,11 @@ def win_rates(data: Any, *, ax=None):
         xs = [r["seat"] + (gi - (len(rules_list) - 1) / 2) * width for r in rs]
         ps = [r["win_rate"] for r in rs]
         err = [[r["win_rate"] - r["win_rate_low"] for r in rs], [r["win_rate_high"] - r["win_rate"] for r in rs]]
-        bars = ax.bar(xs, ps, width=width, yerr=err, capsize=4, label=str(rules))
-        for b, r in zip(bars, rs):
-            ax.annotate(r["policy"], (b.get_x() + b.get_width() / 2, 0), xytext=(0, 3), textcoords="offset points",
-                        ha="center", va="bottom", fontsize="x-small", rotation=90)
-    ax.set_xticks(range(4), [f"seat {s}" for s in range(4)])
+        ax.bar(xs, ps, width=width, yerr=err, capsize=4, label=str(rules))
+    names = {}
+    for r in rows:
+        names.setdefault(r["seat"], []).append(r["policy"])
+    ax.set_xticks(range(4), [f"seat {s}\n" + "/".join(dict.fromkeys(names.get(s, []))) for s in range(4)])
     ax.set_ylabel("win rate per hand")
     ax.set_title("Win rate per seat (95% intervals)")
     if len(rules_list) > 1:
