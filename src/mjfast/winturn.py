@@ -399,6 +399,9 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     ValueError
         Bad hand or visible tiles (e.g. a fifth copy), draws outside 1..unseen tiles, unknown
         policy, method or rules.
+    KeyboardInterrupt
+        Monte Carlo: on Ctrl-C, after the current chunk of 65,536 samples; the result of the
+        samples finished so far is attached as ``exc.partial``.
 
     Examples
     --------
@@ -449,11 +452,20 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
         raise ValueError(f"samples must be a positive int, got {samples!r}")
     key = root_key(seed)
     threads = resolve_threads(threads)
-    win_c, ten_c = _mc_counts(start, pool, draws, bits, code, int(samples), key, threads, progress)
-    n = int(samples)
-    return WinByTurn(h.text, start_text, discard, rules, policy, "monte_carlo", draws, s0, N,
-                     tuple(Estimate.from_counts(c, n) for c in win_c),
-                     tuple(Estimate.from_counts(c, n) for c in ten_c), n, key.seed_value())
+
+    def result(win_c, ten_c, n):
+        return WinByTurn(h.text, start_text, discard, rules, policy, "monte_carlo", draws, s0, N,
+                         tuple(Estimate.from_counts(c, n) for c in win_c),
+                         tuple(Estimate.from_counts(c, n) for c in ten_c), n, key.seed_value())
+
+    try:
+        win_c, ten_c = _mc_counts(start, pool, draws, bits, code, int(samples), key, threads, progress)
+    except KeyboardInterrupt as exc:
+        part = getattr(exc, "partial_counts", None)
+        if part is not None:
+            exc.partial = result(*part)
+        raise
+    return result(win_c, ten_c, int(samples))
 
 
 def _cumulative(turns: np.ndarray, draws: int) -> np.ndarray:
@@ -481,6 +493,9 @@ def _mc_counts(start, pool, draws, bits, code, n, key, threads, progress, chunk=
             ten_c += _cumulative(t[:m], draws)
             done += m
             bar.update(done)
+    except KeyboardInterrupt as exc:   # stop after the current chunk; keep what is done
+        exc.partial_counts = (win_c, ten_c, done)
+        raise
     finally:
         bar.close()
     return win_c, ten_c
@@ -579,8 +594,15 @@ def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | 
                 ten_c[s] = ten_c.get(s, 0) + _cumulative(t[:m][sel], draws)
             done += m
             bar.update(done)
+    except KeyboardInterrupt as exc:   # stop after the current chunk, statistics so far in exc.partial
+        exc.partial = _by_shanten(rules, policy, draws, done, hand_tiles, counts, win_c, ten_c, key)
+        raise
     finally:
         bar.close()
+    return _by_shanten(rules, policy, draws, n, hand_tiles, counts, win_c, ten_c, key)
+
+
+def _by_shanten(rules, policy, draws, n, hand_tiles, counts, win_c, ten_c, key) -> WinByTurnByShanten:
     win = {s: tuple(Estimate.from_counts(c, counts[s]) for c in win_c[s]) for s in sorted(counts)}
     ten = {s: tuple(Estimate.from_counts(c, counts[s]) for c in ten_c[s]) for s in sorted(counts)}
     return WinByTurnByShanten(rules, policy, int(draws), n, hand_tiles, dict(sorted(counts.items())), win, ten,
