@@ -144,3 +144,12 @@ def test_cli_analyze(capsys):
     assert "only 4 exist" in capsys.readouterr().err
     assert cli.main(["analyze", "1122m3344p5566s77z", "--rules", "none"]) == 0
     assert "complete" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["mjfast.analysis", "mjfast.winturn", "mjfast.odds"])
+def test_docstring_examples_of_the_analysis_modules(name):
+    import doctest
+
+    mod = __import__(name, fromlist=["_"])
+    res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert res.failed == 0 and res.attempted > 0

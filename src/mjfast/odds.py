@@ -83,13 +83,23 @@ class OddsTable:
         """The rows as a list of plain dicts (a copy)."""
         return [dict(r) for r in self.rows]
 
-    def to_csv(self, path=None) -> str:
+    def _cols(self, columns) -> tuple:
+        if columns is None:
+            return self.columns
+        columns = tuple(columns)
+        bad = [c for c in columns if c not in self.columns]
+        if bad:
+            raise KeyError(f"no column {bad[0]!r}; columns are {self.columns}")
+        return columns
+
+    def to_csv(self, path=None, columns=None) -> str:
         """CSV text (header + one line per row; floats at full precision); written to ``path`` if given."""
+        cols = self._cols(columns)
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(self.columns)
+        w.writerow(cols)
         for r in self.rows:
-            w.writerow(["" if r[c] is None else (repr(r[c]) if isinstance(r[c], float) else r[c]) for c in self.columns])
+            w.writerow(["" if r[c] is None else (repr(r[c]) if isinstance(r[c], float) else r[c]) for c in cols])
         return _maybe_write(buf.getvalue(), path)
 
     def to_json(self, path=None, indent: int | None = 1) -> str:
@@ -98,17 +108,19 @@ class OddsTable:
                 "rows": [_jsonable(r) for r in self.rows]}
         return _maybe_write(json.dumps(data, indent=indent), path)
 
-    def to_markdown(self, path=None, digits: int = 6) -> str:
+    def to_markdown(self, path=None, digits: int = 6, columns=None) -> str:
         """A GitHub-flavoured Markdown table (floats to ``digits`` significant digits)."""
-        head = "| " + " | ".join(self.columns) + " |"
-        sep = "|" + "|".join("---:" if self._numeric(c) else "---" for c in self.columns) + "|"
-        body = ["| " + " | ".join(_fmt(r[c], digits) for c in self.columns) + " |" for r in self.rows]
+        cols = self._cols(columns)
+        head = "| " + " | ".join(cols) + " |"
+        sep = "|" + "|".join("---:" if self._numeric(c) else "---" for c in cols) + "|"
+        body = ["| " + " | ".join(_fmt(r[c], digits) for c in cols) + " |" for r in self.rows]
         return _maybe_write("\n".join([head, sep] + body) + "\n", path)
 
-    def table(self, digits: int = 6) -> str:
+    def table(self, digits: int = 6, columns=None) -> str:
         """Plain aligned text."""
-        cells = [list(self.columns)] + [[_fmt(r[c], digits) for c in self.columns] for r in self.rows]
-        widths = [max(len(row[i]) for row in cells) for i in range(len(self.columns))]
+        cols = self._cols(columns)
+        cells = [list(cols)] + [[_fmt(r[c], digits) for c in cols] for r in self.rows]
+        widths = [max(len(row[i]) for row in cells) for i in range(len(cols))]
         lines = ["  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in cells]
         title = ", ".join(f"{k}={v}" for k, v in self.meta.items() if not isinstance(v, (list, dict)))
         return (f"odds table: {self.kind}" + (f" ({title})" if title else "") + "\n" + "\n".join(lines))
