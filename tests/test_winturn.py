@@ -329,3 +329,40 @@ def test_ctrl_c_keeps_the_samples_done(monkeypatch):
     monkeypatch.setattr(_winturn, "winturn_batch", real)
     full = win_by_turn("12m456p789s11z34p5z", draws=5, method="monte_carlo", samples=1 << 16, seed=1, progress=False)
     assert full.win == part.win       # the first chunk is the same samples
+
+
+# ---------------------------------------------------------------------------------------------
+# property test: any small world, exact == brute force
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+_KINDS = [0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 27, 28]      # two suits' low ranks and two honors
+_REF_SHANTEN = {}
+
+
+@st.composite
+def tiny_worlds(draw):
+    size = draw(st.sampled_from([4, 7, 10, 13]))
+    counts = np.zeros(34, dtype=int)
+    for k in draw(st.lists(st.sampled_from(_KINDS), min_size=size, max_size=size)):
+        j = _KINDS.index(k)
+        while counts[_KINDS[j]] == 4:
+            j = (j + 1) % len(_KINDS)
+        counts[_KINDS[j]] += 1
+    pool = np.zeros(34, dtype=int)
+    for k in draw(st.lists(st.sampled_from(_KINDS), min_size=3, max_size=8)):
+        if counts[k] + pool[k] < 4:
+            pool[k] += 1
+    if pool.sum() == 0:
+        pool[next(k for k in _KINDS if counts[k] < 4)] += 1
+    T = draw(st.integers(1, min(4, int(pool.sum()))))
+    return counts, pool, T
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
+@given(tiny_worlds(), st.sampled_from(["classical", None]), st.sampled_from(sorted(POLICIES)))
+def test_exact_equals_brute_force_property(world, rules, policy):
+    h, pool, T = world
+    sh = _REF_SHANTEN.setdefault(rules, RW.RefShanten(rules))
+    r = win_by_turn(h, draws=T, visible=4 - h - pool, rules=rules, policy=policy, method="exact", exact="fraction")
+    assert (list(r.win), list(r.tenpai)) == RW.brute_force(h, pool, T, sh, policy)
