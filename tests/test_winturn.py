@@ -366,3 +366,37 @@ def test_exact_equals_brute_force_property(world, rules, policy):
     sh = _REF_SHANTEN.setdefault(rules, RW.RefShanten(rules))
     r = win_by_turn(h, draws=T, visible=4 - h - pool, rules=rules, policy=policy, method="exact", exact="fraction")
     assert (list(r.win), list(r.tenpai)) == RW.brute_force(h, pool, T, sh, policy)
+
+
+# ---------------------------------------------------------------------------------------------
+# slow tier
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", ["classical", None])
+def test_monte_carlo_agrees_with_exact_on_dealt_hands(rules):
+    d = mjfast.deal(3000, seed=21)
+    hs = d.hands[:, 1, :]                        # non-dealer 13-tile hands
+    sh = mjfast.shanten(hs, rules=rules)
+    picked = [i for s in (0, 1, 2, 3) for i in np.flatnonzero(sh == s)[:6]]
+    assert len(picked) >= 15
+    for i in picked:
+        ex = win_by_turn(hs[i], draws=18, rules=rules, method="exact")
+        mc = win_by_turn(hs[i], draws=18, rules=rules, method="monte_carlo", samples=150_000, seed=int(i),
+                         progress=False)
+        for name in ("win", "tenpai"):
+            for e, p in zip(getattr(mc, name), getattr(ex, name)):
+                p = float(p)
+                assert abs(e.p - p) <= 4.5 * math.sqrt(p * (1 - p) / e.n) + 1e-12, (mjfast.format_hand(hs[i]), name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", sorted(POLICIES))
+def test_exact_equals_brute_force_five_draws(policy):
+    rng = np.random.default_rng(77)
+    sh = RW.RefShanten("classical")
+    for _ in range(12):
+        h = _near_complete_hand(rng, int(rng.integers(1, 3)))
+        pool = _tiny_pool(rng, h, 10)
+        r = win_by_turn(h, draws=5, visible=4 - h - pool, method="exact", exact="fraction", policy=policy)
+        assert (list(r.win), list(r.tenpai)) == RW.brute_force(h, pool, 5, sh, policy)
