@@ -83,6 +83,18 @@ def test_win_rate_rows_are_the_simulation():
     assert sum(r["mean_points"] for r in t.rows) == pytest.approx(0, abs=1e-9)
 
 
+def test_win_rate_by_policy_pools_the_seats():
+    pols = ["greedy", "random", "greedy", "defensive"]
+    t = odds_table("win_rate", games=200, seed=6, policies=pols, by="policy", progress=False)
+    res = mjfast.simulate(200, seed=6, policies=pols, progress=False)
+    assert t.column("policy") == ["defensive", "greedy", "random"] and t.column("seat") == [None] * 3
+    g = t.select(policy="greedy").rows[0]
+    assert g["hands"] == 2 * res.hands and g["wins"] == int(res.wins[0] + res.wins[2])
+    assert g["self_draw_wins"] == int(res.self_draw_wins[0] + res.self_draw_wins[2])
+    with pytest.raises(ValueError, match="unknown by"):
+        odds_table("win_rate", games=10, by="table")
+
+
 def test_exports_round_trip(tmp_path):
     t = odds_table("win_by_turn", hands="123m456p789s1122z", draws=3)
     rows = list(csv.DictReader(io.StringIO(t.to_csv())))
@@ -108,6 +120,13 @@ def test_to_pandas():
     df = t.to_pandas()
     assert isinstance(df, pd.DataFrame) and list(df.columns) == list(t.columns) and len(df) == len(t)
     assert df["p"].dtype.kind == "f" and df.groupby("seat")["p"].sum().round(12).tolist() == [1.0, 1.0]
+
+
+def test_as_frame():
+    pd = pytest.importorskip("pandas")
+    df = odds_table("win_by_turn", hands="123m456p789s1122z", draws=3, as_frame=True)
+    assert isinstance(df, pd.DataFrame) and df["t"].tolist() == [1, 2, 3]
+    assert df.attrs["draws"] == 3
 
 
 def test_to_pandas_without_pandas(monkeypatch):
@@ -142,6 +161,10 @@ def test_cli_odds_table(capsys, tmp_path):
     captured = capsys.readouterr()
     assert "start_shanten" in captured.out and "--seed" in captured.err     # fresh seed announced
     assert cli.main(["odds-table", "deal", "--rules", "american"]) == 2
+    assert cli.main(["odds-table", "win-rate", "--games", "40", "--seed", "2", "--by", "policy",
+                     "--policies", "greedy,random,greedy,random", "--format", "csv", "--no-progress"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["policy"] for r in rows] == ["greedy", "random"] and rows[0]["seat"] == ""
     with pytest.raises(SystemExit):
         cli.main(["odds-table", "deal", "-n", "0"])
 

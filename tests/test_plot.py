@@ -65,6 +65,11 @@ def test_win_rate_bars(tmp_path):
     ax = plot.win_rates(table)
     _save(ax, tmp_path / "rates2.png")
     assert len(ax.patches) == 8
+    pooled = mjfast.odds_table("win_rate", games=100, seed=2, policies=["greedy", "random", "greedy", "random"],
+                               by="policy", progress=False)
+    ax = plot.win_rates(pooled)
+    _save(ax, tmp_path / "rates3.png")
+    assert len(ax.patches) == 2 and [t.get_text() for t in ax.get_xticklabels()] == ["greedy", "random"]
 
 
 def test_plot_table_writes_the_file(tmp_path):

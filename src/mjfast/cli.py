@@ -280,7 +280,8 @@ def _cmd_odds_table(args) -> int:
     try:
         table = odds_table(kind, rules=rules if len(rules) > 1 else rules[0], method=args.method,
                            hands=args.hand or None, draws=args.draws, games=args.games, policies=policies,
-                           policy=args.policy, seed=seed, threads=args.threads, progress=not args.no_progress, **kw)
+                           policy=args.policy, by=args.by, seed=seed, threads=args.threads,
+                           progress=not args.no_progress, **kw)
     except KeyboardInterrupt:
         print("mjfast: interrupted", file=sys.stderr)
         return 130
@@ -380,6 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     ot.add_argument("--games", type=int, default=2000, help="win-rate: games to simulate (default 2000)")
     ot.add_argument("--policy", default="greedy", choices=["greedy", "first"], help="win-by-turn drawing policy")
     ot.add_argument("--policies", default="greedy", help="win-rate: policy or four comma-separated names")
+    ot.add_argument("--by", choices=["seat", "policy"], default="seat", help="win-rate: rows per seat or per policy")
     ot.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed on stderr)")
     ot.add_argument("--threads", type=int, default=None)
     ot.add_argument("--format", choices=["table", "json", "csv", "markdown"], default="table")

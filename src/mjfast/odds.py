@@ -179,7 +179,8 @@ def _check_choice(name: str, value, choices) -> None:
 
 def odds_table(kind: str, *, rules="classical", method: str | None = None, hands: Any = None,
                draws: int = 18, samples: int | None = None, games: int = 2000, policies="greedy",
-               policy: str = "greedy", seed=None, threads: int | None = None, progress: bool = True) -> OddsTable:
+               policy: str = "greedy", by: str = "seat", seed=None, threads: int | None = None,
+               progress: bool = True, as_frame: bool = False):
     """Build a standard odds table (tidy rows; see :class:`OddsTable` for the exports).
 
     Parameters
@@ -207,12 +208,17 @@ def odds_table(kind: str, *, rules="classical", method: str | None = None, hands
         "win_rate": the seats' policies, as :func:`mjfast.simulate`.
     policy : {"greedy", "first"}
         "win_by_turn": the drawing policy.
+    by : {"seat", "policy"}
+        "win_rate": one row per seat (with its policy), or one row per policy with its seats
+        pooled (``seat`` is then None).
     seed, threads, progress
         As for the underlying functions; ``seed`` makes every Monte Carlo table reproducible.
+    as_frame : bool, default False
+        Return ``table.to_pandas()`` (a DataFrame; needs pandas) instead of the OddsTable.
 
     Returns
     -------
-    OddsTable
+    OddsTable (or pandas.DataFrame with ``as_frame=True``)
 
     Examples
     --------
@@ -226,10 +232,13 @@ def odds_table(kind: str, *, rules="classical", method: str | None = None, hands
     """
     _check_choice("kind", kind, KINDS)
     if kind == "deal":
-        return _deal_table(_rules_list(rules), method or "exact", samples, seed, threads, progress)
-    if kind == "win_by_turn":
-        return _win_by_turn_table(_rules_list(rules), hands, draws, method, samples, policy, seed, threads, progress)
-    return _win_rate_table(_rules_list(rules), games, policies, seed, threads, progress)
+        table = _deal_table(_rules_list(rules), method or "exact", samples, seed, threads, progress)
+    elif kind == "win_by_turn":
+        table = _win_by_turn_table(_rules_list(rules), hands, draws, method, samples, policy, seed, threads, progress)
+    else:
+        _check_choice("by", by, ("seat", "policy"))
+        table = _win_rate_table(_rules_list(rules), games, policies, by, seed, threads, progress)
+    return table.to_pandas() if as_frame else table
 
 
 _DEAL_COLUMNS = ("rules", "seat", "tiles", "form", "shanten", "p", "se", "low", "high", "one_in", "count", "n",
@@ -314,21 +323,29 @@ _RATE_COLUMNS = ("rules", "seat", "policy", "hands", "wins", "win_rate", "win_ra
                  "deal_in_rate_low", "deal_in_rate_high", "mean_points", "mean_points_se")
 
 
-def _win_rate_table(rules_list, games, policies, seed, threads, progress) -> OddsTable:
+def _win_rate_table(rules_list, games, policies, by, seed, threads, progress) -> OddsTable:
     from . import sim
 
     rows = []
-    meta = {"games": games, "policies": policies if isinstance(policies, str) else list(policies)}
+    meta = {"games": games, "policies": policies if isinstance(policies, str) else list(policies), "by": by}
     for rules in rules_list:
         res = sim.simulate(games, rules=rules, policies=policies, seed=seed, threads=threads, progress=progress)
         meta["seed"] = res.seeds[0] if res.seeds else seed
-        for seat in range(4):
-            pol = res.policies[seat] if not res.duplicate else "rotated"
-            pol = pol if isinstance(pol, str) else getattr(pol, "name", type(pol).__name__)
-            w, d, m = res.win_rate(seat), res.deal_in_rate(seat), res.mean_points(seat)
-            rows.append({"rules": rules, "seat": seat, "policy": pol, "hands": w.n, "wins": int(res.wins[seat]),
+        if by == "seat":
+            groups = []
+            for seat in range(4):
+                pol = res.policies[seat] if not res.duplicate else "rotated"
+                groups.append((seat, pol if isinstance(pol, str) else getattr(pol, "name", type(pol).__name__),
+                               {"seat": seat}))
+        else:
+            groups = [(None, name, {"policy": name}) for name in sorted(res.by_policy)]
+        for seat, pol, key in groups:
+            w, d, m = res.win_rate(**key), res.deal_in_rate(**key), res.mean_points(**key)
+            sd = res.self_draw_share(**key)
+            di = d.count
+            rows.append({"rules": rules, "seat": seat, "policy": pol, "hands": w.n, "wins": w.count,
                          "win_rate": w.p, "win_rate_se": w.se, "win_rate_low": w.low, "win_rate_high": w.high,
-                         "self_draw_wins": int(res.self_draw_wins[seat]), "deal_ins": int(res.deal_ins[seat]),
+                         "self_draw_wins": sd.count, "deal_ins": di,
                          "deal_in_rate": d.p, "deal_in_rate_se": d.se, "deal_in_rate_low": d.low,
                          "deal_in_rate_high": d.high, "mean_points": m.mean, "mean_points_se": m.se})
     return OddsTable("win_rate", _RATE_COLUMNS, rows, meta)

@@ -215,20 +215,26 @@ def win_rates(data: Any, *, ax=None):
     else:
         rows = table.rows
     ax = _figure_axes(ax)
+    by_policy = any(r["seat"] is None for r in rows)        # odds_table(..., by="policy")
+    slots = list(dict.fromkeys(r["policy"] for r in rows)) if by_policy else list(range(4))
+    slot = (lambda r: slots.index(r["policy"])) if by_policy else (lambda r: r["seat"])
     rules_list = list(dict.fromkeys(r["rules"] for r in rows))
     width = 0.8 / len(rules_list)
     for gi, rules in enumerate(rules_list):
         rs = [r for r in rows if r["rules"] == rules]
-        xs = [r["seat"] + (gi - (len(rules_list) - 1) / 2) * width for r in rs]
+        xs = [slot(r) + (gi - (len(rules_list) - 1) / 2) * width for r in rs]
         ps = [r["win_rate"] for r in rs]
         err = [[r["win_rate"] - r["win_rate_low"] for r in rs], [r["win_rate_high"] - r["win_rate"] for r in rs]]
         ax.bar(xs, ps, width=width, yerr=err, capsize=4, label=str(rules))
-    names = {}
-    for r in rows:
-        names.setdefault(r["seat"], []).append(r["policy"])
-    ax.set_xticks(range(4), [f"seat {s}\n" + "/".join(dict.fromkeys(names.get(s, []))) for s in range(4)])
+    if by_policy:
+        ax.set_xticks(range(len(slots)), slots)
+    else:
+        names = {}
+        for r in rows:
+            names.setdefault(r["seat"], []).append(r["policy"])
+        ax.set_xticks(range(4), [f"seat {s}\n" + "/".join(dict.fromkeys(names.get(s, []))) for s in range(4)])
     ax.set_ylabel("win rate per hand")
-    ax.set_title("Win rate per seat (95% intervals)")
+    ax.set_title(f"Win rate per {'policy' if by_policy else 'seat'} (95% intervals)")
     if len(rules_list) > 1:
         ax.legend(fontsize="small")
     return ax
