@@ -144,6 +144,12 @@ def test_cli_analyze(capsys):
     assert "only 4 exist" in capsys.readouterr().err
     assert cli.main(["analyze", "1122m3344p5566s77z", "--rules", "none"]) == 0
     assert "complete" in capsys.readouterr().out
+    assert cli.main(["analyze", "12m456p789s11z34p5z", "--draws", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "win by turn" in out and "exact" in out
+    assert cli.main(["analyze", "12m456p789s11z34p5z", "--draws", "3", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["win_by_turn"]["method"] == "exact" and len(data["win_by_turn"]["win"]) == 3
 
 
 @pytest.mark.parametrize("name", ["mjfast.analysis", "mjfast.winturn", "mjfast.odds"])

@@ -260,8 +260,25 @@ def _cmd_replay(args) -> int:
 def _cmd_analyze(args) -> int:
     from .analysis import analyze
 
-    res = analyze(" ".join(args.hand), visible=args.visible, rules=args.rules)
-    print(res.to_json() if args.format == "json" else res.table())
+    text = " ".join(args.hand)
+    res = analyze(text, visible=args.visible, rules=args.rules)
+    odds = None
+    if args.draws:
+        from .winturn import win_by_turn
+
+        seed = _seed_or_fresh(args.seed) if res.shanten > 2 else args.seed
+        odds = win_by_turn(text, draws=args.draws, visible=args.visible, rules=args.rules, seed=seed,
+                           progress=False)
+    if args.format == "json":
+        data = res.to_dict()
+        if odds is not None:
+            data["win_by_turn"] = odds.to_dict()
+        print(json.dumps(data, indent=2))
+    else:
+        print(res.table())
+        if odds is not None:
+            print()
+            print(odds.table())
     return 0
 
 
@@ -368,6 +385,9 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--visible", default=None, help="tiles seen elsewhere (discards, exposures), e.g. 1z5p")
     an.add_argument("--rules", type=_rules_arg, default="classical", help="classical (default), basic, mcr or none")
     an.add_argument("--format", choices=["table", "json"], default="table")
+    an.add_argument("--draws", type=int, default=None,
+                    help="also the win-by-turn odds over this many draws (exact up to 2-shanten, else Monte Carlo)")
+    an.add_argument("--seed", type=int, default=None, help="seed of a Monte Carlo win-by-turn run")
     an.set_defaults(func=_cmd_analyze)
 
     ot = sub.add_parser("odds-table", help="standard odds tables: deal odds, win-by-turn curves, win rates per seat")
