@@ -11,7 +11,7 @@ import mjfast
 from mjfast import _reference_winturn as RW
 from mjfast import _winturn, hands
 from mjfast.analysis import read_hand
-from mjfast.winturn import POLICIES, _mc_counts, win_by_turn, win_by_turn_random
+from mjfast.winturn import EXACT_POLICIES, POLICIES, _mc_counts, win_by_turn, win_by_turn_random
 from mjfast._seeding import root_key
 
 
@@ -111,7 +111,7 @@ def test_policies_differ_and_both_match_brute_force():
     for hand, pool in worlds:
         vis = _visible_for(hand, pool)
         res = {}
-        for policy in POLICIES:
+        for policy in EXACT_POLICIES:
             r = win_by_turn(hand, draws=4, visible=vis, method="exact", exact="fraction", policy=policy)
             hi = read_hand(hand, vis)
             assert (list(r.win), list(r.tenpai)) == RW.brute_force(hi.concealed, hi.unseen, 4, sh, policy)
@@ -360,7 +360,7 @@ def tiny_worlds(draw):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.large_base_example, HealthCheck.too_slow])
-@given(tiny_worlds(), st.sampled_from(["classical", None]), st.sampled_from(sorted(POLICIES)))
+@given(tiny_worlds(), st.sampled_from(["classical", None]), st.sampled_from(EXACT_POLICIES))
 def test_exact_equals_brute_force_property(world, rules, policy):
     h, pool, T = world
     sh = _REF_SHANTEN.setdefault(rules, RW.RefShanten(rules))
@@ -391,7 +391,7 @@ def test_monte_carlo_agrees_with_exact_on_dealt_hands(rules):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("policy", sorted(POLICIES))
+@pytest.mark.parametrize("policy", EXACT_POLICIES)
 def test_exact_equals_brute_force_five_draws(policy):
     rng = np.random.default_rng(77)
     sh = RW.RefShanten("classical")
@@ -400,3 +400,36 @@ def test_exact_equals_brute_force_five_draws(policy):
         pool = _tiny_pool(rng, h, 10)
         r = win_by_turn(h, draws=5, visible=4 - h - pool, method="exact", exact="fraction", policy=policy)
         assert (list(r.win), list(r.tenpai)) == RW.brute_force(h, pool, 5, sh, policy)
+
+
+def test_greedy_swap_policy_plays_the_reference_and_is_monte_carlo_only():
+    rng = np.random.default_rng(19)
+    cache = {}
+
+    def sh(h):
+        key = tuple(h)
+        if key not in cache:
+            cache[key] = int(hands.shanten(np.asarray(h, np.uint8), rules="classical"))
+        return cache[key]
+
+    bits = hands.form_bits("all", "classical")
+    swapped = 0
+    for _ in range(15):
+        h = _near_complete_hand(rng, int(rng.integers(1, 4)))
+        pool = 4 - h
+        tiles = np.repeat(np.arange(34), pool)
+        walls = np.stack([rng.permutation(tiles)[:12] for _ in range(6)]).astype(np.uint8)
+        w = np.empty(len(walls), np.int16)
+        t = np.empty(len(walls), np.int16)
+        _winturn.play_walls(h.astype(np.uint8), pool.astype(np.intc), walls, bits, POLICIES["greedy_swap"], w, t)
+        w0 = np.empty(len(walls), np.int16)
+        t0 = np.empty(len(walls), np.int16)
+        _winturn.play_walls(h.astype(np.uint8), pool.astype(np.intc), walls, bits, POLICIES["greedy"], w0, t0)
+        swapped += int(np.any(w != w0) or np.any(t != t0))
+        for i, wall in enumerate(walls):
+            assert (int(w[i]), int(t[i])) == RW.play(h, pool, wall, sh, "greedy_swap")
+    assert swapped > 0            # the swaps change some outcomes
+    with pytest.raises(ValueError, match="monte_carlo"):
+        win_by_turn("12m456p789s11z34p5z", policy="greedy_swap", method="exact")
+    r = win_by_turn("12m456p789s11z34p5z", policy="greedy_swap", draws=6, samples=3000, seed=1, progress=False)
+    assert r.method == "monte_carlo" and r.policy == "greedy_swap"

@@ -9,6 +9,8 @@ tiles in uniformly random order, ``T`` draws, no calls, discards leave play. The
   reaching it) the tile leaving the most unseen effective tiles, the lowest index on ties;
   if not, discard the drawn tile.
 * ``"first"``: the same with the lowest index among the best discards.
+* ``"greedy_swap"``: after every draw (that does not win) the greedy choice among all 14
+  discards, the drawn tile included: it may trade tiles at equal shanten.
 
 Everything here is plain Python over 34-count lists; shanten comes from
 :func:`mjfast._reference.shanten` (memoised), so nothing is shared with the kernels or the
@@ -88,6 +90,12 @@ def play(hand13, pool, draws, shanten, policy: str = "greedy") -> tuple:
         h[x] += 1
         if shanten(h) == -1:
             return i + 1, min(ten, i + 1)
+        if policy == "greedy_swap":
+            d, s = policy_discard(h, pool, shanten, "greedy")
+            h[d] -= 1
+            if s <= 0:
+                ten = min(ten, i + 1)
+            continue
         after = min(_after(h, d, shanten) for d in range(34) if h[d])
         if after < s:
             d, s = policy_discard(h, pool, shanten, policy)

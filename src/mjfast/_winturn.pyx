@@ -16,6 +16,10 @@ Policy "greedy" (policy code 0), the one the exact dynamic programme of mjfast.w
   * otherwise discard the drawn tile at once.
 Policy "first" (code 1): the same, but among the lowest-shanten discards always the lowest
 tile index (no look at the unseen counts).
+Policy "greedy_swap" (code 2): the game engine's greedy discard after every draw: among all
+discards of the 14 tiles (the drawn one included) the lowest shanten, then the most unseen
+effective tiles, then the lowest index; so it also trades tiles at equal shanten to widen its
+waits (Monte Carlo only).
 """
 import numpy as np
 cimport numpy as cnp
@@ -33,6 +37,7 @@ cdef enum:
     MAX_DRAWS = 136
     POLICY_GREEDY = 0
     POLICY_FIRST = 1
+    POLICY_SWAP = 2
 
 
 cdef inline int ukeire(uint8_t* h, const int* pc, int base, int forms, const mj_tables_t* t) noexcept nogil:
@@ -51,7 +56,7 @@ cdef inline int choose_discard(uint8_t* h, const int* pc, int forms, int policy,
                                int* best_s_out) noexcept nogil:
     """Discard of the 3k+2 hand h: lowest shanten, then most unseen effective tiles (greedy),
     then the lowest index. Returns the kind; the resulting shanten goes to best_s_out."""
-    cdef int d, s, u, best_s = 99, best_u = -1, best_d = -1
+    cdef int d, s, u, best_s = 99, best_u = -1, best_d = -1, n_best = 0
     cdef int sh[34]
     for d in range(34):
         sh[d] = 99
@@ -61,10 +66,13 @@ cdef inline int choose_discard(uint8_t* h, const int* pc, int forms, int policy,
             h[d] += 1
             if sh[d] < best_s:
                 best_s = sh[d]
+                n_best = 0
+            if sh[d] == best_s:
+                n_best += 1
     for d in range(34):
         if sh[d] != best_s:
             continue
-        if policy == POLICY_FIRST:
+        if policy == POLICY_FIRST or n_best == 1:     # nothing to compare
             best_d = d
             break
         h[d] -= 1
@@ -106,7 +114,7 @@ cdef inline void play_one(const uint8_t* hand0, const int* pool0, const uint8_t*
             if tenpai_turn[0] > i + 1:
                 tenpai_turn[0] = <int16_t>(i + 1)
             return
-        if sx < s:
+        if sx < s or policy == POLICY_SWAP:
             d = choose_discard(h, pc, forms, policy, t, &sd)
             h[d] -= 1
             s = sd

@@ -399,7 +399,8 @@ def build_parser() -> argparse.ArgumentParser:
     ot.add_argument("--draws", type=int, default=18, help="win-by-turn: number of draws (default 18)")
     ot.add_argument("-n", type=int, default=None, help="Monte Carlo deals / samples")
     ot.add_argument("--games", type=int, default=2000, help="win-rate: games to simulate (default 2000)")
-    ot.add_argument("--policy", default="greedy", choices=["greedy", "first"], help="win-by-turn drawing policy")
+    ot.add_argument("--policy", default="greedy", choices=["greedy", "first", "greedy_swap"],
+                    help="win-by-turn drawing policy")
     ot.add_argument("--policies", default="greedy", help="win-rate: policy or four comma-separated names")
     ot.add_argument("--by", choices=["seat", "policy"], default="seat", help="win-rate: rows per seat or per policy")
     ot.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed on stderr)")

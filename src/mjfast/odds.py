@@ -206,8 +206,8 @@ def odds_table(kind: str, *, rules="classical", method: str | None = None, hands
         "win_rate": games to simulate (each = 4 hands).
     policies : str or sequence of 4 str
         "win_rate": the seats' policies, as :func:`mjfast.simulate`.
-    policy : {"greedy", "first"}
-        "win_by_turn": the drawing policy.
+    policy : {"greedy", "first", "greedy_swap"}
+        "win_by_turn": the drawing policy (see :mod:`mjfast.winturn`).
     by : {"seat", "policy"}
         "win_rate": one row per seat (with its policy), or one row per policy with its seats
         pooled (``seat`` is then None).

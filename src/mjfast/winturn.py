@@ -23,6 +23,11 @@ Policies
     engine's greedy bot does): this keeps the exact computation tractable.
 ``"first"``
     The same, but among the lowest-shanten discards always the lowest tile index.
+``"greedy_swap"``
+    The game engine's greedy discard after every draw: among all 14 discards (the drawn tile
+    included) the lowest shanten, then the most unseen effective tiles, then the lowest index,
+    so it also trades tiles at equal shanten to widen its waits. Monte Carlo only (its hand
+    can wander through too many states for the exact recursion).
 
 Reported per draw t: ``win[t]`` = P(the hand is complete after at most t draws) and
 ``tenpai[t]`` = P(shanten <= 0 after the t-th draw and its discard, or won), both
@@ -58,7 +63,8 @@ from ._seeding import root_key
 from .analysis import _check_rules, read_hand
 from .stats import Estimate
 
-POLICIES = {"greedy": 0, "first": 1}
+POLICIES = {"greedy": 0, "first": 1, "greedy_swap": 2}
+EXACT_POLICIES = ("greedy", "first")
 METHODS = ("auto", "exact", "monte_carlo")
 N_STANDARD = 136
 
@@ -378,9 +384,11 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
         Tiles seen elsewhere: they are not in the wall.
     rules : {"classical", "basic", "mcr", None}
         Which forms win (as :func:`mjfast.shanten`).
-    policy : {"greedy", "first"}
+    policy : {"greedy", "first", "greedy_swap"}
+        See :mod:`mjfast.winturn`; "greedy_swap" (the game engine's discard rule) is Monte Carlo only.
     method : {"auto", "exact", "monte_carlo"}
-        "auto": exact when the starting shanten is at most 2, else Monte Carlo.
+        "auto": exact when the starting shanten is at most 2 (and the policy allows it), else
+        Monte Carlo.
     samples : int, default 100,000
         Monte Carlo samples.
     seed : None, int, SeedSequence or Generator
@@ -447,8 +455,11 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     s0 = int(_shanten_rows(start[None, :], bits)[0])
     start_text = tiles.format_hand(start) + "".join(" " + str(m) for m in h.melds)
     if method == "auto":
-        method = "exact" if s0 <= 2 else "monte_carlo"
+        method = "exact" if s0 <= 2 and policy in EXACT_POLICIES else "monte_carlo"
     if method == "exact":
+        if policy not in EXACT_POLICIES:
+            raise ValueError(f"the exact method supports the policies {EXACT_POLICIES}; use method='monte_carlo' "
+                             f"for {policy!r}")
         solver = ExactSolver(bits, policy, pool, draws, Fraction if exact == "fraction" else float, max_states)
         win, ten = solver.run(start.tobytes(), draws, [int(c) for c in pool])
         return WinByTurn(h.text, start_text, discard, rules, policy, "exact", draws, s0, N,
