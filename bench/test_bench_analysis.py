@@ -51,12 +51,13 @@ def test_exact_win_by_turn_18_draws(benchmark, hand):
 
 
 @pytest.mark.parametrize("threads", [1, 2], ids=lambda t: f"t{t}")
-def test_monte_carlo_win_by_turn(benchmark, threads):
+@pytest.mark.parametrize("policy", ["greedy", "greedy_swap"])
+def test_monte_carlo_win_by_turn(benchmark, threads, policy):
     hand = ONE_SHANTEN[0]
-    benchmark.group = "Monte Carlo win-by-turn, 18 draws, 100,000 samples"
-    benchmark.extra_info.update(hand=hand, threads=threads)
+    benchmark.group = "Monte Carlo win-by-turn, 1-shanten, 18 draws, 100,000 samples"
+    benchmark.extra_info.update(hand=hand, threads=threads, policy=policy)
     res = benchmark.pedantic(lambda: mjfast.win_by_turn(hand, draws=18, method="monte_carlo", samples=100_000, seed=1,
-                                                        threads=threads, progress=False),
+                                                        threads=threads, policy=policy, progress=False),
                              rounds=5, iterations=1, warmup_rounds=1)
     _us(benchmark)
     assert res.samples == 100_000
