@@ -370,8 +370,8 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     """Probability of being tenpai and of having won by each future draw t = 1..draws.
 
     The model and the policies are stated in :mod:`mjfast.winturn`: one player drawing from
-    the unseen tiles in random order, no calls; the drawn tile is kept only when it lowers
-    the shanten.
+    the unseen tiles in random order, no calls, discards leave play; with the default
+    "greedy" policy the drawn tile is kept only when it lowers the shanten.
 
     Parameters
     ----------
@@ -435,9 +435,12 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
         raise ValueError(f"exact must be 'float' or 'fraction', not {exact!r}")
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)):
         raise TypeError(f"draws must be an int, not {type(draws).__name__}")
+    if method == "monte_carlo" and (isinstance(samples, bool) or not isinstance(samples, (int, np.integer))
+                                    or samples <= 0):
+        raise ValueError(f"samples must be a positive int, got {samples!r}")
     h = read_hand(hand, visible)
     bits = hands.form_bits("all", rules)
-    pool = h.unseen
+    pool = h.unseen                  # the wall: every tile not in the hand, its sets or visible
     N = int(pool.sum())
     if not 1 <= int(draws) <= N:
         raise ValueError(f"draws must be between 1 and the {N} unseen tiles, got {draws}")
@@ -450,8 +453,6 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
             [Estimate.from_counts(samples, samples)] * draws)
         return WinByTurn(h.text, h.text, None, rules, policy, "exact" if method != "monte_carlo" else method,
                          draws, -1, N, vals, vals, None if method != "monte_carlo" else samples)
-    if discard is not None:
-        pool = pool.copy()     # the discard leaves play: it is not in the wall
     s0 = int(_shanten_rows(start[None, :], bits)[0])
     start_text = tiles.format_hand(start) + "".join(" " + str(m) for m in h.melds)
     if method == "auto":
