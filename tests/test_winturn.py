@@ -231,6 +231,19 @@ def test_monte_carlo_agrees_with_exact(hand):
             assert abs(e.p - float(p)) <= 4.5 * math.sqrt(float(p) * (1 - float(p)) / e.n) + 1e-12, (name, e, p)
 
 
+@pytest.mark.parametrize("hand,visible,rules", [("23m456p11z35s9s [777p]", "1z2m5s7s8s", "classical"),
+                                                ("1133m5577p99s1z2z3z", "1z4z", None),
+                                                ("123m456p789s11234z", "3z", "mcr")])
+def test_monte_carlo_agrees_with_exact_with_sets_visible_and_rules(hand, visible, rules):
+    ex = win_by_turn(hand, draws=12, visible=visible, rules=rules, method="exact")
+    mc = win_by_turn(hand, draws=12, visible=visible, rules=rules, method="monte_carlo", samples=40_000, seed=11,
+                     progress=False)
+    assert ex.unseen == mc.unseen and ex.discard == mc.discard and ex.shanten == mc.shanten
+    for name in ("win", "tenpai"):
+        for e, p in zip(getattr(mc, name), getattr(ex, name)):
+            assert abs(e.p - p) <= 4.5 * math.sqrt(p * (1 - p) / e.n) + 1e-12, (name, e, p)
+
+
 def test_monte_carlo_reproducible_across_threads_and_chunks():
     hand = "12m456p789s11z34p5z"
     a = win_by_turn(hand, draws=10, method="monte_carlo", samples=30_000, seed=3, threads=1, progress=False)
