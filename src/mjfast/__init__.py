@@ -21,6 +21,10 @@ from .exact import exact_deal_odds, exact_deal_odds_table
 from .sim import Comparison, GameLog, GameRules, IllegalActionError, Policy, SeatView, SimResult, compare, game_rules, replay, rerun, simulate
 from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits
 from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack
+from .analysis import DiscardOption, HandAnalysis, analyze
+from .winturn import WinByTurn, win_by_turn, win_by_turn_random
+from .odds import OddsTable, odds_table
+from . import plot  # matplotlib is imported only when a plot is drawn
 
 __all__ = [
     "__version__",
@@ -58,4 +62,14 @@ __all__ = [
     "unpack",
     "waits",
     "wall",
+    # hand analysis, win-by-turn odds, odds tables, plots
+    "DiscardOption",
+    "HandAnalysis",
+    "OddsTable",
+    "WinByTurn",
+    "analyze",
+    "odds_table",
+    "plot",
+    "win_by_turn",
+    "win_by_turn_random",
 ]

@@ -5,6 +5,8 @@
 ``mjfast deal-stats`` odds of dealt hands
 ``mjfast demo``       classify a batch of random hands and report how fast
 ``mjfast shanten H``  shanten, waits and effective tiles of one hand
+``mjfast analyze H``  one hand as a table: shanten per form, waits, each discard's effective tiles
+``mjfast odds-table`` deal odds, win-by-turn curves or win rates as a table (and a plot)
 ``mjfast config``     how mjfast was built (OpenMP or not) and what it will use
 """
 from __future__ import annotations
@@ -303,6 +305,65 @@ def _cmd_replay(args) -> int:
     return 0
 
 
+def _cmd_analyze(args) -> int:
+    from .analysis import analyze
+
+    text = " ".join(args.hand)
+    res = analyze(text, visible=args.visible, rules=args.rules)
+    odds = None
+    if args.draws:
+        from .winturn import win_by_turn
+
+        seed = _seed_or_fresh(args.seed) if res.shanten > 2 else args.seed
+        odds = win_by_turn(text, draws=args.draws, visible=args.visible, rules=args.rules, seed=seed,
+                           progress=False)
+    if args.format == "json":
+        data = res.to_dict()
+        if odds is not None:
+            data["win_by_turn"] = odds.to_dict()
+        print(json.dumps(data, indent=2))
+    else:
+        print(res.table())
+        if odds is not None:
+            print()
+            print(odds.table())
+    return 0
+
+
+def _cmd_odds_table(args) -> int:
+    from .odds import odds_table
+
+    kind = args.kind.replace("-", "_")
+    rules = [_rules_arg(r) for r in args.rules.split(",")] if args.rules else ["classical"]
+    needs_seed = kind == "win_rate" or (kind == "deal" and args.method == "monte_carlo") or (
+        kind == "win_by_turn" and (not args.hand or args.method == "monte_carlo"))
+    seed = _seed_or_fresh(args.seed) if needs_seed else args.seed
+    kw = {}
+    if args.n is not None:
+        kw["samples"] = args.n
+    policies = args.policies.split(",") if "," in args.policies else args.policies
+    try:
+        table = odds_table(kind, rules=rules if len(rules) > 1 else rules[0], method=args.method,
+                           hands=args.hand or None, draws=args.draws, games=args.games, policies=policies,
+                           policy=args.policy, by=args.by, seed=seed, threads=args.threads,
+                           progress=not args.no_progress, **kw)
+    except KeyboardInterrupt:
+        print("mjfast: interrupted", file=sys.stderr)
+        return 130
+    text = {"table": table.table, "json": table.to_json, "csv": table.to_csv, "markdown": table.to_markdown}[args.format]()
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text if text.endswith("\n") else text + "\n")
+    else:
+        print(text, end="" if text.endswith("\n") else "\n")
+    if args.plot:
+        from .plot import plot_table
+
+        plot_table(table, args.plot)
+        print(f"mjfast: plot written to {args.plot}", file=sys.stderr)
+    return 0
+
+
 def _cmd_config(args) -> int:
     from ._config import show_config
 
@@ -369,6 +430,37 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--visible", default=None, help="tiles seen elsewhere, e.g. 1z5p")
     s.set_defaults(func=_cmd_shanten)
 
+    an = sub.add_parser("analyze", help="one hand as a table: shanten per form, waits, effective tiles per discard")
+    an.add_argument("hand", nargs="+", help='hand text, e.g. "123m456p789s1122z" or "123m456p1z [555z]"')
+    an.add_argument("--visible", default=None, help="tiles seen elsewhere (discards, exposures), e.g. 1z5p")
+    an.add_argument("--rules", type=_rules_arg, default="classical", help="classical (default), basic, mcr or none")
+    an.add_argument("--format", choices=["table", "json"], default="table")
+    an.add_argument("--draws", type=int, default=None,
+                    help="also the win-by-turn odds over this many draws (exact up to 2-shanten, else Monte Carlo)")
+    an.add_argument("--seed", type=int, default=None, help="seed of a Monte Carlo win-by-turn run")
+    an.set_defaults(func=_cmd_analyze)
+
+    ot = sub.add_parser("odds-table", help="standard odds tables: deal odds, win-by-turn curves, win rates per seat")
+    ot.add_argument("kind", choices=["deal", "win-by-turn", "win-rate", "win_by_turn", "win_rate"])
+    ot.add_argument("--rules", default=None, help="rule set or comma-separated list (default classical)")
+    ot.add_argument("--method", choices=["exact", "monte_carlo", "auto"], default=None,
+                    help="deal: exact (default) or monte_carlo; win-by-turn with --hand: auto (default), exact, monte_carlo")
+    ot.add_argument("--hand", action="append", default=None, help="win-by-turn: a hand (repeat for several)")
+    ot.add_argument("--draws", type=int, default=18, help="win-by-turn: number of draws (default 18)")
+    ot.add_argument("-n", type=int, default=None, help="Monte Carlo deals / samples")
+    ot.add_argument("--games", type=int, default=2000, help="win-rate: games to simulate (default 2000)")
+    ot.add_argument("--policy", default="greedy", choices=["greedy", "first", "greedy_swap"],
+                    help="win-by-turn drawing policy")
+    ot.add_argument("--policies", default="greedy", help="win-rate: policy or four comma-separated names")
+    ot.add_argument("--by", choices=["seat", "policy"], default="seat", help="win-rate: rows per seat or per policy")
+    ot.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed on stderr)")
+    ot.add_argument("--threads", type=int, default=None)
+    ot.add_argument("--format", choices=["table", "json", "csv", "markdown"], default="table")
+    ot.add_argument("--output", default=None, help="write the table to this file instead of stdout")
+    ot.add_argument("--plot", default=None, metavar="PATH", help="also draw the table to an image (needs mjfast[plot])")
+    ot.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ot.set_defaults(func=_cmd_odds_table)
+
     c = sub.add_parser("config", help="show build configuration (OpenMP, threads)")
     c.set_defaults(func=_cmd_config)
     return p
@@ -386,6 +478,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--scheduler needs --backend dask")
     if getattr(args, "exact", False) and args.backend == "dask":
         parser.error("--exact is computed here; it does not use --backend dask")
+    if args.command == "odds-table" and (args.games <= 0 or (args.n is not None and args.n <= 0)):
+        parser.error("-n and --games must be positive numbers")
     try:
         return args.func(args)
     except (ValueError, TypeError) as exc:

@@ -48,7 +48,9 @@ class Estimate:
         denom = 1 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-        return cls(count, n, p, se, max(0.0, centre - half), min(1.0, centre + half))
+        low = 0.0 if count == 0 else max(0.0, centre - half)    # exact ends: no rounding residue
+        high = 1.0 if count == n else min(1.0, centre + half)
+        return cls(count, n, p, se, low, high)
 
     @property
     def one_in(self) -> float:
