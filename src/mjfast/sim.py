@@ -39,7 +39,7 @@ from ._seeding import root_key
 from .hands import form_bits
 from .stats import Estimate, Z95
 
-GAME_RULES = ("classical", "basic", "mcr")
+GAME_RULES = ("classical", "basic", "mcr", "american")
 BUILTIN_POLICIES = {"random": 0, "greedy": 1, "defensive": 2}
 CLAIM_KINDS = ("chow", "pung", "kong", "concealed_kong", "added_kong")
 _PY = 3
@@ -120,6 +120,9 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
     >>> game_rules("classical", payment="discarder", rounds=2).hands_per_game
     8
     """
+    if rules == "american" or _is_american(rules):
+        from .amsim import american_rules
+        return american_rules(rules if _is_american(rules) else None, **options)
     if isinstance(rules, GameRules):
         base = rules
         if not options:
@@ -130,9 +133,6 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
     else:
         if not isinstance(rules, str):
             raise TypeError(f"rules must be a str, not {type(rules).__name__}")
-        if rules == "american":
-            raise ValueError("rules='american' play is not available in this version; choose one of "
-                             f"{GAME_RULES}")
         if rules not in _PRESETS:
             raise ValueError(f"unknown rules {rules!r}; choose one of {GAME_RULES}")
         merged = dict(_PRESETS[rules], base_points=20, payment="each", rounds=1, chow=True, kong=True)
@@ -166,6 +166,10 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
         raise ValueError(f"rounds must be an int from 1 to 16, got {rd!r}")
     return GameRules(rules, bool(merged["flowers"]), sf, dw, bool(merged["ready_declaration"]), int(bp),
                      merged["payment"], int(rd), bool(merged["chow"]), bool(merged["kong"]))
+
+
+def _is_american(rules) -> bool:
+    return type(rules).__name__ == "AmericanRules"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -710,6 +714,10 @@ def simulate(games: int, *, rules: str | GameRules = "classical", policies="gree
     games = _check_count(games, "games")
     chunk_size = _check_count(chunk_size, "chunk_size") or 1
     r = game_rules(rules, **rule_options)
+    if _is_american(r):
+        from . import amsim
+        return amsim.simulate(games, rules=r, policies=policies, seed=seed, threads=threads, duplicate=duplicate,
+                              progress=progress, chunk_size=chunk_size)
     pols = _resolve_policies(policies)
     if not isinstance(duplicate, (bool, np.bool_)):
         raise TypeError("duplicate must be True or False")
@@ -770,6 +778,9 @@ def compare(policy_a, policy_b, games: int, *, rules: str | GameRules = "classic
     """
     games = _check_count(games, "games")
     r = game_rules(rules, **rule_options)
+    if _is_american(r):
+        raise ValueError("compare() is not available for rules='american'; use simulate(..., duplicate=True) "
+                         "or charleston_effect()")
     a, b = _resolve_policies([policy_a] * 4)[0], _resolve_policies([policy_b] * 4)[0]
     key = root_key(seed)
     threads = resolve_threads(threads)
@@ -893,6 +904,9 @@ def replay(seed, game_index: int, *, rules: str | GameRules = "classical", polic
     True
     """
     r = game_rules(rules, **rule_options)
+    if _is_american(r):
+        from . import amsim
+        return amsim.replay(seed, game_index, rules=r, policies=policies)
     pols = _resolve_policies(policies)
     gi = _check_count(game_index, "game_index")
     key = root_key(seed)
@@ -941,6 +955,11 @@ def play_walls(walls, dice=None, *, rules: str | GameRules = "classical", polici
     if w.ndim != 2:
         raise ValueError(f"walls must have shape (hands, tiles), got {w.shape}")
     r = game_rules(rules, **rule_options)
+    if _is_american(r):
+        from . import amsim
+        if dice is not None:
+            raise ValueError("rules='american' deals without dice")
+        return amsim.play_walls(w, rules=r, policies=policies)
     if w.shape[1] != r.n_tiles:
         raise ValueError(f"each wall must hold the {r.n_tiles} tiles of rules={r.name!r}, got {w.shape[1]}")
     if not 1 <= w.shape[0] <= r.hands_per_game:
@@ -988,6 +1007,7 @@ def rerun(log: GameLog | str, *, policies=None) -> GameLog:
     if h.get("seed") is None:
         raise ValueError("this log has no seed (the run was seeded from a Generator); it cannot be re-run")
     opts = {k: v for k, v in h["options"].items() if k not in ("name", "tiles")}
-    opts["special_forms"] = tuple(opts.get("special_forms", ()))
+    if h["rules"] != "american":
+        opts["special_forms"] = tuple(opts.get("special_forms", ()))
     pols = policies if policies is not None else h["policies"]
     return replay(h["seed"], h["game_index"], rules=h["rules"], policies=pols, **opts)
