@@ -438,7 +438,7 @@ class SimResult:
             s, sq, n = c["points"], c["points_sq"], c["games"]
         else:
             s, sq, n = self.points[seat], self.points_sq[seat], self.games
-        m = s / n if n else math.nan
+        m = float(s / n) if n else math.nan
         var = (sq - n * m * m) / (n - 1) if n > 1 else math.nan
         return Mean(m, math.sqrt(max(var, 0) / n) if n > 1 else math.nan, n)
 
