@@ -745,3 +745,34 @@ def test_distance_statistics_and_charleston_effect():
     # common random numbers: the deals are the same, so the distance before the Charleston agrees
     assert np.array_equal(e.on.distance_before, e.off.distance_before)
     assert e.distance_after.mean < 0 and e.distance_after.high < 0
+
+
+# ---------------------------------------------------------------------------------------------
+# command line
+
+def test_cli_simulate_american_json_and_csv(capsys):
+    import json
+
+    from mjfast import cli
+    assert cli.main(["simulate", "--rules", "american", "--games", "20", "--seed", "2", "--format", "json",
+                     "--no-progress", "--jokers", "10", "--second-charleston", "never"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rules"] == "american" and data["games"] == 20 and data["seed"] == 2
+    assert data["options"]["jokers"] == 10 and data["options"]["second_charleston"] is False
+    assert data["second_charlestons"] == 0
+    assert sum(s["points"] for s in data["seats"]) == 20 * 4 * 650
+    for s in data["seats"]:
+        for key in ("wins", "self_draw_wins", "discard_wins", "deal_ins", "points", "jokerless_wins", "dead_hands"):
+            assert isinstance(s[key], int)
+        assert sum(s["distance_before"]) == sum(s["distance_after"]) == data["hands"]
+    assert cli.main(["simulate", "--rules", "american", "--games", "10", "--seed", "2", "--format", "csv",
+                     "--no-progress", "--no-courtesy", "--no-blind-pass"]) == 0
+    rows = capsys.readouterr().out.strip().splitlines()
+    assert len(rows) == 5 and rows[0].endswith("jokerless_wins,dead_hands,mean_distance_before,mean_distance_after")
+    assert cli.main(["simulate", "--rules", "american", "--games", "10", "--seed", "2", "--no-progress"]) == 0
+    assert "jokerless share" in capsys.readouterr().out
+    assert cli.main(["simulate", "--rules", "american", "--games", "2", "--flowers", "--no-progress"]) == 2
+    assert "unknown rule option 'flowers'" in capsys.readouterr().err
+    assert cli.main(["replay", "--rules", "american", "--seed", "1"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert json.loads(first)["rules"] == "american"
