@@ -6,6 +6,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import mjfast
 from mjfast import _amgame, _amreference
@@ -158,9 +159,10 @@ def _random_state(rng):
     return h, exposed
 
 
-def test_distance_kernel_matches_reference():
+@pytest.mark.parametrize("n", [300, pytest.param(20_000, marks=pytest.mark.slow)])
+def test_distance_kernel_matches_reference(n):
     rng = np.random.default_rng(5)
-    for _ in range(1500):
+    for _ in range(n):
         h, exposed = _random_state(rng)
         assert american_distance(h, [(k, 0) for k in exposed]) == _amreference.distance(h, exposed), (h, exposed)
 
@@ -177,6 +179,19 @@ def test_distance_kernel_matches_reference_on_dense_hands():
         n_exp = int(rng.integers(0, 4))
         exposed = [int(k) for k in rng.choice([k for k in range(35) if k not in ks], n_exp, replace=False)]
         assert american_distance(h, [(k, 0) for k in exposed]) == _amreference.distance(h, exposed)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 34), max_size=14), st.integers(0, 8), st.sets(st.integers(0, 34), max_size=3))
+def test_distance_kernel_property(tiles_, jokers, exposed):
+    """Random concealed tiles (up to the copies of each kind), jokers and exposed kinds."""
+    h = np.zeros(36, np.uint8)
+    for k in tiles_:
+        if h[k] < (8 if k == 34 else 4):
+            h[k] += 1
+    h[35] = jokers
+    exposed = sorted(exposed)
+    assert american_distance(h, [(k, 0) for k in exposed]) == _amreference.distance(h, exposed)
 
 
 def test_exposure_free_distance_is_the_shared_kernel():
@@ -489,46 +504,64 @@ def test_illegal_discard_raises():
 # ---------------------------------------------------------------------------------------------
 # invariants
 
-def _check_log(log, n_tiles=152):
-    """Replay a log with plain counters: every count stays >= 0, every hand holds 13/14 tiles
-    (exposed sets counted as 4) at each discard, the scores move by zero sum."""
-    for h in sorted({e["hand"] for e in log.events}):
+def _check_log(log, jokers=8):
+    """Replay a log with plain counters: every count stays >= 0, every hand holds 13 tiles
+    (exposed sets counted as 4) after each discard and 14 at Mahjong, the winning hand is
+    complete by the reference, every tile is accounted for at the end of each hand (hands +
+    exposed sets + discards on the table + the wall left = the whole set, kind by kind), and
+    the scores move by zero sum."""
+    full = np.array([4] * 34 + [8, jokers])
+    for h, wall in enumerate(log.header["wall_ids"]):
         ev = events(log, hand=h)
-        hand = [Counter() for _ in range(4)]
+        if not ev:
+            continue
+        hand = [np.zeros(36, int) for _ in range(4)]
+        exp_tiles = np.zeros(36, int)
+        table = np.zeros(36, int)
         exposed = [[] for _ in range(4)]
         taken = 0
+        last = None
         for e in ev:
             t, s = e["type"], e["seat"]
             if t in ("deal", "draw"):
-                hand[s][am_tile_index(e["tile"][:1] if e["tile"][0] == "f" else e["tile"])] += 1
+                assert e["id"] == wall[taken]                     # tiles come off the wall in order
+                hand[s][am_tile_index(e["tile"])] += 1
                 taken += 1
             elif t == "pass":
                 hand[s][am_tile_index(e["tile"])] -= 1
             elif t == "receive":
                 hand[s][am_tile_index(e["tile"])] += 1
             elif t == "discard":
-                hand[s][am_tile_index(e["tile"])] -= 1
-                assert sum(hand[s].values()) + 4 * len(exposed[s]) == 13
                 last = am_tile_index(e["tile"])
+                hand[s][last] -= 1
+                table[last] += 1
+                assert hand[s].sum() + 4 * len(exposed[s]) == 13
             elif t == "call":
                 k = am_tile_index(e["tile"])
+                assert k == last and k != 35
                 hand[s][k] -= 3 - e["jokers"]
                 hand[s][35] -= e["jokers"]
+                table[k] -= 1
+                exp_tiles[k] += 4 - e["jokers"]
+                exp_tiles[35] += e["jokers"]
                 exposed[s].append(k)
             elif t == "joker_exchange":
-                hand[s][am_tile_index(e["tile"])] -= 1
+                k = am_tile_index(e["tile"])
+                hand[s][k] -= 1
                 hand[s][35] += 1
+                exp_tiles[k] += 1
+                exp_tiles[35] -= 1
             elif t == "win":
                 if not e["self_drawn"]:
                     hand[s][last] += 1
-                assert sum(hand[s].values()) + 4 * len(exposed[s]) == 14
-                counts = np.zeros(36, int)
-                for k, c in hand[s].items():
-                    counts[k] = c
-                assert _amreference.is_complete(counts, exposed[s])
-            for p in hand:
-                assert min(p.values(), default=0) >= 0
-        assert taken <= n_tiles
+                    table[last] -= 1
+                assert hand[s].sum() + 4 * len(exposed[s]) == 14
+                assert _amreference.is_complete(hand[s], exposed[s])
+            assert min(x.min() for x in hand) >= 0 and table.min() >= 0 and exp_tiles.min() >= 0
+        rest = np.zeros(36, int)
+        for i in wall[taken:]:
+            rest[35 if i >= 144 else 34 if i >= 136 else i // 4] += 1
+        assert np.array_equal(sum(hand) + exp_tiles + table + rest, full)
         assert sum(e["delta"] for e in events(log, "score", hand=h)) == 0
 
 
@@ -536,6 +569,7 @@ def test_logs_are_consistent_greedy_and_random():
     for g in range(8):
         for pols in ("greedy", "random", ["greedy", "random", "greedy", "random"]):
             _check_log(mjfast.replay(g, 0, rules="american", policies=pols))
+    _check_log(mjfast.replay(3, 1, rules="american", jokers=3), jokers=3)
 
 
 def test_scores_sum_and_counters():
