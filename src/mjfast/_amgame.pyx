@@ -91,6 +91,9 @@ ctypedef struct amplayer_t:
     int dead
     int policy
     int d                   # distance of the hand at its last refresh (after the Charleston, after each discard)
+    int plan_valid          # plan/plan_raises hold greedy_pass_plan of the current hand (Charleston)
+    int plan[3]
+    int plan_raises[3]
     uint8_t disc[MAX_DISC]
     int n_disc
 
@@ -173,17 +176,21 @@ cdef int greedy_pick(amgame_t* g, amplayer_t* p, bint allow_joker, int* d_after)
     (and allowed). Returns the kind (-1 if nothing can go) and the distance after in d_after."""
     cdef int hist[9]
     cdef int dc[9]
-    cdef int c, k, d, u, base, best_k = -1, best_d = 99, best_c = 99, best_u = 99
+    cdef int c, k, d, u, base, best_k = -1, best_d = 99, best_c = 99, best_u = 99, above = 0
     am_hist(p.h, p.excl, hist)
     base = am_dist_hist(hist, p.h[JOKER], p.n_exp)
-    for c in range(1, 9):
+    for c in range(8, 0, -1):
         dc[c] = 99
         if hist[c]:
-            hist[c] -= 1
-            hist[c - 1] += 1
-            dc[c] = am_dist_hist(hist, p.h[JOKER], p.n_exp)
-            hist[c - 1] -= 1
-            hist[c] += 1
+            if above >= 4 - p.n_exp:
+                dc[c] = base        # the target's kinds all hold more: removing one changes nothing
+            else:
+                hist[c] -= 1
+                hist[c - 1] += 1
+                dc[c] = am_dist_hist(hist, p.h[JOKER], p.n_exp)
+                hist[c - 1] -= 1
+                hist[c] += 1
+            above += hist[c]
     for k in range(35):
         c = p.h[k]
         if not c:
@@ -218,8 +225,15 @@ cdef int random_tile(amgame_t* g, amplayer_t* p, bint allow_joker) noexcept nogi
 
 cdef void greedy_pass_plan(amgame_t* g, amplayer_t* p, int n, int* kinds, int* raises) noexcept nogil:
     """Up to n tiles greedy would give up, in order (never jokers); raises[i] = 1 if giving up
-    the i-th raises the distance. The hand is restored."""
-    cdef int i, d, before = pdist(p)
+    the i-th raises the distance. The hand is restored. A plan of 3 is kept for the next
+    choose_pass (votes and offers plan the tiles that the following pass gives)."""
+    cdef int i, d, before
+    if p.plan_valid and n <= 3:
+        for i in range(n):
+            kinds[i] = p.plan[i]
+            raises[i] = p.plan_raises[i]
+        return
+    before = pdist(p)
     for i in range(n):
         kinds[i] = greedy_pick(g, p, False, &d)
         raises[i] = 1 if d > before else 0
@@ -229,6 +243,11 @@ cdef void greedy_pass_plan(amgame_t* g, amplayer_t* p, int n, int* kinds, int* r
     for i in range(n):
         if kinds[i] >= 0:
             p.h[kinds[i]] += 1
+    if n == 3:
+        for i in range(3):
+            p.plan[i] = kinds[i]
+            p.plan_raises[i] = raises[i]
+        p.plan_valid = 1
 
 
 # ------------------------------------------------------------------------------------------
@@ -300,6 +319,7 @@ cdef int choose_pass(amgame_t* g, int s, int passno, bint blind_ok, int n_fixed,
         if g.error:
             return 0
         if code >= 0:
+            p.plan_valid = 0
             b = code & 3
             for i in range(n - b):
                 kinds[i] = (code >> (2 + 6 * i)) & 63
@@ -315,6 +335,7 @@ cdef int choose_pass(amgame_t* g, int s, int passno, bint blind_ok, int n_fixed,
             p.n_hand += 1
         return 0
     greedy_pass_plan(g, p, n, kinds, raises)
+    p.plan_valid = 0                    # the hand changes with this pass
     if blind_ok and n_fixed == 0:
         for i in range(n):
             if raises[i]:
@@ -498,6 +519,7 @@ cdef void deal_hand(amgame_t* g) noexcept nogil:
         g.p[s].n_exp = 0
         g.p[s].dead = 0
         g.p[s].n_disc = 0
+        g.p[s].plan_valid = 0
     g.turn = 0
     g.drawn = -1
     g.exp_jokers = 0
