@@ -115,6 +115,7 @@ ctypedef struct amgame_t:
     int cap_ev
     int error
     void* py_ctx
+    int py_quiet_own[4]     # bits of a Python seat's default hooks, not called (see _AmContext.quiet)
     int32_t* out
 
 
@@ -314,7 +315,7 @@ cdef int choose_pass(amgame_t* g, int s, int passno, bint blind_ok, int n_fixed,
     cdef amplayer_t* p = &g.p[s]
     cdef int n = 3 if n_fixed == 0 else n_fixed, i, b = 0, code, k
     cdef int raises[3]
-    if p.policy == POL_PYTHON:
+    if p.policy == POL_PYTHON and not (g.py_quiet_own[s] & (16 if n_fixed else 2)):
         code = py_call(g, s, 7 if n_fixed else 4, passno, &n, 1)
         if g.error:
             return 0
@@ -403,7 +404,7 @@ cdef int second_vote(amgame_t* g, int s) noexcept nogil:
     cdef int kinds[3]
     cdef int raises[3]
     cdef int v
-    if p.policy == POL_PYTHON:
+    if p.policy == POL_PYTHON and not (g.py_quiet_own[s] & 4):
         v = py_call(g, s, 5, 0, NULL, 0)
         if g.error or v >= 0:
             return v
@@ -418,7 +419,7 @@ cdef int courtesy_offer(amgame_t* g, int s) noexcept nogil:
     cdef int kinds[3]
     cdef int raises[3]
     cdef int v, i
-    if p.policy == POL_PYTHON:
+    if p.policy == POL_PYTHON and not (g.py_quiet_own[s] & 8):
         v = py_call(g, s, 6, 0, NULL, 0)
         if g.error or v >= 0:
             return v
@@ -644,9 +645,11 @@ cdef int own_turn(amgame_t* g, int seat) noexcept nogil:
     cdef int n, i, d, d2, k, o, choice
     while True:
         n = exchange_options(g, seat, opts + 1)
-        if n == 0 and p.d > 1 and p.policy != POL_PYTHON:
+        if n == 0 and p.d > 1 and (p.policy != POL_PYTHON or g.py_quiet_own[seat] & 1):
             return 0                    # one drawn tile cannot complete the hand
         d = pdist(p)
+        if p.policy == POL_PYTHON and g.py_quiet_own[seat] & 1 and n == 0 and d != 0:
+            return 0
         if p.policy == POL_PYTHON:
             opts[0] = 1000 if d == 0 else -1
             choice = py_call(g, seat, 2, g.drawn, opts, n + 1)
@@ -869,7 +872,10 @@ cdef int play_game(amgame_t* g, uint64_t game_index, uint64_t k0, uint64_t k1, c
     return 0
 
 
-cdef void init_game(amgame_t* g, amrules_t* R, void* ctx, int32_t* ev, int cap_ev) noexcept nogil:
+cdef void init_game(amgame_t* g, amrules_t* R, void* ctx, int32_t* ev, int cap_ev, object quiet=None):
+    cdef int s
+    for s in range(4):
+        g.py_quiet_own[s] = quiet[s] if quiet is not None else 0
     g.R = R
     g.n_tiles = R.n_tiles
     g.ev = ev
@@ -882,7 +888,16 @@ cdef void init_game(amgame_t* g, amrules_t* R, void* ctx, int32_t* ev, int cap_e
 cdef int run_one(amrules_t* R, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,
                  int32_t* out) noexcept nogil:
     cdef amgame_t g
-    init_game(&g, R, NULL, NULL, 0)
+    cdef int s
+    for s in range(4):
+        g.py_quiet_own[s] = 0
+    g.R = R
+    g.n_tiles = R.n_tiles
+    g.ev = NULL
+    g.n_ev = 0
+    g.cap_ev = 0
+    g.error = ERR_NONE
+    g.py_ctx = NULL
     return play_game(&g, game_index, k0, k1, policies, out)
 
 
@@ -914,7 +929,7 @@ def simulate_batch(dict rules, const uint64_t[::1] game_index, uint64_t k0, uint
             for i in prange(n, schedule="dynamic", chunksize=16, num_threads=threads):
                 run_one(&R, game_index[i], k0, k1, &policies[i, 0], &out[i, 0])
         return -1
-    init_game(&g, &R, <void*>ctx, NULL, 0)
+    init_game(&g, &R, <void*>ctx, NULL, 0, ctx.quiet_own_turn)
     for i in range(n):
         with nogil:
             r = play_game(&g, game_index[i], k0, k1, &policies[i, 0], &out[i, 0])
@@ -939,7 +954,8 @@ def play_logged(dict rules, uint64_t game_index, uint64_t k0, uint64_t k1, const
             for r in range(R.n_tiles):
                 walls[h, r] = g.wall[r]
     cdef const uint8_t[:, ::1] wv = walls
-    init_game(&g, &R, <void*>ctx if ctx is not None else NULL, &evv[0, 0], capacity)
+    init_game(&g, &R, <void*>ctx if ctx is not None else NULL, &evv[0, 0], capacity,
+              ctx.quiet_own_turn if ctx is not None else None)
     r = play_game(&g, game_index, k0, k1, &policies[0], &out[0], &wv[0, 0])
     return ev[: g.n_ev].copy(), np.asarray(walls), r == -2
 

@@ -327,6 +327,21 @@ class _AmContext:
         self.rules = rules
         self.error: BaseException | None = None
         self.last = (0, 0)
+        # hooks a seat leaves at their defaults are not called (same result, no view to build):
+        # bit 0 own_turn ("win" if offered; not asked when nothing is offered), bits 1-4
+        # charleston, second_charleston, courtesy_offer, courtesy (None: the built-in choice)
+        self.quiet_own_turn = [self._quiet(p) for p in policies]
+
+    @staticmethod
+    def _quiet(p) -> int:
+        if isinstance(p, str):
+            return 0
+        t = type(p)
+        bits = int(getattr(t, "own_turn", None) in (Policy.own_turn, AmericanPolicy.own_turn))
+        for i, name in enumerate(("charleston", "second_charleston", "courtesy_offer", "courtesy")):
+            if getattr(t, name, None) in (None, getattr(AmericanPolicy, name)):
+                bits |= 2 << i
+        return bits
 
     def _view(self, v: dict) -> AmericanView:
         ex = tuple(tuple((am_tile_name(int(k)), int(j)) for k, j in seat) for seat in v["exposures"])
