@@ -478,6 +478,60 @@ def test_dead_hand_false_mahjong():
     assert sum(log.header["scores"]) == 4 * 650
 
 
+def test_dead_hand_false_mahjong_on_a_call():
+    # seat 3 answers "win" when only a call for a set of four is offered: its hand is dead, the
+    # discard is not taken and play goes on with seat 1 (seats 1 and 2 have nothing to call)
+    hands = ["1m2m3m 1p1p1p1p 2p2p2p2p 3p3p 4p", "4m5m6m 5p5p5p5p 6p6p6p6p 7p7p",
+             "1m2m3m 1s1s1s1s 2s2s2s2s 3s3s", "4m5m6m 4p4p4p 5s5s5s5s 6s6s 7s"]
+    keep = list(KEEP)
+    keep[0] = "1p1p1p1p 2p2p2p2p 3p3p"
+    keep[3] = "4p4p4p 5s5s5s5s 6s6s 7s"
+    pols = [Script(k) for k in keep]
+    pols[0].order = ["4p"]
+
+    def liar(view, tile, options):
+        pols[3].seen.append(("claim", tile, tuple(options)))
+        return "win"
+    pols[3].claim = liar
+    log = play_walls(make_wall(hands, "9s9s9s9s"), rules="american", policies=pols, **SCRIPT)
+    assert ("claim", "4p", ("quad",)) in pols[3].seen
+    seq = [e for e in log.events if e["type"] in ("discard", "dead", "draw", "call", "win")][:3]
+    assert seq[1] == {"hand": 0, "type": "dead", "seat": 3}
+    assert seq[2]["type"] == "draw" and seq[2]["seat"] == 1
+    assert not [e for e in log.events if e["seat"] == 3 and e["type"] in ("draw", "discard", "call")]
+
+
+def test_every_hand_dead_ends_the_hand_without_a_winner():
+    class Liar(AmericanPolicy):
+        def discard(self, view):
+            return am_tile_name(int(np.flatnonzero(view.hand)[0]))
+
+        def own_turn(self, view, options):
+            return "win"
+    log = mjfast.replay(1, 0, rules="american", policies=[Liar() for _ in range(4)])
+    for h in range(4):
+        assert sorted(e["seat"] for e in events(log, "dead", hand=h)) == [0, 1, 2, 3]
+        assert not events(log, "win", hand=h) and not events(log, "wall_game", hand=h)
+    assert log.header["scores"] == [650] * 4
+
+
+def test_a_plain_policy_plays_american():
+    class Tsumogiri(mjfast.Policy):
+        name = "tsumogiri"
+
+        def discard(self, view):
+            return view.drawn or am_tile_name(int(np.flatnonzero(view.hand)[0]))
+    res = mjfast.simulate(5, rules="american", policies=[Tsumogiri(), "greedy", "random", "greedy"], seed=1,
+                          progress=False)
+    assert res.games == 5 and int(res.points.sum()) == 5 * 4 * 650
+    assert sorted(res.by_policy) == ["greedy", "random", "tsumogiri"]
+
+
+def test_compare_american():
+    c = mjfast.compare("greedy", "random", 30, rules="american", seed=4, progress=False)
+    assert c.wall_sets == 30 and c.points_diff.n == 30 and c.points_diff.mean > 0
+
+
 def test_dead_hand_rate_in_simulate():
     class Liar(AmericanPolicy):
         name = "liar"
@@ -616,8 +670,6 @@ def test_rules_options_and_validation():
         mjfast.game_rules("american", flowers=True)
     with pytest.raises(ValueError, match="defensive"):
         mjfast.simulate(1, rules="american", policies="defensive", progress=False)
-    with pytest.raises(ValueError, match="compare"):
-        mjfast.compare("greedy", "random", 2, rules="american", progress=False)
     with pytest.raises(ValueError, match="152 tiles"):
         play_walls([np.arange(136)], rules="american")
     assert american_rules(jokers=0).n_tiles == 144

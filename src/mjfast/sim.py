@@ -112,6 +112,10 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
     classical/basic only), ``dead_wall`` ("dice" or a tile count 0-40), ``ready_declaration``
     (bool), ``base_points`` (int > 0), ``payment`` ("each" or "discarder"), ``rounds``
     (1-16 deals per seat), ``chow`` and ``kong`` (allow those claims).
+    ``"american"`` returns an :class:`~mjfast.AmericanRules` with its own options:
+    ``jokers`` (0-10, default 8), ``second_charleston`` ("policy", True, False),
+    ``courtesy`` and ``blind_pass`` (bool), ``base_points`` (50), ``start_points`` (650),
+    ``rounds`` (see :mod:`mjfast.amsim`).
 
     Examples
     --------
@@ -119,6 +123,8 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
     True
     >>> game_rules("classical", payment="discarder", rounds=2).hands_per_game
     8
+    >>> game_rules("american", jokers=10).n_tiles
+    154
     """
     if rules == "american" or _is_american(rules):
         from .amsim import american_rules
@@ -674,10 +680,12 @@ def simulate(games: int, *, rules: str | GameRules = "classical", policies="gree
     ----------
     games : int
         Games to play (``duplicate=True``: wall sets, each played 4 times).
-    rules : {"classical", "basic", "mcr"} or GameRules
+    rules : {"classical", "basic", "mcr", "american"} or GameRules or AmericanRules
         Rule preset; options (``flowers``, ``special_forms``, ``dead_wall``,
-        ``ready_declaration``, ``base_points``, ``payment``, ``rounds``, ``chow``, ``kong``)
-        may be given as keywords, see :func:`game_rules`.
+        ``ready_declaration``, ``base_points``, ``payment``, ``rounds``, ``chow``, ``kong``;
+        American: ``jokers``, ``second_charleston``, ``courtesy``, ``blind_pass``, ...)
+        may be given as keywords, see :func:`game_rules`. American games return an
+        :class:`~mjfast.AmericanSimResult` (see :mod:`mjfast.amsim`).
     policies : str, Policy, or a list of 4
         "random", "greedy", "defensive" or a :class:`Policy` instance, for every seat or per seat.
     seed : None, int, SeedSequence or Generator
@@ -779,8 +787,8 @@ def compare(policy_a, policy_b, games: int, *, rules: str | GameRules = "classic
     games = _check_count(games, "games")
     r = game_rules(rules, **rule_options)
     if _is_american(r):
-        raise ValueError("compare() is not available for rules='american'; use simulate(..., duplicate=True) "
-                         "or charleston_effect()")
+        from . import amsim
+        return amsim.compare(policy_a, policy_b, games, rules=r, seed=seed, threads=threads, progress=progress)
     a, b = _resolve_policies([policy_a] * 4)[0], _resolve_policies([policy_b] * 4)[0]
     key = root_key(seed)
     threads = resolve_threads(threads)
