@@ -19,7 +19,7 @@ from libc.string cimport memset, memcpy
 from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16
 from mjfast._hand cimport imin
 from mjfast._american cimport american_distance
-from mjfast._amplay cimport am_dist_hist, am_hist
+from mjfast._amplay cimport am_dist_hist, am_hist, am_top, am_overlap
 
 cnp.import_array()
 
@@ -174,24 +174,32 @@ cdef inline int next_live(amgame_t* g, int s) noexcept nogil:
 cdef int greedy_pick(amgame_t* g, amplayer_t* p, bint allow_joker, int* d_after) noexcept nogil:
     """The tile greedy gives up (discard or pass): lowest distance after removing it, then fewest
     copies in hand, then fewest unseen copies, then lowest kind; a joker only if strictly best
-    (and allowed). Returns the kind (-1 if nothing can go) and the distance after in d_after."""
+    (and allowed). Returns the kind (-1 if nothing can go) and the distance after in d_after.
+
+    Removing a tile of a kind with c tiles changes the distance only when c is among the
+    target's counts top[0..need-1]; then one c becomes max(c - 1, top[need])."""
     cdef int hist[9]
     cdef int dc[9]
-    cdef int c, k, d, u, base, best_k = -1, best_d = 99, best_c = 99, best_u = 99, above = 0
+    cdef int top[5]
+    cdef int u_[4]
+    cdef int c, k, d, u, i, j, base, best_k = -1, best_d = 99, best_c = 99, best_u = 99
+    cdef int need = 4 - p.n_exp, full = 14 - 4 * p.n_exp, J = p.h[JOKER]
     am_hist(p.h, p.excl, hist)
-    base = am_dist_hist(hist, p.h[JOKER], p.n_exp)
-    for c in range(8, 0, -1):
-        dc[c] = 99
-        if hist[c]:
-            if above >= 4 - p.n_exp:
-                dc[c] = base        # the target's kinds all hold more: removing one changes nothing
-            else:
-                hist[c] -= 1
-                hist[c - 1] += 1
-                dc[c] = am_dist_hist(hist, p.h[JOKER], p.n_exp)
-                hist[c - 1] -= 1
-                hist[c] += 1
-            above += hist[c]
+    am_top(hist, need + 1, top)
+    base = full - am_overlap(top, need, J)
+    for c in range(1, 9):
+        if not hist[c]:
+            continue
+        if c < top[need - 1]:
+            dc[c] = base
+            continue
+        j = need - 1
+        while top[j] != c:
+            j -= 1
+        for i in range(need):
+            u_[i] = top[i]
+        u_[j] = c - 1 if c - 1 > top[need] else top[need]
+        dc[c] = full - am_overlap(u_, need, J)
     for k in range(35):
         c = p.h[k]
         if not c:
@@ -203,8 +211,8 @@ cdef int greedy_pick(amgame_t* g, amplayer_t* p, bint allow_joker, int* d_after)
             best_c = c
             best_u = u
             best_k = k
-    if allow_joker and p.h[JOKER]:
-        d = am_dist_hist(hist, p.h[JOKER] - 1, p.n_exp)
+    if allow_joker and J:
+        d = full - am_overlap(top, need, J - 1)
         if d < best_d:
             best_d = d
             best_k = JOKER

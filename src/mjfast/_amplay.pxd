@@ -14,32 +14,43 @@ kind's count, as in ``_american.pxd``), and only which of them is the pair is se
 from mjfast._hand cimport imin
 
 
-cdef inline int am_dist_hist(const int* hist, int jokers, int n_exp) noexcept nogil:
-    """Tiles missing for the beginner hand (14 tiles, exposures included; 0 = complete)."""
-    cdef int need = 4 - n_exp, n = 0, c = 8, m, a, b, q, natural, room, ov, best = 0
-    cdef int top[4]
-    while n < need and c >= 1:
+cdef inline void am_top(const int* hist, int n, int* top) noexcept nogil:
+    """top[0..n-1] = the n largest counts of the histogram, descending (0 when fewer kinds)."""
+    cdef int i = 0, c = 8, m
+    while i < n and c >= 1:
         m = hist[c]
-        while m > 0 and n < need:
-            top[n] = c
-            n += 1
+        while m > 0 and i < n:
+            top[i] = c
+            i += 1
             m -= 1
         c -= 1
-    while n < need:
-        top[n] = 0
-        n += 1
-    for a in range(need):          # a = the pair kind among the chosen kinds
-        natural = imin(top[a], 2)
-        room = 0
-        for b in range(need):
-            if b != a:
-                q = imin(top[b], 4)
-                natural += q
-                room += 4 - (q if q > 0 else 1)
-        ov = natural + imin(jokers, room)
+    while i < n:
+        top[i] = 0
+        i += 1
+
+
+cdef inline int am_overlap(const int* top, int need, int jokers) noexcept nogil:
+    """Largest overlap with a target whose kinds hold top[0..need-1] tiles: one of them is the
+    pair (at most 2 natural tiles), the others sets of four (at most 4 natural tiles, and
+    jokers in the places left, each set keeping one natural place)."""
+    cdef int a, q, s_nat = 0, s_room = 0, ov, best = 0
+    for a in range(need):
+        q = imin(top[a], 4)
+        s_nat += q
+        s_room += 4 - (q if q > 0 else 1)
+    for a in range(need):
+        q = imin(top[a], 4)
+        ov = s_nat - q + imin(top[a], 2) + imin(jokers, s_room - (4 - (q if q > 0 else 1)))
         if ov > best:
             best = ov
-    return 14 - 4 * n_exp - best
+    return best
+
+
+cdef inline int am_dist_hist(const int* hist, int jokers, int n_exp) noexcept nogil:
+    """Tiles missing for the beginner hand (14 tiles, exposures included; 0 = complete)."""
+    cdef int top[4]
+    am_top(hist, 4 - n_exp, top)
+    return 14 - 4 * n_exp - am_overlap(top, 4 - n_exp, jokers)
 
 
 cdef inline void am_hist(const unsigned char* hand, const unsigned char* excl, int* hist) noexcept nogil:
