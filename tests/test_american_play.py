@@ -226,6 +226,17 @@ def test_distance_kernel_property(tiles_, jokers, exposed):
     assert american_distance(h, [(k, 0) for k in exposed]) == _amreference.distance(h, exposed)
 
 
+def test_distance_validation():
+    h = np.zeros(36, int)
+    h[0] = 5
+    with pytest.raises(ValueError, match="at most 4 of a kind"):
+        american_distance(h)
+    with pytest.raises(ValueError, match="36"):
+        american_distance(np.zeros(34, int))
+    with pytest.raises(ValueError, match="different kinds"):
+        american_distance(np.zeros(36, int), [(1, 0), (1, 0)])
+
+
 def test_exposure_free_distance_is_the_shared_kernel():
     rng = np.random.default_rng(7)
     hands = np.zeros((500, 36), np.uint8)
