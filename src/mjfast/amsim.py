@@ -209,8 +209,8 @@ def american_distance(hand, exposures=()) -> int:
     h = np.asarray(hand)
     if h.shape != (36,) or h.dtype.kind not in "iu" or h.min() < 0:
         raise ValueError("hand must be 36 non-negative integer counts (34 kinds, flower, joker)")
-    if h[:34].max() > 4 or h[34] > 8 or h[35] > 16 or h.sum() > 14:
-        raise ValueError("a hand holds at most 4 of a kind, 8 flowers, 16 jokers and 14 tiles")
+    if h[:34].max() > 4 or h[34] > 8 or h[35] > 16:
+        raise ValueError("a hand holds at most 4 of a kind, 8 flowers and 16 jokers")
     exposures = list(exposures)
     kinds_ = [int(k) for k, _j in exposures]
     if len(exposures) > 3 or len(set(kinds_)) != len(kinds_) or not all(0 <= k <= 34 for k in kinds_):
