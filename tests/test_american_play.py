@@ -705,6 +705,9 @@ def test_rules_options_and_validation():
     r = mjfast.game_rules("american")
     assert (r.jokers, r.second_charleston, r.courtesy, r.blind_pass, r.hands_per_game) == (8, "policy", True, True, 4)
     assert mjfast.game_rules("american", rounds=2).hands_per_game == 8
+    assert mjfast.game_rules("american", hands_per_game=12).rounds == 3
+    with pytest.raises(ValueError, match="hands_per_game"):
+        mjfast.game_rules("american", hands_per_game=6)
     with pytest.raises(ValueError, match="jokers"):
         mjfast.game_rules("american", jokers=11)
     with pytest.raises(ValueError, match="second_charleston"):
@@ -905,3 +908,34 @@ def test_cli_simulate_american_json_and_csv(capsys):
     assert cli.main(["replay", "--rules", "american", "--seed", "1"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert json.loads(first)["rules"] == "american"
+
+
+def test_duplicate_and_interrupt(monkeypatch):
+    res = mjfast.simulate(30, rules="american", policies=["greedy", "random", "greedy", "greedy"], duplicate=True,
+                          seed=5, progress=False)
+    assert res.games == 120 and res.by_policy["random"]["games"] == 120 and res.by_policy["greedy"]["games"] == 360
+    assert res.win_rate(policy="greedy").p > res.win_rate(policy="random").p
+    from mjfast import amsim
+    real = amsim._play
+    calls = []
+
+    def flaky(*args, **kw):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+    monkeypatch.setattr(amsim, "_play", flaky)
+    with pytest.raises(KeyboardInterrupt) as exc:
+        mjfast.simulate(50, rules="american", seed=5, chunk_size=10, progress=False)
+    part = exc.value.partial
+    assert part.games == 20 and int(part.points.sum()) == 20 * 4 * 650
+
+
+def test_charleston_effect_switches_each_pass():
+    eff = mjfast.charleston_effect(40, seed=6, progress=False)
+    sc, bp = eff["second_charleston"], eff["blind_pass"]
+    assert sc.on.second_charlestons == sc.on.hands and sc.off.second_charlestons == 0
+    assert bp.on.rules.blind_pass and not bp.off.rules.blind_pass
+    for e in eff.values():
+        assert np.array_equal(e.on.distance_before, e.off.distance_before)      # same deals
+        assert set(e.to_dict()) >= {"option", "games", "distance_after", "win_rate", "wall_game_rate", "points"}

@@ -153,11 +153,22 @@ def american_rules(base: AmericanRules | None = None, **options) -> AmericanRule
 
     Examples
     --------
+    ``hands_per_game`` (a multiple of 4) may be given instead of ``rounds``.
+
     >>> r = american_rules(jokers=10, second_charleston=False)
     >>> r.n_tiles, r.kernel()["second"]
     (154, 0)
+    >>> american_rules(hands_per_game=8).rounds
+    2
     """
     merged = dict(_AM_DEFAULTS) if base is None else {k: v for k, v in dataclasses.asdict(base).items() if k != "name"}
+    hpg = options.pop("hands_per_game", None)
+    if hpg is not None:
+        if isinstance(hpg, bool) or not isinstance(hpg, numbers.Integral) or hpg % 4 or not 4 <= hpg <= 64:
+            raise ValueError(f"hands_per_game must be 4, 8, ..., 64 (every seat deals equally often), got {hpg!r}")
+        if options.get("rounds") not in (None, hpg // 4):
+            raise ValueError("give rounds or hands_per_game, not both")
+        options["rounds"] = hpg // 4
     for key, value in options.items():
         if value is None:
             continue
