@@ -946,6 +946,10 @@ def play_walls(walls, dice=None, *, rules: str | GameRules = "classical", polici
     dice : array_like of shape (hands, 2), optional
         Dice totals (they size the dead wall under ``dead_wall="dice"``); default (2, 2).
 
+    With ``rules="american"`` each wall holds the 144 + ``jokers`` ids (144.. are jokers), no
+    dice are used, and the deal gives the dealer the first 14 tiles, then 13 to each next seat
+    (see :func:`mjfast.amsim.play_walls`).
+
     Returns
     -------
     GameLog
