@@ -310,6 +310,7 @@ def test_blind_pass_forwards_received_tiles_unseen():
     got_0 = [e["tile"] for e in events(log, "receive") if e["pass_number"] == 2 and e["seat"] == 0]
     assert kept_1 == from_2[:1] and blind_1 == from_2[1:]
     assert from_2 == ["4m", "5m", "6m"] and sorted(got_0) == ["1m", "5m", "6m"]
+    _check_log(log)
     # every hand holds 14 tiles at its first discard (dealer: after the Charleston; others: after a draw)
     first = [v.views[0] for v in pols]
     assert [int(v.hand.sum()) for v in first] == [14, 14, 14, 14]
@@ -359,6 +360,7 @@ def test_courtesy_pass_exchanges_the_smaller_offer():
     assert play_walls(make_wall(BASE), rules="american", policies=pols, courtesy=False,
                       second_charleston=False).header["out"][36] == 0
     assert log.header["out"][36] == 4
+    _check_log(log)
 
 
 def test_courtesy_offer_checked():
@@ -667,6 +669,11 @@ def test_logs_are_consistent_greedy_and_random():
         for pols in ("greedy", "random", ["greedy", "random", "greedy", "random"]):
             _check_log(mjfast.replay(g, 0, rules="american", policies=pols))
     _check_log(mjfast.replay(3, 1, rules="american", jokers=3), jokers=3)
+    blind = 0
+    for g in range(8):                     # greedy blind passes now and then: covered above too
+        log = mjfast.replay(g, 0, rules="american")
+        blind += len(events(log, "blind_pass"))
+    assert blind > 0
 
 
 def test_scores_sum_and_counters():
