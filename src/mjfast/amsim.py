@@ -108,6 +108,9 @@ def am_tile_index(name) -> int:
     return tiles.tile_index(name)
 
 
+_NAMES = tuple(am_tile_name(k) for k in range(36))
+
+
 # ---------------------------------------------------------------------------------------------
 # rules
 
@@ -361,9 +364,10 @@ class _AmContext:
         return bits
 
     def _view(self, v: dict) -> AmericanView:
-        ex = tuple(tuple((am_tile_name(int(k)), int(j)) for k, j in seat) for seat in v["exposures"])
-        disc = tuple(tuple(am_tile_name(int(k)) for k in seat) for seat in v["discards"])
-        drawn = am_tile_name(v["drawn"]) if v["drawn"] >= 0 else None
+        names = _NAMES
+        ex = tuple(tuple((names[k], j) for k, j in seat) for seat in v["exposures"])
+        disc = tuple(tuple(names[k] for k in seat) for seat in v["discards"])
+        drawn = names[v["drawn"]] if v["drawn"] >= 0 else None
         return AmericanView(v["seat"], v["dealer"], v["hand_number"], v["turn"], v["hand"], ex, disc, v["visible"],
                             v["dead"], v["wall_left"], drawn)
 
