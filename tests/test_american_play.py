@@ -912,6 +912,16 @@ def test_cli_simulate_american_json_and_csv(capsys):
     assert "jokerless share" in capsys.readouterr().out
     assert cli.main(["simulate", "--rules", "american", "--games", "2", "--flowers", "--no-progress"]) == 2
     assert "unknown rule option 'flowers'" in capsys.readouterr().err
+    assert cli.main(["simulate", "--rules", "american", "--games", "10", "--seed", "2", "--charleston-effect",
+                     "--format", "json", "--no-progress"]) == 0
+    eff = json.loads(capsys.readouterr().out)["effects"]
+    assert sorted(eff) == ["blind_pass", "courtesy", "second_charleston"] and eff["courtesy"]["games"] == 10
+    assert cli.main(["simulate", "--rules", "american", "--games", "10", "--seed", "2", "--charleston-effect",
+                     "--format", "csv", "--no-progress"]) == 0
+    rows = capsys.readouterr().out.strip().splitlines()
+    assert rows[0].startswith("option,distance_after,") and len(rows) == 4
+    assert cli.main(["simulate", "--games", "10", "--charleston-effect", "--no-progress"]) == 2
+    capsys.readouterr()
     assert cli.main(["replay", "--rules", "american", "--seed", "1"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert json.loads(first)["rules"] == "american"
