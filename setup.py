@@ -17,7 +17,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-MODULES = ["_core", "_tablegen", "_deal", "_game", "_american_batch", "_winturn"]
+MODULES = ["_core", "_tablegen", "_deal", "_game", "_american_batch", "_winturn", "_amgame"]
 
 _OMP_TEST = textwrap.dedent(
     """

@@ -13,7 +13,7 @@ import pytest
 import mjfast
 from mjfast import cli
 
-MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._config", "mjfast._random_hands", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.sim", "mjfast.exact"]
+MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._config", "mjfast._random_hands", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.sim", "mjfast.exact", "mjfast.amsim"]
 
 
 @pytest.mark.parametrize("name", MODULES)

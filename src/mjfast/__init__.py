@@ -19,6 +19,7 @@ from ._config import show_config
 from .deals import DealStats, Deals, deal, deal_stats
 from .exact import exact_deal_odds, exact_deal_odds_table
 from .sim import Comparison, GameLog, GameRules, IllegalActionError, Policy, SeatView, SimResult, compare, game_rules, replay, rerun, simulate
+from .amsim import AmericanPolicy, AmericanRules, AmericanSimResult, AmericanView, PassEffect, charleston_effect
 from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits
 from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack
 from .analysis import DiscardOption, HandAnalysis, analyze
@@ -28,6 +29,12 @@ from . import plot  # matplotlib is imported only when a plot is drawn
 
 __all__ = [
     "__version__",
+    "AmericanPolicy",
+    "AmericanRules",
+    "AmericanSimResult",
+    "AmericanView",
+    "PassEffect",
+    "charleston_effect",
     "Comparison",
     "DealStats",
     "GameLog",

@@ -257,7 +257,20 @@ def _cmd_simulate(args) -> int:
         opts["payment"] = args.payment
     if args.rounds:
         opts["rounds"] = args.rounds
+    if args.jokers is not None:
+        opts["jokers"] = args.jokers
+    if args.second_charleston is not None:
+        opts["second_charleston"] = {"policy": "policy", "always": True, "never": False}[args.second_charleston]
+    if args.no_courtesy:
+        opts["courtesy"] = False
+    if args.no_blind_pass:
+        opts["blind_pass"] = False
     rules = game_rules(args.rules, **opts)
+    american = rules.name == "american"
+    if args.charleston_effect:
+        if not american:
+            raise ValueError("--charleston-effect needs --rules american")
+        return _charleston_effect(args, opts)
     policies = args.policy.split(",") if "," in args.policy else args.policy
     seed = _seed_or_fresh(args.seed)
     _core.ensure_tables()
@@ -282,17 +295,50 @@ def _cmd_simulate(args) -> int:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["seat", "policy", "hands", "wins", "self_draw_wins", "discard_wins", "deal_ins", "win_rate",
-                    "win_rate_ci95_low", "win_rate_ci95_high", "deal_in_rate", "mean_points", "mean_points_se"])
+                    "win_rate_ci95_low", "win_rate_ci95_high", "deal_in_rate", "mean_points", "mean_points_se"]
+                   + (["jokerless_wins", "dead_hands", "mean_distance_before", "mean_distance_after"] if american else []))
         for s in range(4):
             e, d, m = res.win_rate(s), res.deal_in_rate(s), res.mean_points(s)
             pol = "" if res.duplicate else (res.policies[s] if isinstance(res.policies[s], str) else res.policies[s].name)
+            extra = ([int(res.jokerless_wins[s]), int(res.dead_hands[s]), repr(res.mean_distance("before", s).mean),
+                      repr(res.mean_distance("after", s).mean)] if american else [])
             w.writerow([s, pol, res.hands, int(res.wins[s]), int(res.self_draw_wins[s]), int(res.discard_wins[s]),
-                        int(res.deal_ins[s]), repr(e.p), repr(e.low), repr(e.high), repr(d.p), repr(m.mean), repr(m.se)])
+                        int(res.deal_ins[s]), repr(e.p), repr(e.low), repr(e.high), repr(d.p), repr(m.mean), repr(m.se)]
+                       + extra)
         print(buf.getvalue(), end="")
     else:
         print(res.table())
         print(f"\n{res.games:,} games ({res.hands:,} hands, {res.turns:,} turns) in {dt:.2f} s: "
               f"{res.games / dt:,.0f} games/s, {res.hands / dt:,.0f} hands/s, {res.turns / dt / 1e6:.2f} M turns/s")
+    return 0
+
+
+def _charleston_effect(args, opts: dict) -> int:
+    from .amsim import charleston_effect
+    from .stats import Z95
+
+    policies = args.policy.split(",") if "," in args.policy else args.policy
+    seed = _seed_or_fresh(args.seed)
+    t0 = time.perf_counter()
+    eff = charleston_effect(args.games, policies=policies, seed=seed, threads=args.threads,
+                            progress=not args.no_progress, **opts)
+    dt = time.perf_counter() - t0
+    if args.format == "json":
+        print(json.dumps({"rules": "american", "games": args.games, "seed": seed, "seconds": dt,
+                          "effects": {k: e.to_dict() for k, e in eff.items()}}, indent=2))
+        return 0
+    cols = ("distance_after", "win_rate", "wall_game_rate", "mean_turns")
+    if args.format == "csv":
+        print("option," + ",".join(f"{c},{c}_se" for c in cols))
+        for name, e in eff.items():
+            print(name + "," + ",".join(f"{getattr(e, c).mean!r},{getattr(e, c).se!r}" for c in cols))
+        return 0
+    print(f"mjfast charleston effect: games={args.games:,} per setting, seed={seed}; each optional pass on "
+          "minus off, same walls (mean ± 95% half-width over games)")
+    print(f"{'option':<20}" + "".join(f"{c:>26}" for c in cols))
+    for name, e in eff.items():
+        print(f"{name:<20}" + "".join(f"{getattr(e, c).mean:>+14.4f} ± {Z95 * getattr(e, c).se:<9.4f}" for c in cols))
+    print(f"\n{6 * args.games:,} games in {dt:.2f} s")
     return 0
 
 
@@ -380,10 +426,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     sm = sub.add_parser("simulate", help="simulate complete games and print win rates with intervals")
-    sm.add_argument("--rules", default="classical", choices=["classical", "basic", "mcr"])
+    sm.add_argument("--rules", default="classical", choices=["classical", "basic", "mcr", "american"])
     sm.add_argument("--games", type=int, default=100_000, help="games to play (default 100,000)")
     sm.add_argument("--policy", default="greedy",
-                    help="random, greedy or defensive; or four comma-separated names, one per seat")
+                    help="random, greedy or defensive (american: random or greedy); or four comma-separated "
+                         "names, one per seat")
     sm.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed on stderr)")
     sm.add_argument("--threads", type=int, default=None)
     sm.add_argument("--format", choices=["table", "json", "csv"], default="table")
@@ -391,6 +438,14 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--flowers", action="store_true", help="classical: play with the 8 bonus tiles")
     sm.add_argument("--payment", choices=["each", "discarder"], default=None)
     sm.add_argument("--rounds", type=int, default=None, help="deals per seat in a game (default 1)")
+    sm.add_argument("--jokers", type=int, default=None, help="american: number of jokers (default 8)")
+    sm.add_argument("--second-charleston", choices=["policy", "always", "never"], default=None,
+                    help="american: second Charleston when a player wants it (default), always or never")
+    sm.add_argument("--no-courtesy", action="store_true", help="american: no courtesy pass")
+    sm.add_argument("--no-blind-pass", action="store_true", help="american: no blind passes")
+    sm.add_argument("--charleston-effect", action="store_true",
+                    help="american: play the games with each optional pass on and off (same walls) "
+                         "and print the paired differences")
     sm.add_argument("--no-progress", action="store_true", help="no progress bar")
     _add_backend_args(sm)
     sm.set_defaults(func=_cmd_simulate)
@@ -398,7 +453,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="event log of one simulated game (JSON lines)")
     rp.add_argument("--seed", type=int, required=True)
     rp.add_argument("--game", type=int, default=0, help="game index within the run")
-    rp.add_argument("--rules", default="classical", choices=["classical", "basic", "mcr"])
+    rp.add_argument("--rules", default="classical", choices=["classical", "basic", "mcr", "american"])
     rp.add_argument("--policy", default="greedy")
     rp.set_defaults(func=_cmd_replay)
 

@@ -40,7 +40,7 @@ from ._seeding import root_key
 from .hands import form_bits
 from .stats import Estimate, Z95
 
-GAME_RULES = ("classical", "basic", "mcr")
+GAME_RULES = ("classical", "basic", "mcr", "american")
 BUILTIN_POLICIES = {"random": 0, "greedy": 1, "defensive": 2}
 CLAIM_KINDS = ("chow", "pung", "kong", "concealed_kong", "added_kong")
 _PY = 3
@@ -113,6 +113,10 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
     classical/basic only), ``dead_wall`` ("dice" or a tile count 0-40), ``ready_declaration``
     (bool), ``base_points`` (int > 0), ``payment`` ("each" or "discarder"), ``rounds``
     (1-16 deals per seat), ``chow`` and ``kong`` (allow those claims).
+    ``"american"`` returns an :class:`~mjfast.AmericanRules` with its own options:
+    ``jokers`` (0-10, default 8), ``second_charleston`` ("policy", True, False),
+    ``courtesy`` and ``blind_pass`` (bool), ``base_points`` (50), ``start_points`` (650),
+    ``rounds`` (see :mod:`mjfast.amsim`).
 
     Examples
     --------
@@ -120,7 +124,12 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
     True
     >>> game_rules("classical", payment="discarder", rounds=2).hands_per_game
     8
+    >>> game_rules("american", jokers=10).n_tiles
+    154
     """
+    if rules == "american" or _is_american(rules):
+        from .amsim import american_rules
+        return american_rules(rules if _is_american(rules) else None, **options)
     if isinstance(rules, GameRules):
         base = rules
         if not options:
@@ -131,9 +140,6 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
     else:
         if not isinstance(rules, str):
             raise TypeError(f"rules must be a str, not {type(rules).__name__}")
-        if rules == "american":
-            raise ValueError("rules='american' play is not available in this version; choose one of "
-                             f"{GAME_RULES}")
         if rules not in _PRESETS:
             raise ValueError(f"unknown rules {rules!r}; choose one of {GAME_RULES}")
         merged = dict(_PRESETS[rules], base_points=20, payment="each", rounds=1, chow=True, kong=True)
@@ -167,6 +173,10 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
         raise ValueError(f"rounds must be an int from 1 to 16, got {rd!r}")
     return GameRules(rules, bool(merged["flowers"]), sf, dw, bool(merged["ready_declaration"]), int(bp),
                      merged["payment"], int(rd), bool(merged["chow"]), bool(merged["kong"]))
+
+
+def _is_american(rules) -> bool:
+    return type(rules).__name__ == "AmericanRules"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -435,7 +445,7 @@ class SimResult:
             s, sq, n = c["points"], c["points_sq"], c["games"]
         else:
             s, sq, n = self.points[seat], self.points_sq[seat], self.games
-        m = s / n if n else math.nan
+        m = float(s / n) if n else math.nan
         var = (sq - n * m * m) / (n - 1) if n > 1 else math.nan
         return Mean(m, math.sqrt(max(var, 0) / n) if n > 1 else math.nan, n)
 
@@ -706,10 +716,12 @@ def simulate(games: int, *, rules: str | GameRules = "classical", policies="gree
     ----------
     games : int
         Games to play (``duplicate=True``: wall sets, each played 4 times).
-    rules : {"classical", "basic", "mcr"} or GameRules
+    rules : {"classical", "basic", "mcr", "american"} or GameRules or AmericanRules
         Rule preset; options (``flowers``, ``special_forms``, ``dead_wall``,
-        ``ready_declaration``, ``base_points``, ``payment``, ``rounds``, ``chow``, ``kong``)
-        may be given as keywords, see :func:`game_rules`.
+        ``ready_declaration``, ``base_points``, ``payment``, ``rounds``, ``chow``, ``kong``;
+        American: ``jokers``, ``second_charleston``, ``courtesy``, ``blind_pass``, ...)
+        may be given as keywords, see :func:`game_rules`. American games return an
+        :class:`~mjfast.AmericanSimResult` (see :mod:`mjfast.amsim`).
     policies : str, Policy, or a list of 4
         "random", "greedy", "defensive" or a :class:`Policy` instance, for every seat or per seat.
     seed : None, int, SeedSequence or Generator
@@ -763,6 +775,10 @@ def simulate(games: int, *, rules: str | GameRules = "classical", policies="gree
     if not isinstance(progress, (bool, np.bool_)):
         raise TypeError(f"progress must be True or False, not {type(progress).__name__}")
     r = game_rules(rules, **rule_options)
+    if _is_american(r):
+        from . import amsim
+        return amsim.simulate(games, rules=r, policies=policies, seed=seed, threads=threads, duplicate=duplicate,
+                              progress=progress, chunk_size=chunk_size)
     pols = _resolve_policies(policies)
     if not isinstance(duplicate, (bool, np.bool_)):
         raise TypeError("duplicate must be True or False")
@@ -829,6 +845,9 @@ def compare(policy_a, policy_b, games: int, *, rules: str | GameRules = "classic
     """
     games = _check_count(games, "games")
     r = game_rules(rules, **rule_options)
+    if _is_american(r):
+        from . import amsim
+        return amsim.compare(policy_a, policy_b, games, rules=r, seed=seed, threads=threads, progress=progress)
     a, b = _resolve_policies([policy_a] * 4)[0], _resolve_policies([policy_b] * 4)[0]
     key = root_key(seed)
     threads = resolve_threads(threads)
@@ -961,6 +980,9 @@ def replay(seed, game_index: int, *, rules: str | GameRules = "classical", polic
     True
     """
     r = game_rules(rules, **rule_options)
+    if _is_american(r):
+        from . import amsim
+        return amsim.replay(seed, game_index, rules=r, policies=policies)
     pols = _resolve_policies(policies)
     gi = _check_count(game_index, "game_index")
     key = root_key(seed)
@@ -992,6 +1014,10 @@ def play_walls(walls, dice=None, *, rules: str | GameRules = "classical", polici
     dice : array_like of shape (hands, 2), optional
         Dice totals (they size the dead wall under ``dead_wall="dice"``); default (2, 2).
 
+    With ``rules="american"`` each wall holds the 144 + ``jokers`` ids (144.. are jokers), no
+    dice are used, and the deal gives the dealer the first 14 tiles, then 13 to each next seat
+    (see :func:`mjfast.amsim.play_walls`).
+
     Returns
     -------
     GameLog
@@ -1009,6 +1035,11 @@ def play_walls(walls, dice=None, *, rules: str | GameRules = "classical", polici
     if w.ndim != 2:
         raise ValueError(f"walls must have shape (hands, tiles), got {w.shape}")
     r = game_rules(rules, **rule_options)
+    if _is_american(r):
+        from . import amsim
+        if dice is not None:
+            raise ValueError("rules='american' deals without dice")
+        return amsim.play_walls(w, rules=r, policies=policies)
     if w.shape[1] != r.n_tiles:
         raise ValueError(f"each wall must hold the {r.n_tiles} tiles of rules={r.name!r}, got {w.shape[1]}")
     if not 1 <= w.shape[0] <= r.hands_per_game:
@@ -1061,6 +1092,7 @@ def rerun(log: GameLog | str, *, policies=None) -> GameLog:
     if h.get("seed") is None:
         raise ValueError("this log has no seed (the run was seeded from a Generator); it cannot be re-run")
     opts = {k: v for k, v in h["options"].items() if k not in ("name", "tiles")}
-    opts["special_forms"] = tuple(opts.get("special_forms", ()))
+    if h["rules"] != "american":
+        opts["special_forms"] = tuple(opts.get("special_forms", ()))
     pols = policies if policies is not None else h["policies"]
     return replay(h["seed"], h["game_index"], rules=h["rules"], policies=pols, **opts)
