@@ -75,6 +75,20 @@ def test_simulate_equal_local(client, duplicate):
         assert same_sim(res, local), chunk
 
 
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_simulate_american_equal_local(client, duplicate):
+    kw = dict(rules="american", policies=["greedy", "random", "greedy", "greedy"], jokers=6)
+    local = mjfast.simulate(150, seed=21, progress=False, duplicate=duplicate, threads=2, **kw)
+    for chunk in (37, 1000):
+        res = mjfast.simulate(150, seed=21, progress=False, duplicate=duplicate, backend="dask", client=client,
+                              chunk_size=chunk, **kw)
+        assert same_sim(res, local), chunk
+        assert np.array_equal(res.distance_after, local.distance_after)
+        assert np.array_equal(res.jokerless_wins, local.jokerless_wins)
+    small = mjfast.simulate(150, seed=21, progress=False, duplicate=duplicate, chunk_size=7, **kw)
+    assert same_sim(small, local)          # the local chunk size never changes results either
+
+
 def test_simulate_mixed_policies_and_options(client):
     kw = dict(rules="basic", policies=["greedy", "random", "defensive", "greedy"], rounds=2, payment="discarder")
     local = mjfast.simulate(120, seed=8, progress=False, threads=1, **kw)

@@ -70,7 +70,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _amgame, tiles
+from . import _amgame, _dask, tiles
 from ._config import resolve_threads
 from ._progress import Progress
 from ._seeding import root_key
@@ -673,7 +673,7 @@ class _AmAccumulator:
         self.hist = [dict() for _ in range(4)]
         self.draws = 0
         self.turns = 0
-        self.turns_sq = 0.0
+        self.turns_sq = 0            # exact integer: merged pieces give the same total in any order
         self.second = 0
         self.courtesy = 0
         self.dist_b = np.zeros((4, N_DIST), np.int64)
@@ -695,7 +695,7 @@ class _AmAccumulator:
                 self.hist[s][v] = self.hist[s].get(v, 0) + c
         self.draws += int(o[:, 34].sum())
         self.turns += int(o[:, 33].sum())
-        self.turns_sq += float((o[:, 33].astype(np.float64) ** 2).sum())
+        self.turns_sq += int((o[:, 33] ** 2).sum())
         self.second += int(o[:, 35].sum())
         self.courtesy += int(o[:, 36].sum())
         self.dist_b += o[:, 40:100].reshape(-1, 4, N_DIST).sum(axis=0)
@@ -710,6 +710,29 @@ class _AmAccumulator:
                 c[key] += int((o[:, lo:lo + 4] * mask).sum())
             c["points_sq"] += int((o[:, 0:4] ** 2 * mask).sum())
             c["claims"] = c["claims"] + np.array([int((o[:, 24:28] * mask).sum()), int((o[:, 28:32] * mask).sum())])
+
+    def merge(self, other: "_AmAccumulator") -> "_AmAccumulator":
+        """Add the counters of ``other`` (a disjoint piece of the run) into self; exact."""
+        self.games += other.games
+        self.hands += other.hands
+        for k in self.c:
+            self.c[k] = self.c[k] + other.c[k]
+        self.claims = self.claims + other.claims
+        for mine, theirs in zip(self.hist, other.hist):
+            for v, n in theirs.items():
+                mine[v] = mine.get(v, 0) + n
+        self.draws += other.draws
+        self.turns += other.turns
+        self.turns_sq += other.turns_sq
+        self.second += other.second
+        self.courtesy += other.courtesy
+        self.dist_b = self.dist_b + other.dist_b
+        self.dist_a = self.dist_a + other.dist_a
+        for name, theirs in other.by_policy.items():
+            mine = self.by_policy.setdefault(name, {k: 0 for k in self.KEYS} | {"claims": np.zeros(2, np.int64)})
+            for k, v in theirs.items():
+                mine[k] = mine[k] + v
+        return self
 
     def result(self, rules, policies, duplicate, seed) -> AmericanSimResult:
         c = self.c
@@ -738,8 +761,38 @@ def _play(rules: AmericanRules, pols: list, gi: np.ndarray, key, threads: int) -
     return out
 
 
+def _simulate_chunk(rules: AmericanRules, pols: list, k0: int, k1: int, start: int, count: int, duplicate: bool,
+                    threads: int = 1) -> _AmAccumulator:
+    """Exact counters of play units ``start .. start+count-1`` of the run keyed (k0, k1): game
+    g = u (``duplicate=False``) or game u // 4 with the policies rotated by u % 4. A pure
+    function of its arguments whatever ``threads`` is; the local loop and every Dask task
+    call it, and disjoint pieces merge exactly (:meth:`_AmAccumulator.merge`)."""
+    units = np.arange(start, start + count, dtype=np.uint64)
+    if duplicate:
+        gi, rot = units // np.uint64(4), (units % np.uint64(4)).astype(np.int64)
+    else:
+        gi, rot = units, np.zeros(count, dtype=np.int64)
+    key = _Key(k0, k1)
+    names = np.array([_pname(p) for p in pols], dtype=object)
+    out = np.zeros((len(gi), _amgame.OUT_WIDTH), np.int32)
+    seat_pol = (np.arange(4)[None, :] - rot[:, None]) % 4
+    for r in np.unique(rot):
+        sel = np.flatnonzero(rot == r)
+        out[sel] = _play(rules, [pols[(s - r) % 4] for s in range(4)], gi[sel], key, threads)
+    acc = _AmAccumulator()
+    acc.add(out, names[seat_pol])
+    return acc
+
+
+@dataclasses.dataclass(frozen=True)
+class _Key:
+    k0: int
+    k1: int
+
+
 def simulate(games: int, *, rules: AmericanRules, policies="greedy", seed=None, threads: int | None = None,
-             duplicate: bool = False, progress: bool = True, chunk_size: int = 4096) -> AmericanSimResult:
+             duplicate: bool = False, progress: bool = True, chunk_size: int = 4096, backend: str = "local",
+             client=None) -> AmericanSimResult:
     """American games (called by :func:`mjfast.simulate` with ``rules="american"``).
 
     Examples
@@ -757,27 +810,24 @@ def simulate(games: int, *, rules: AmericanRules, policies="greedy", seed=None, 
     pols = _resolve(policies)
     if not isinstance(duplicate, (bool, np.bool_)):
         raise TypeError("duplicate must be True or False")
+    backend = _dask.check_backend(backend, client)
     key = root_key(seed)
+    duplicate = bool(duplicate)
+    units = 4 * games if duplicate else games
+    bar = Progress(units, label="simulate american", enabled=bool(progress))
+    if backend == "dask":
+        threads = 1 if threads is None else resolve_threads(threads)
+        pieces = (((rules, pols, key.k0, key.k1, lo, min(chunk_size, units - lo), duplicate, threads),
+                   min(chunk_size, units - lo)) for lo in range(0, units, chunk_size))
+        return _dask.run_chunks(client, _simulate_chunk, pieces, "mjfast-simulate-american", bar,
+                                lambda acc, done: acc.result(rules, pols, duplicate, key.seed_value()),
+                                _AmAccumulator(), _AmAccumulator.merge)
     threads = resolve_threads(threads)
-    if duplicate:
-        gi_all = np.repeat(np.arange(games, dtype=np.uint64), 4)
-        rot_all = np.tile(np.arange(4), games)
-    else:
-        gi_all = np.arange(games, dtype=np.uint64)
-        rot_all = np.zeros(games, dtype=np.int64)
     acc = _AmAccumulator()
-    bar = Progress(len(gi_all), label="simulate american", enabled=bool(progress))
-    names = np.array([_pname(p) for p in pols], dtype=object)
     try:
-        for lo in range(0, len(gi_all), chunk_size):
-            gi = gi_all[lo:lo + chunk_size]
-            rot = rot_all[lo:lo + chunk_size]
-            out = np.zeros((len(gi), _amgame.OUT_WIDTH), np.int32)
-            seat_pol = (np.arange(4)[None, :] - rot[:, None]) % 4
-            for r in np.unique(rot):
-                sel = np.flatnonzero(rot == r)
-                out[sel] = _play(rules, [pols[(s - r) % 4] for s in range(4)], gi[sel], key, threads)
-            acc.add(out, names[seat_pol])
+        for lo in range(0, units, chunk_size):
+            acc.merge(_simulate_chunk(rules, pols, key.k0, key.k1, lo, min(chunk_size, units - lo), duplicate,
+                                      threads))
             bar.update(acc.games)
     except KeyboardInterrupt as exc:
         bar.close()

@@ -778,7 +778,7 @@ def simulate(games: int, *, rules: str | GameRules = "classical", policies="gree
     if _is_american(r):
         from . import amsim
         return amsim.simulate(games, rules=r, policies=policies, seed=seed, threads=threads, duplicate=duplicate,
-                              progress=progress, chunk_size=chunk_size)
+                              progress=progress, chunk_size=chunk_size, backend=backend, client=client)
     pols = _resolve_policies(policies)
     if not isinstance(duplicate, (bool, np.bool_)):
         raise TypeError("duplicate must be True or False")
