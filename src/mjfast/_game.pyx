@@ -352,9 +352,18 @@ cdef void draws_setup(game_t* g, int seat, const codes_t* c, draws_ctx_t* x) noe
     x.n = n
 
 
-cdef void std_after(const mj_tables_t* T, const draws_ctx_t* x, int cand, int sets, int* d) noexcept nogil:
-    """d[i] = standard shanten of H - cand + kind[i] for every drawable index i."""
-    cdef int A = cand // 9, ra = cand - 9 * (cand // 9), B, i, mp, sz, clsA, hc, cb
+cdef inline int keep(int* d, int i, int v, int u, int base) noexcept nogil:
+    """Record draw i's shanten v (when d is given); u if it beats base else 0 (branch-free: v
+    arrives late from a table load, and a branch on it mispredicts often)."""
+    if d != NULL:
+        d[i] = v
+    return u * (v < base)
+
+
+cdef int std_after(const mj_tables_t* T, const draws_ctx_t* x, int cand, int sets, int base, int* d) noexcept nogil:
+    """Standard shanten of H - cand + kind[i] for every drawable index i (into d[i] unless d is
+    NULL); returns the unseen copies of the kinds that bring it below `base`."""
+    cdef int A = cand // 9, ra = cand - 9 * (cand // 9), B, i, mp, sz, clsA, hc, cb, v, total = 0
     cdef int nsz = T.n_sz, ns = T.n_suit, nh = T.n_honor
     cdef uint32_t codeA = x.code[A] - POW5[ra]
     cdef bint a_mp = A < 2
@@ -372,37 +381,30 @@ cdef void std_after(const mj_tables_t* T, const draws_ctx_t* x, int cand, int se
                 else:
                     mp = x.mp0
                     sz = half_value(T, B, cb, x.cls)
-                d[i] = T.final[(mp * nsz + sz) * 8 + sets] - 1
+                total += keep(d, i, T.final[(mp * nsz + sz) * 8 + sets] - 1, x.u[i], base)
         elif (B < 2) == a_mp:                     # same half: pair value with clsA, final
             for i in range(x.start[B], x.start[B + 1]):
                 cb = x.plus_cls[i]
                 if B == 0:
-                    d[i] = T.final[(T.pair_mp[cb * ns + clsA] * nsz + x.sz0) * 8 + sets] - 1
+                    v = T.final[(T.pair_mp[cb * ns + clsA] * nsz + x.sz0) * 8 + sets] - 1
                 elif B == 1:
-                    d[i] = T.final[(T.pair_mp[clsA * ns + cb] * nsz + x.sz0) * 8 + sets] - 1
+                    v = T.final[(T.pair_mp[clsA * ns + cb] * nsz + x.sz0) * 8 + sets] - 1
                 elif B == 2:
-                    d[i] = T.final[(x.mp0 * nsz + T.pair_sz[cb * nh + clsA]) * 8 + sets] - 1
+                    v = T.final[(x.mp0 * nsz + T.pair_sz[cb * nh + clsA]) * 8 + sets] - 1
                 else:
-                    d[i] = T.final[(x.mp0 * nsz + T.pair_sz[clsA * nh + cb]) * 8 + sets] - 1
+                    v = T.final[(x.mp0 * nsz + T.pair_sz[clsA * nh + cb]) * 8 + sets] - 1
+                total += keep(d, i, v, x.u[i], base)
         elif a_mp:                                # draw in s/z, candidate in m/p
             for i in range(x.start[B], x.start[B + 1]):
-                d[i] = T.final[(hc * nsz + x.half_plus[i]) * 8 + sets] - 1
+                total += keep(d, i, T.final[(hc * nsz + x.half_plus[i]) * 8 + sets] - 1, x.u[i], base)
         else:                                     # draw in m/p, candidate in s/z
             for i in range(x.start[B], x.start[B + 1]):
-                d[i] = T.final[(x.half_plus[i] * nsz + hc) * 8 + sets] - 1
-
-
-cdef inline int std_ukeire(const draws_ctx_t* x, const int* d, int base) noexcept nogil:
-    """Unseen copies of the kinds whose draw lowers the standard shanten below `base`."""
-    cdef int i, total = 0
-    for i in range(x.n):
-        if d[i] < base:
-            total += x.u[i]
+                total += keep(d, i, T.final[(x.half_plus[i] * nsz + hc) * 8 + sets] - 1, x.u[i], base)
     return total
 
 
 cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, const int* dstd, int base) noexcept nogil:
-    """std_ukeire() when the rules have special forms: the standard form from std_after, and each
+    """Effective-tile count when the rules have special forms: the standard form from std_after, and each
     special form only where it could beat `base` (seven pairs, thirteen orphans and
     honors-and-knitted updated in O(1) per drawn kind, the knitted straight per assignment)."""
     cdef const mj_tables_t* T = g.T
@@ -570,10 +572,10 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     sets = c.n // 3                    # (n - 1 + 1) // 3 for the hand after the discard
     for k in range(34):
         if sh[k] == best_s:
-            std_after(g.T, &dx, k, sets, dstd)
             if std:
-                u = std_ukeire(&dx, dstd, best_s)
+                u = std_after(g.T, &dx, k, sets, best_s, NULL)
             else:
+                std_after(g.T, &dx, k, sets, best_s, dstd)
                 p.hand[k] -= 1
                 u = mixed_ukeire(g, p.hand, &dx, dstd, best_s)
                 p.hand[k] += 1
