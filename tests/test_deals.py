@@ -212,6 +212,26 @@ def test_stats_mcr_all_is_minimum_and_matches_kernel():
     assert (st.bonus["dealer"][:9] == np.bincount(nb, minlength=9)).all()
 
 
+@pytest.mark.parametrize("forms", [("standard", "seven_pairs", "thirteen_orphans"),
+                                   ("thirteen_orphans", "standard"), ("seven_pairs",),
+                                   ("standard", "honors_knitted")])
+def test_stats_forms_match_kernel(forms):
+    # classical deals classified for several forms (the fused three-form path and the generic one)
+    n = 20_000
+    st = mjfast.deal_stats(n, seed=6, progress=False, forms=forms)
+    d = mjfast.deal(n, seed=6, ids=True)
+    for seat, idx in (("dealer", 0), ("non_dealer", 1)):
+        rows = []
+        for form in forms:
+            s = mjfast.shanten(d.hands[:, idx], form=form)
+            rows.append(s)
+            assert (st.shanten[seat][form] == np.bincount(s + 1, minlength=len(st.shanten[seat][form]))).all(), form
+        s = np.min(rows, axis=0)
+        assert (st.shanten[seat]["all"] == np.bincount(s + 1, minlength=len(st.shanten[seat]["all"]))).all()
+        assert st.four_of_a_kind[seat] == int((d.hands[:, idx] == 4).any(axis=1).sum())
+        assert st.bonus[seat][0] == n and st.jokers[seat][0] == n
+
+
 def test_stats_merge_and_estimates():
     a = mjfast.deal_stats(10_000, seed=1, progress=False)
     b = mjfast.deal_stats(15_000, seed=2, progress=False)

@@ -24,10 +24,10 @@ from libc.string cimport memset, memcpy
 
 from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next, rng_next16
 from mjfast._core cimport mj_tables_t, mj_get_tables
-from mjfast._bits cimport mj_load64, mj_ones_ge, mj_zero144
+from mjfast._bits cimport mj_load64, mj_ones_ge, mj_zero144, mj_lane_sum, mj_base5_8
 from mjfast._hand cimport (
     hand_t, load_counts, shanten_hand, standard_counts, features_for, imin,
-    distance_sets_pair, pairs_distance,
+    distance_sets_pair, pairs_distance, POW5_8,
 )
 from mjfast._core cimport FORM_STANDARD, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS
 from mjfast._american cimport american_distance
@@ -272,6 +272,33 @@ ctypedef struct stats_spec_t:
     Py_ssize_t base_four         # row offsets, see stats_batch
     Py_ssize_t base_bonus
     Py_ssize_t base_jokers
+    int simple                   # every form is standard / seven pairs / thirteen orphans ...
+    int kind[MAX_STAT_FORMS]     # ... namely classify3's value kind[f]
+
+
+cdef inline bint classify3(const uint8_t* hb, const mj_tables_t* t, int* v) noexcept nogil:
+    """v[0] standard, v[1] seven pairs, v[2] thirteen orphans shanten of 34 counts, from one
+    load of the count words; returns whether some kind is held four times."""
+    cdef uint64_t wm = mj_load64(hb)
+    cdef uint64_t wp = mj_load64(hb + 9)
+    cdef uint64_t ws = mj_load64(hb + 18)
+    cdef uint64_t wz = mj_load64(hb + 26) >> 8          # bytes 27..33, top lane 0
+    cdef uint64_t extra = <uint64_t>hb[8] | (<uint64_t>hb[17] << 8) | (<uint64_t>hb[26] << 16)
+    cdef uint64_t g1m = mj_ones_ge(wm, 1), g1p = mj_ones_ge(wp, 1), g1s = mj_ones_ge(ws, 1)
+    cdef uint64_t g1z = mj_ones_ge(wz, 1), g1x = mj_ones_ge(extra, 1)
+    cdef uint64_t g2m = mj_ones_ge(wm, 2), g2p = mj_ones_ge(wp, 2), g2s = mj_ones_ge(ws, 2)
+    cdef uint64_t g2z = mj_ones_ge(wz, 2), g2x = mj_ones_ge(extra, 2)
+    cdef int n = mj_lane_sum(wm + wp + ws + wz + extra)
+    cdef int ge1 = mj_lane_sum(g1m + g1p + g1s + g1z + g1x)
+    cdef int ge2 = mj_lane_sum(g2m + g2p + g2s + g2z + g2x)
+    cdef int orphans = <int>((g1m + g1p + g1s) & 0xFF) + mj_lane_sum(g1x + g1z)
+    cdef int orphan_pair = (((g2m | g2p | g2s) & 1) | g2x | g2z) != 0
+    v[0] = distance_sets_pair(t, mj_base5_8(wm) + hb[8] * POW5_8, mj_base5_8(wp) + hb[17] * POW5_8,
+                              mj_base5_8(ws) + hb[26] * POW5_8, mj_base5_8(wz), n // 3) - 1
+    v[1] = pairs_distance(ge2, ge1 - ge2) - 1
+    v[2] = 13 - orphans - orphan_pair
+    return (mj_ones_ge(wm, 4) | mj_ones_ge(wp, 4) | mj_ones_ge(ws, 4) | mj_ones_ge(wz, 4)
+            | mj_ones_ge(extra, 4)) != 0
 
 
 cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_t* sp,
@@ -280,6 +307,8 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
     cdef deal_t d
     cdef hand_t h
     cdef int e, f, s, best, nb, nf = sp.nf
+    cdef int v[3]
+    cdef Py_ssize_t base
     if sp.n_tiles == 136:
         deal_standard(stream, k0, k1, 2, &d.hands[0][0])     # (bonus and jokers unused)
     else:
@@ -297,6 +326,16 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
             s = standard_counts(d.hands[e], t)
             row[(e * 2) * N_BINS + s + 1] += 1
             row[(e * 2 + 1) * N_BINS + s + 1] += 1
+        elif sp.simple:
+            row[sp.base_four + e] += classify3(d.hands[e], t, v)
+            base = e * (nf + 1) * N_BINS + 1
+            best = 99
+            for f in range(nf):
+                s = v[sp.kind[f]]
+                row[base + f * N_BINS + s] += 1
+                best = imin(best, s)
+            row[base + nf * N_BINS + best] += 1
+            continue                 # (four-of-a-kind counted above; 136 tiles: no bonus tiles)
         else:
             load_counts(d.hands[e], &h, sp.feat)
             best = 99
@@ -348,9 +387,18 @@ def stats_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_ti
     sp.american = american
     sp.nf = form_bits.shape[0]
     sp.feat = 0
+    sp.simple = n_tiles == 136 and not american
     for f in range(sp.nf):
         sp.forms[f] = form_bits[f]
         sp.feat |= features_for(form_bits[f])
+        if form_bits[f] == FORM_STANDARD:
+            sp.kind[f] = 0
+        elif form_bits[f] == FORM_SEVEN_PAIRS:
+            sp.kind[f] = 1
+        elif form_bits[f] == FORM_THIRTEEN_ORPHANS:
+            sp.kind[f] = 2
+        else:
+            sp.simple = False
     sp.base_four = 2 * (sp.nf + 1) * N_BINS
     sp.base_bonus = sp.base_four + 2
     sp.base_jokers = sp.base_bonus + 2 * N_COUNT
