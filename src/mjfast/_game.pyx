@@ -183,17 +183,17 @@ cdef inline void codes_add(codes_t* c, int k, int delta) noexcept nogil:
     c.n += delta
 
 
-cdef inline int special_shanten(game_t* g, const uint8_t* h) noexcept nogil:
-    """Shanten over the rule set's special forms only (99 if none apply: no special forms, or
-    not a closed 13/14-tile hand). Used with the bounds below to skip most evaluations:
-    removing a tile never lowers it, adding one lowers it by at most one."""
+cdef inline int special_shanten(game_t* g, const uint8_t* h, int bound) noexcept nogil:
+    """Shanten over the rule set's special forms only, capped at bound - 1 (99 if none apply:
+    no special forms, or not a closed 13/14-tile hand). Used with the bounds below to skip most
+    evaluations: removing a tile never lowers it, adding one lowers it by at most one."""
     cdef hand_t f
     if not (g.R.forms & FORMS_SPECIAL):
         return 99
     load_counts(h, &f, features_for(g.R.forms))
     if f.n < 13:
         return 99
-    return special_distance(&f, g.R.forms, g.T, 99) - 1
+    return special_distance(&f, g.R.forms, g.T, bound) - 1
 
 
 cdef inline bint complete(game_t* g, uint8_t* h) noexcept nogil:
@@ -277,14 +277,16 @@ cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh) noexcept
     cdef int best = std_each_discard(g, h, c, sh), k, sp, s
     if not (g.R.forms & FORMS_SPECIAL):
         return best
-    sp = special_shanten(g, h)
+    # (the bounds passed below only cap results at values that decide nothing: the special
+    # distance is min(bound, true distance), and the knitted shapes are pruned against it)
+    sp = special_shanten(g, h, best + 3)
     if sp > best + 1:           # greedy uses the best and (defensive) best + 1 discards only
         return best
     best = 99
     for k in range(34):
         if sh[k] != 99 and sp < sh[k]:
             h[k] -= 1
-            s = special_shanten(g, h)
+            s = special_shanten(g, h, sh[k] + 1)
             h[k] += 1
             if s < sh[k]:
                 sh[k] = s
@@ -353,16 +355,15 @@ cdef void draws_setup(game_t* g, int seat, const codes_t* c, draws_ctx_t* x) noe
 
 
 cdef inline int keep(int* d, int i, int v, int u, int base) noexcept nogil:
-    """Record draw i's shanten v (when d is given); u if it beats base else 0 (branch-free: v
-    arrives late from a table load, and a branch on it mispredicts often)."""
-    if d != NULL:
-        d[i] = v
+    """Record draw i's shanten v; u if it beats base else 0 (branch-free: v arrives late from
+    a table load, and a branch on it mispredicts often)."""
+    d[i] = v
     return u * (v < base)
 
 
-cdef int std_after(const mj_tables_t* T, const draws_ctx_t* x, int cand, int sets, int base, int* d) noexcept nogil:
-    """Standard shanten of H - cand + kind[i] for every drawable index i (into d[i] unless d is
-    NULL); returns the unseen copies of the kinds that bring it below `base`."""
+cdef inline int std_after(const mj_tables_t* T, const draws_ctx_t* x, int cand, int sets, int base, int* d) noexcept nogil:
+    """Standard shanten of H - cand + kind[i] for every drawable index i (into d[i]); returns
+    the unseen copies of the kinds that bring it below `base`."""
     cdef int A = cand // 9, ra = cand - 9 * (cand // 9), B, i, mp, sz, clsA, hc, cb, v, total = 0
     cdef int nsz = T.n_sz, ns = T.n_suit, nh = T.n_honor
     cdef uint32_t codeA = x.code[A] - POW5[ra]
@@ -573,7 +574,7 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     for k in range(34):
         if sh[k] == best_s:
             if std:
-                u = std_after(g.T, &dx, k, sets, best_s, NULL)
+                u = std_after(g.T, &dx, k, sets, best_s, dstd)
             else:
                 std_after(g.T, &dx, k, sets, best_s, dstd)
                 p.hand[k] -= 1
