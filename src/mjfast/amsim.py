@@ -169,7 +169,8 @@ def american_rules(base: AmericanRules | None = None, **options) -> AmericanRule
     if hpg is not None:
         if isinstance(hpg, bool) or not isinstance(hpg, numbers.Integral) or hpg % 4 or not 4 <= hpg <= 64:
             raise ValueError(f"hands_per_game must be 4, 8, ..., 64 (every seat deals equally often), got {hpg!r}")
-        if options.get("rounds") not in (None, hpg // 4):
+        rd = options.get("rounds")
+        if rd is not None and not (isinstance(rd, numbers.Integral) and not isinstance(rd, bool) and rd == hpg // 4):
             raise ValueError("give rounds or hands_per_game, not both")
         options["rounds"] = hpg // 4
     for key, value in options.items():
@@ -182,7 +183,7 @@ def american_rules(base: AmericanRules | None = None, **options) -> AmericanRule
     if isinstance(j, bool) or not isinstance(j, numbers.Integral) or not 0 <= j <= 10:
         raise ValueError(f"jokers must be an int from 0 to 10, got {j!r}")
     sc = merged["second_charleston"]
-    if not (sc == "policy" and isinstance(sc, str)) and not isinstance(sc, (bool, np.bool_)):
+    if not (isinstance(sc, str) and sc == "policy") and not isinstance(sc, (bool, np.bool_)):
         raise ValueError(f"second_charleston must be 'policy', True or False, got {sc!r}")
     for key in ("courtesy", "blind_pass"):
         if not isinstance(merged[key], (bool, np.bool_)):
@@ -922,7 +923,8 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
                       threads: int | None = None, progress: bool = True, **rule_options) -> dict:
     """Effect of each optional pass of the Charleston, with common random numbers.
 
-    For each option in ``options`` ("second_charleston", "courtesy", "blind_pass") the same
+    For each option in ``options`` ("second_charleston", "courtesy", "blind_pass"; a list, or
+    one name) the same
     ``games`` (same walls, same policy random streams, same seats) are played with that pass
     on (``second_charleston=True``: always danced) and off, the other options as in
     ``rule_options``. Per-game differences are paired, so most of the luck of the deal cancels.
@@ -944,9 +946,13 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
     games = _check_count(games, "games")
     base = american_rules(**rule_options)
     pols = _resolve(policies)
+    if isinstance(options, str):
+        options = (options,)
+    if not isinstance(options, (list, tuple)):
+        raise TypeError(f"options must be a list of optional pass names, not {type(options).__name__}")
     opts = list(options)
     for o in opts:
-        if o not in OPTIONAL_PASSES:
+        if not isinstance(o, str) or o not in OPTIONAL_PASSES:
             raise ValueError(f"unknown optional pass {o!r}; choose from {OPTIONAL_PASSES}")
     key = root_key(seed)
     threads = resolve_threads(threads)

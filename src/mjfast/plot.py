@@ -64,9 +64,16 @@ def shanten_distribution(data: Any, *, ax=None, form: str | None = None, log: bo
     >>> ax = mjfast.plot.shanten_distribution(mjfast.odds_table("deal"))   # doctest: +SKIP
     >>> ax.figure.savefig("deal_odds.png")                                  # doctest: +SKIP
     """
+    if form is not None and not isinstance(form, str):
+        raise TypeError(f"form must be a str or None, not {type(form).__name__}")
     table = _as_table(data, "deal")
     if table is None:
+        from .deals import DealStats
         from .odds import OddsTable, _DEAL_COLUMNS
+
+        if not isinstance(data, DealStats):
+            raise TypeError(f"cannot plot a {type(data).__name__} as a shanten distribution; "
+                            "give an odds_table('deal') or a DealStats")
 
         rows = []
         for seat, n_tiles in (("dealer", 14), ("non_dealer", 13)):
@@ -128,7 +135,7 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True, m
     >>> r = mjfast.win_by_turn("12m456p789s11z34p5z")                  # doctest: +SKIP
     >>> mjfast.plot.win_by_turn(r).figure.savefig("curve.png")         # doctest: +SKIP
     """
-    if which not in ("win", "tenpai"):
+    if not isinstance(which, str) or which not in ("win", "tenpai"):
         raise ValueError(f"which must be 'win' or 'tenpai', not {which!r}")
     table = _as_table(data, "win_by_turn")
     curves = []   # (label, ts, p, low, high)
