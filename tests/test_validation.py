@@ -225,3 +225,16 @@ def test_exact_max_states_must_be_positive():
     # max_states=-1 used to raise MemoryError("more than max_states=-1 ...")
     with pytest.raises(ValueError, match="max_states must be >= 1"):
         mjfast.win_by_turn(H13, draws=3, method="exact", max_states=-1)
+
+
+def test_plot_options_checked_by_name():
+    pytest.importorskip("matplotlib")
+    t = mjfast.odds_table("win_by_turn", hands=H13, draws=2)
+    with pytest.raises(TypeError, match="ax must be a matplotlib Axes"):
+        mjfast.plot.win_by_turn(t, ax=5)                 # was AttributeError: 'int' object has no attribute 'plot'
+    with pytest.raises(TypeError, match="min_hands must be an int"):
+        mjfast.plot.win_by_turn(t, min_hands="x")
+    with pytest.raises(TypeError, match="bands must be True or False"):
+        mjfast.plot.win_by_turn(t, bands=np.array([1, 2]))
+    with pytest.raises(TypeError, match="log must be True or False"):
+        mjfast.plot.shanten_distribution(mjfast.odds_table("deal", rules="classical"), log=np.array([1, 2]))

@@ -16,7 +16,10 @@ Inputs are the tables of :func:`mjfast.odds_table` or the result objects they co
 """
 from __future__ import annotations
 
+import numbers
 from typing import Any
+
+import numpy as np
 
 _HINT = 'mjfast.plot needs matplotlib; install it with pip install "mjfast[plot]"'
 
@@ -27,9 +30,18 @@ def _figure_axes(ax, figsize=(7.0, 4.2)):
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(_HINT) from exc
     if ax is not None:
+        from matplotlib.axes import Axes
+
+        if not isinstance(ax, Axes):
+            raise TypeError(f"ax must be a matplotlib Axes or None, not {type(ax).__name__}")
         return ax
     fig = Figure(figsize=figsize, layout="constrained")
     return fig.add_subplot()
+
+
+def _check_flag(name: str, value) -> None:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, not {type(value).__name__}")
 
 
 def _as_table(data, kind: str):
@@ -66,6 +78,7 @@ def shanten_distribution(data: Any, *, ax=None, form: str | None = None, log: bo
     """
     if form is not None and not isinstance(form, str):
         raise TypeError(f"form must be a str or None, not {type(form).__name__}")
+    _check_flag("log", log)
     table = _as_table(data, "deal")
     if table is None:
         from .deals import DealStats
@@ -137,6 +150,9 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True, m
     """
     if not isinstance(which, str) or which not in ("win", "tenpai"):
         raise ValueError(f"which must be 'win' or 'tenpai', not {which!r}")
+    _check_flag("bands", bands)
+    if isinstance(min_hands, bool) or not isinstance(min_hands, numbers.Integral):
+        raise TypeError(f"min_hands must be an int, not {type(min_hands).__name__}")
     table = _as_table(data, "win_by_turn")
     curves = []   # (label, ts, p, low, high)
     if table is not None:
