@@ -428,7 +428,9 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     ------
     ValueError
         Bad hand or visible tiles (e.g. a fifth copy), draws outside 1..unseen tiles, unknown
-        policy, method or rules.
+        policy, method or rules, samples or max_states below 1 or from 2**62 on.
+    TypeError
+        draws, samples or max_states not an int.
     KeyboardInterrupt
         Monte Carlo: on Ctrl-C, after the current chunk of 65,536 samples; the result of the
         samples finished so far is attached as ``exc.partial``.
