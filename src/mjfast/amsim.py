@@ -854,22 +854,28 @@ def compare(policy_a, policy_b, games: int, *, rules: AmericanRules, seed=None, 
     a, b = _resolve([policy_a] * 4)[0], _resolve([policy_b] * 4)[0]
     key = root_key(seed)
     threads = resolve_threads(threads)
-    gi = np.arange(games, dtype=np.uint64)
     bar = Progress(5 * games, label="compare american", enabled=bool(progress))
     base = [b, b, b, b]
-    out_b = _play(rules, base, gi, key, threads)
     acc_b, acc_a = _AmAccumulator(), _AmAccumulator()
-    acc_b.add(out_b, np.array([[_pname(b)] * 4] * games, dtype=object))
     diffs = np.zeros(games)
     wdiffs = np.zeros(games)
-    for seat in range(4):
-        pols = [a if s == seat else b for s in range(4)]
-        out_a = _play(rules, pols, gi, key, threads)
-        acc_a.add(out_a, np.array([[_pname(p) for p in pols]] * games, dtype=object))
-        diffs += (out_a[:, seat].astype(np.float64) - out_b[:, seat]) / 4
-        wdiffs += (out_a[:, 4 + seat].astype(np.float64) - out_b[:, 4 + seat]) / out_a[:, 32] / 4
-        bar.update(games * (seat + 2))
-    bar.close()
+    try:
+        # pieces of at most _CHUNK wall sets: bounded engine output (640 bytes per game and table);
+        # game g is a pure function of (seed, g), so the pieces do not change the result
+        for lo in range(0, games, _CHUNK):
+            m = min(_CHUNK, games - lo)
+            gi = np.arange(lo, lo + m, dtype=np.uint64)
+            out_b = _play(rules, base, gi, key, threads)
+            acc_b.add(out_b, np.array([[_pname(b)] * 4] * m, dtype=object))
+            for seat in range(4):
+                pols = [a if s == seat else b for s in range(4)]
+                out_a = _play(rules, pols, gi, key, threads)
+                acc_a.add(out_a, np.array([[_pname(p) for p in pols]] * m, dtype=object))
+                diffs[lo : lo + m] += (out_a[:, seat].astype(np.float64) - out_b[:, seat]) / 4
+                wdiffs[lo : lo + m] += (out_a[:, 4 + seat].astype(np.float64) - out_b[:, 4 + seat]) / out_a[:, 32] / 4
+            bar.update(5 * (lo + m))
+    finally:
+        bar.close()
     return Comparison(_pname(a), _pname(b), games, _paired(diffs), _paired(wdiffs),
                       acc_a.result(rules, [a, b, b, b], True, key.seed_value()),
                       acc_b.result(rules, base, False, key.seed_value()))
@@ -900,6 +906,9 @@ class PassEffect:
         return {"option": self.option, "games": self.games, "distance_after": self.distance_after.to_dict(),
                 "win_rate": self.win_rate.to_dict(), "wall_game_rate": self.wall_game_rate.to_dict(),
                 "mean_turns": self.mean_turns.to_dict(), "points": [m.to_dict() for m in self.points]}
+
+
+_CHUNK = 4096   # games per engine call in compare() and charleston_effect()
 
 
 def _paired(x: np.ndarray) -> Mean:
@@ -956,29 +965,36 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
             raise ValueError(f"unknown optional pass {o!r}; choose from {OPTIONAL_PASSES}")
     key = root_key(seed)
     threads = resolve_threads(threads)
-    gi = np.arange(games, dtype=np.uint64)
-    names = np.array([[_pname(p) for p in pols]] * games, dtype=object)
     bar = Progress(2 * len(opts) * games, label="charleston effect", enabled=bool(progress))
     result = {}
     done = 0
-    for o in opts:
-        runs = {}
-        for flag in (True, False):
-            r = american_rules(base, **{o: flag})
-            out = _play(r, pols, gi, key, threads)
-            acc = _AmAccumulator()
-            acc.add(out, names)
-            runs[flag] = (out, acc.result(r, pols, False, key.seed_value()))
-            done += games
-            bar.update(done)
-        a, b = _game_stats(runs[True][0]), _game_stats(runs[False][0])
-        result[o] = PassEffect(o, games, _paired(a["distance_after"] - b["distance_after"]),
-                               _paired(a["win_rate"] - b["win_rate"]),
-                               _paired(a["wall_game_rate"] - b["wall_game_rate"]),
-                               _paired(a["mean_turns"] - b["mean_turns"]),
-                               tuple(_paired(a["points"][:, s] - b["points"][:, s]) for s in range(4)),
-                               runs[True][1], runs[False][1])
-    bar.close()
+    stat_names = ("distance_after", "win_rate", "wall_game_rate", "mean_turns")
+    try:
+        for o in opts:
+            rules_of = {flag: american_rules(base, **{o: flag}) for flag in (True, False)}
+            accs = {True: _AmAccumulator(), False: _AmAccumulator()}
+            diff = {name: np.zeros(games) for name in stat_names}
+            diff["points"] = np.zeros((games, 4))
+            # pieces of at most _CHUNK games: bounded engine output; game g is a pure function
+            # of (seed, g), so the pieces do not change the result
+            for lo in range(0, games, _CHUNK):
+                m = min(_CHUNK, games - lo)
+                gi = np.arange(lo, lo + m, dtype=np.uint64)
+                names = np.array([[_pname(p) for p in pols]] * m, dtype=object)
+                stats = {}
+                for flag in (True, False):
+                    out = _play(rules_of[flag], pols, gi, key, threads)
+                    accs[flag].add(out, names)
+                    stats[flag] = _game_stats(out)
+                    done += m
+                    bar.update(done)
+                for name in diff:
+                    diff[name][lo : lo + m] = stats[True][name] - stats[False][name]
+            runs = {flag: accs[flag].result(rules_of[flag], pols, False, key.seed_value()) for flag in (True, False)}
+            result[o] = PassEffect(o, games, *(_paired(diff[name]) for name in stat_names),
+                                   tuple(_paired(diff["points"][:, s]) for s in range(4)), runs[True], runs[False])
+    finally:
+        bar.close()
     return result
 
 
