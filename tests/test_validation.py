@@ -238,3 +238,26 @@ def test_plot_options_checked_by_name():
         mjfast.plot.win_by_turn(t, bands=np.array([1, 2]))
     with pytest.raises(TypeError, match="log must be True or False"):
         mjfast.plot.shanten_distribution(mjfast.odds_table("deal", rules="classical"), log=np.array([1, 2]))
+
+
+def test_game_rules_arrays_and_odd_types_named():
+    """game_rules options: no numpy "truth value of an array" errors (rules=array(...) used to
+    raise one from the American dispatch), special_forms must be a list or tuple."""
+    arr = np.array([1, 2])
+    with pytest.raises(TypeError, match="rules must be a str"):
+        mjfast.game_rules(arr)
+    with pytest.raises(TypeError, match="rules must be a str"):
+        mjfast.simulate(2, rules=arr, progress=False)
+    with pytest.raises(ValueError, match="dead_wall must be"):
+        mjfast.game_rules(dead_wall=arr)
+    with pytest.raises(ValueError, match="payment must be"):
+        mjfast.game_rules(payment=arr)
+    with pytest.raises(TypeError, match="special_forms must be a tuple"):
+        mjfast.game_rules(special_forms=5)
+    with pytest.raises(TypeError, match="special_forms must be a tuple"):
+        mjfast.game_rules(special_forms="seven_pairs")
+    with pytest.raises(ValueError, match="unknown special form"):
+        mjfast.game_rules(special_forms=(arr,))
+    with pytest.raises(TypeError, match="flowers must be True or False"):
+        mjfast.game_rules("mcr", flowers=arr)
+    assert mjfast.game_rules(special_forms=["seven_pairs"]).special_forms == ("seven_pairs",)
