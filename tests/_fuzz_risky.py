@@ -227,3 +227,97 @@ def test_python_policy_any_answer(discard, claim, own, ready, rules):
         assert "seat 0 (erratic)" in str(exc) and "turn" in str(exc)
     else:
         assert res.games == 2 and int(res.points.sum()) == 0
+
+
+AM_SHAPES = [(43,), (1, 43), (3, 43), (0, 43), (5,), (2, 5), (4,), (34,), (2, 34), (42,), (44,), (), (43, 1)]
+
+
+@st.composite
+def american_like(draw):
+    """Arrays for rules="american": mostly valid 13/14-tile (43,) / (N, 43) counts, some not."""
+    if draw(st.booleans()):
+        dtype = draw(st.sampled_from(DTYPES))
+        if dtype == "O":
+            return np.array(draw(st.lists(st.integers(0, 4), min_size=43, max_size=43)), dtype=object)
+        return draw(hnp.arrays(np.dtype(dtype), draw(st.sampled_from(AM_SHAPES)), elements=_elements(dtype)))
+    rows = []
+    for _ in range(draw(st.integers(1, 3))):
+        c = np.zeros(43, np.int64)
+        size = draw(st.sampled_from([13, 14, 14, 12, 15]))
+        kinds = draw(st.lists(st.integers(0, 33), min_size=4, max_size=4, unique=True))
+        pool = [k for k in kinds for _ in range(4)] + list(range(34, 42)) + [42] * 8
+        for k in draw(st.permutations(pool))[:size]:
+            c[k] += 1
+        rows.append(c)
+    arr = np.array(rows)
+    if draw(st.integers(0, 4)) == 0:
+        arr[0, draw(st.integers(0, 42))] = draw(st.integers(-3, 300))
+    arr = arr.astype(draw(st.sampled_from(["u1", "i8", "i2", "u4"]))) if arr.min() >= 0 and arr.max() < 256 else arr
+    return arr[0] if draw(st.booleans()) else arr
+
+
+def _valid_american(a):
+    try:
+        arr = np.asarray(a)
+    except Exception:
+        return None
+    if arr.dtype.kind not in "iu" or arr.ndim not in (1, 2) or arr.shape[-1] != 43:
+        return None
+    return arr.reshape(-1, 43).astype(np.int64)
+
+
+@given(american_like(), st.one_of(st.none(), st.integers(-1, 17)))
+@FUZZ
+def test_american_hand_functions_on_any_array(a, jokers):
+    counts = _valid_american(a)
+    kind, res = outcome(mjfast.shanten, a, rules="american")
+    if kind == "ok" and counts is not None:
+        for row, s in zip(counts[:3], np.atleast_1d(res)[:3]):
+            assert s == _reference.american_shanten(row), (row, s)
+    kind, res = outcome(mjfast.is_winning, a, rules="american")
+    if kind == "ok" and counts is not None:
+        for row, w in zip(counts[:3], np.atleast_1d(res)[:3]):
+            assert bool(w) == _reference.american_is_winning(row)
+    kind, res = outcome(mjfast.waits, a, rules="american", jokers=jokers)
+    if kind == "ok" and counts is not None:
+        nj = 8 if jokers is None else jokers
+        assert res == [tiles.tile_name(k) for k in _reference.american_waits(counts[0], nj)]
+    kind, res = outcome(mjfast.effective_tiles, a, rules="american", jokers=jokers)
+    if kind == "ok" and counts is not None and counts[0].sum() == 13:
+        nj = 8 if jokers is None else jokers
+        assert set(res.tiles) == {tiles.tile_name(k) for k in _reference.american_effective_tiles(counts[0], None, nj)}
+    outcome(mjfast.pack, a)
+
+
+@st.composite
+def american_walls(draw):
+    """Mostly valid American walls (permutations of 144 + jokers ids), some broken."""
+    jokers = draw(st.integers(0, 10))
+    n = 144 + jokers
+    hands = draw(st.integers(1, 2))
+    walls = np.array([draw(st.permutations(range(n))) for _ in range(hands)])
+    how = draw(st.integers(0, 6))
+    if how == 1:
+        walls[0, draw(st.integers(0, n - 1))] = draw(st.integers(-5, 400))
+    elif how == 2:
+        walls = walls[:, :-1]
+    elif how == 3:
+        walls = walls.astype(draw(st.sampled_from(["u1", "i2", "f8", ">i4", "u8"])))
+    elif how == 4:
+        walls = np.asfortranarray(walls)
+    return walls, jokers
+
+
+@given(american_walls(), st.one_of(st.just("same"), st.just("same"), st.integers(0, 10), st.just(None)),
+       st.sampled_from(["greedy", "random"]))
+@settings(max_examples=int(os.environ.get("MJFAST_FUZZ_EXAMPLES", "150")) // 3, deadline=None,
+          suppress_health_check=list(HealthCheck), derandomize=not os.environ.get("MJFAST_FUZZ_RANDOM"))
+def test_american_play_walls_on_any_array(walls_jokers, jokers, policy):
+    walls, wall_jokers = walls_jokers
+    if jokers == "same":
+        jokers = wall_jokers
+    kind, log = outcome(mjfast.sim.play_walls, walls, rules="american", jokers=jokers, policies=policy)
+    if kind == "ok":
+        scores = [e for e in log.events if e["type"] == "score"]
+        assert sum(e["delta"] for e in scores) == 0
+    outcome(mjfast.sim.play_walls, walls, np.full((len(walls), 2), 2), rules="american")

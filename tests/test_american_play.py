@@ -956,3 +956,24 @@ def test_charleston_effect_switches_each_pass():
     for e in eff.values():
         assert np.array_equal(e.on.distance_before, e.off.distance_before)      # same deals
         assert set(e.to_dict()) >= {"option", "games", "distance_after", "win_rate", "wall_game_rate", "points"}
+
+
+def test_compare_and_charleston_effect_in_pieces_same_result(monkeypatch):
+    """compare() and charleston_effect() play in pieces of amsim._CHUNK games (bounded memory:
+    they used to hold every game's 640-byte engine row at once, so a large run ran out of
+    memory); the pieces do not change any number."""
+    from mjfast import amsim
+
+    whole_c = mjfast.compare("greedy", "random", 23, rules="american", seed=5, progress=False)
+    whole_e = mjfast.charleston_effect(23, seed=5, progress=False)
+    monkeypatch.setattr(amsim, "_CHUNK", 5)
+    part_c = mjfast.compare("greedy", "random", 23, rules="american", seed=5, progress=False)
+    part_e = mjfast.charleston_effect(23, seed=5, progress=False)
+    assert part_c.to_dict() == whole_c.to_dict()
+    assert part_c.a.to_dict() == whole_c.a.to_dict() and part_c.b.to_dict() == whole_c.b.to_dict()
+    for o in whole_e:
+        assert part_e[o].to_dict() == whole_e[o].to_dict()
+        assert part_e[o].on.to_dict() == whole_e[o].on.to_dict()
+        assert part_e[o].off.to_dict() == whole_e[o].off.to_dict()
+    assert mjfast.compare("greedy", "random", 0, rules="american", progress=False).wall_sets == 0
+    assert mjfast.charleston_effect(0, progress=False)["courtesy"].games == 0

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 import mjfast
@@ -36,8 +36,11 @@ FORMS = st.one_of(st.sampled_from(["all", "standard", "seven_pairs", "thirteen_o
 def check(fn, *args, **kw):
     """("ok", value) or ("error", exc); anything but ValueError/TypeError with a message fails."""
     try:
-        return "ok", fn(*args, **kw)
+        res = fn(*args, **kw)
+        event(f"{fn.__name__}: ok")
+        return "ok", res
     except (ValueError, TypeError) as exc:
+        event(f"{fn.__name__}: error")
         msg = str(exc).strip()
         assert msg and len(msg) > 10, f"{fn.__name__}: unhelpful message {msg!r}"
         # numpy's own errors leaking out do not name the argument at fault
@@ -96,7 +99,11 @@ def test_hand_functions_odd_arguments(obj, form, rules):
     for fn in (mjfast.shanten, mjfast.is_winning, mjfast.waits, mjfast.effective_tiles):
         kind, res = check(fn, "123m456p789s1122z", form=form, rules=rules)
         if kind == "ok" and fn is mjfast.shanten:
-            assert res == _reference.shanten(mjfast.parse_hand("123m456p789s1122z"), form=form, rules=rules)
+            counts = mjfast.parse_hand("123m456p789s1122z")
+            if isinstance(rules, str) and rules == "american":
+                assert res == _reference.american_shanten(np.concatenate([counts, np.zeros(9, counts.dtype)]))
+            else:
+                assert res == _reference.shanten(counts, form=form, rules=rules)
     check(mjfast.shanten, "123m456p789s1122z", threads=obj)
     check(mjfast.parse_hand, "123m", max_tiles=obj)
     check(mjfast.parse_tiles, "123m j", max_jokers=obj)
@@ -209,6 +216,312 @@ def test_wall_scalars(obj, n):
     check(wall.deal_positions, n, obj)
     check(wall.deal_positions, obj, (3, 4))
     check(wall.tile_kind, n, n_tiles=obj)
+
+
+# ------------------------------------------------------------------------------------------
+# hand analysis and win-by-turn odds
+#
+# Each argument is valid 5 times in 6 (``mostly``), so that calls with every argument valid,
+# which are checked against references, are common too.
+
+
+def mostly(valid, bad):
+    return st.integers(0, 5).flatmap(lambda i: bad if i == 0 else valid)
+
+
+def long_but_valid(n, limit=2**40, lo=50):
+    """A count ODD may draw that is valid and would make a legitimately long run."""
+    return isinstance(n, (int, np.integer)) and not isinstance(n, bool) and lo < n < limit
+
+
+COUNT = mostly(st.integers(1, 2000), st.one_of(st.integers(-2, 0), st.sampled_from([2**62, 2**63, 2**64, 10**30,
+                                                                                     -2**63]), ODD))
+DRAWS = mostly(st.integers(1, 6), st.one_of(st.sampled_from([-1, 0, 200, 2**62]), ODD))
+WT_RULES = mostly(st.sampled_from(["classical", "basic", "mcr", None]), st.one_of(st.sampled_from(["american", "x"]), ODD))
+# near-tenpai hands (exact stays fast), 3k+2 hands, sets, and text that is mostly not a hand
+WT_HANDS = mostly(st.sampled_from(["123m456p789s1122z", "123m456p789s11223z", "13m456p78s11z34p56z",
+                                      "123m456p789s11222z", "1112345678999m", "123m456p1z [555z]", "11m [123p] (4444s) 2z",
+                                      "19m19p19s1234567z", "1m", "11223344556677z", "1345m [222z]"]),
+                 st.one_of(st.sampled_from(["12m", "123m f1", "123m j", "1m1m1m1m1m"]), NOTATION, ODD))
+VISIBLE = mostly(st.one_of(st.none(), st.sampled_from(["", "1z", "1z1z1z", "2z2z2z", "3z4z", "9s"]),
+                           st.just(np.ones(34, np.int64))),
+                 st.one_of(st.sampled_from(["5z5z5z5z", "f1 j"]), NOTATION, ODD, st.just(np.zeros(34, float)),
+                           st.just(-np.ones(34, np.int64))))
+
+
+@given(WT_HANDS, VISIBLE, WT_RULES)
+@FUZZ
+def test_analyze_any_arguments(hand, visible, rules):
+    kind, a = check(mjfast.analyze, hand, visible=visible, rules=rules)
+    if kind != "ok":
+        return
+    parsed = mjfast.parse_tiles(hand)
+    conc = parsed.concealed
+    assert a.concealed == conc.sum() and a.tiles == conc.sum() + 3 * len(parsed.melds)
+    forms = tuple(a.shanten_by_form)
+    assert a.shanten == min(a.shanten_by_form.values())
+    for f, s in a.shanten_by_form.items():
+        assert s == _reference.shanten(conc, form=f, rules=rules)
+    if conc.sum() % 3 == 1:
+        form = "all" if len(forms) > 1 else "standard"   # hands under 13 tiles: the standard form only
+        assert a.waits == (mjfast.waits(conc, form=form, rules=rules) if a.shanten == 0 else [])
+        assert a.effective_count == sum(a.effective.values())
+        assert all(v > 0 for v in a.effective.values())
+    else:
+        assert a.complete == (a.shanten == -1)
+        assert sorted(o.discard for o in a.discards) == sorted(mjfast.tiles.tile_name(k) for k in np.flatnonzero(conc))
+        order = [(o.shanten, -o.count, int(mjfast.parse_hand(o.discard).argmax())) for o in a.discards]
+        assert order == sorted(order)   # best first: lowest shanten, most unseen effective tiles, tile order
+        for o in a.discards[:3]:
+            rest = conc.copy()
+            rest[mjfast.parse_hand(o.discard).argmax()] -= 1
+            assert o.shanten == _reference.shanten(rest, form="all" if len(forms) > 1 else "standard", rules=rules)
+            assert o.count == sum(o.tiles.values())
+    str(a), a.to_json()
+
+
+def _nondecreasing_in_unit(seq):
+    ps = [float(v) for v in seq]
+    return all(0 <= p <= 1 + 1e-12 for p in ps) and all(x <= y + 1e-12 for x, y in zip(ps, ps[1:]))
+
+
+def _curves_ok(res):
+    """P(won by t) and P(tenpai by t): in [0, 1], non-decreasing in t, tenpai >= win."""
+    win, ten = res.win_p, res.tenpai_p
+    assert len(win) == len(ten) == res.draws
+    assert _nondecreasing_in_unit(win) and _nondecreasing_in_unit(ten)
+    assert (ten >= win - 1e-12).all()
+
+
+@given(WT_HANDS, DRAWS, VISIBLE, WT_RULES,
+       mostly(st.sampled_from(["greedy", "first", "greedy_swap"]), st.one_of(st.just("x"), ODD)),
+       mostly(st.sampled_from(["auto", "exact", "monte_carlo"]), st.one_of(st.just("mc"), ODD)), COUNT,
+       mostly(st.sampled_from(["float", "fraction"]), st.one_of(st.just("x"), ODD)),
+       mostly(st.integers(1, 10**6), st.one_of(st.integers(-1, 0), st.just(2**62), ODD)), SEED)
+@FUZZ
+def test_win_by_turn_any_arguments(hand, draws, visible, rules, policy, method, samples, exact, max_states, seed):
+    assume(not long_but_valid(samples, 2**62, 2000))
+    try:
+        kind, res = check(mjfast.win_by_turn, hand, draws=draws, visible=visible, rules=rules, policy=policy,
+                          method=method, samples=samples, exact=exact, max_states=max_states, seed=seed,
+                          threads=1, progress=False)
+    except MemoryError as exc:          # the documented bound of the exact method's memo
+        assert "max_states" in str(exc) and max_states < 10**6
+        return
+    if kind == "ok":
+        _curves_ok(res)
+        if res.method == "monte_carlo":
+            assert res.samples == samples and all(e.n == samples for e in res.win)
+        res.table(), res.to_json()
+        if res.method == "exact" and res.shanten == 0 and policy in ("greedy", "first"):
+            # tenpai from the start: P(win within t) = 1 - C(N - w, t) / C(N, t), w live winning tiles
+            a = mjfast.analyze(res.start, visible=visible, rules=rules)
+            w, n = a.effective_count, res.unseen
+            surv = 1.0
+            for t in range(res.draws):
+                surv *= (n - w - t) / (n - t)
+                assert abs(float(res.win[t]) - (1 - surv)) < 1e-9
+
+
+@given(COUNT, DRAWS, WT_RULES, mostly(st.sampled_from(["greedy", "first", "greedy_swap"]), st.one_of(st.just("x"), ODD)),
+       mostly(st.one_of(st.none(), st.integers(0, 9)), SEED),
+       mostly(st.sampled_from([1, 4, 7, 10, 13]), st.one_of(st.sampled_from([14, 0, 2]), ODD)))
+@FUZZ
+def test_win_by_turn_random_any_arguments(samples, draws, rules, policy, seed, hand_tiles):
+    assume(not long_but_valid(samples, 2**62, 2000))
+    kind, res = check(mjfast.win_by_turn_random, samples, draws=draws, rules=rules, policy=policy, seed=seed,
+                      threads=1, progress=False, hand_tiles=hand_tiles)
+    if kind == "ok":
+        assert sum(res.shanten_counts.values()) == res.samples == samples
+        for s in res.win:
+            assert _nondecreasing_in_unit([e.p for e in res.win[s]])
+            assert all(t.count >= w.count for w, t in zip(res.win[s], res.tenpai[s]))
+            assert all(e.n == res.shanten_counts[s] for e in res.win[s])
+
+
+@given(mostly(st.sampled_from(["deal", "win_by_turn", "win_rate"]), st.one_of(st.just("x"), ODD)),
+       mostly(st.sampled_from(["classical", "basic", ("classical", "basic")]),
+              st.one_of(st.sampled_from(["american", None, "x", ()]), ODD)),
+       mostly(st.sampled_from([None, "exact", "monte_carlo", "auto"]), ODD),
+       mostly(st.sampled_from([None, "123m456p789s1122z", ("123m456p789s1122z", "13m456p78s11z34p56z")]),
+              st.one_of(st.just(("123m456p789s1122z", "x")), ODD)),
+       DRAWS, mostly(COUNT, st.none()), mostly(st.integers(0, 5), st.one_of(st.just(-1), st.just(2**62), ODD)),
+       mostly(st.sampled_from(["greedy", "random", ["greedy", "random", "defensive", "greedy"]]), POLICIES),
+       mostly(st.sampled_from(["seat", "policy"]), ODD), mostly(st.just(False), ODD))
+@FUZZ
+def test_odds_table_any_arguments(kind, rules, method, hands, draws, samples, games, policies, by, as_frame):
+    def eq(a, b):
+        return type(a) is type(b) and a == b
+
+    # long but valid: exact American is refused; default-size Monte Carlo runs are skipped
+    assume(not (samples is None and (eq(kind, "win_by_turn") and (hands is None or eq(method, "monte_carlo"))
+                                     or eq(kind, "deal") and eq(method, "monte_carlo"))))
+    assume(not eq(as_frame, True))  # pandas is optional: tests/test_odds_table.py
+    assume(not long_but_valid(games) and not long_but_valid(samples, 2**62, 2000))
+    kind_, t = check(mjfast.odds_table, kind, rules=rules, method=method, hands=hands, draws=draws, samples=samples,
+                     games=games, policies=policies, by=by, seed=1, threads=1, progress=False, as_frame=as_frame)
+    if kind_ == "ok":
+        assert all(set(r) == set(t.columns) for r in t.rows)
+        if t.kind in ("deal", "win_by_turn"):
+            ps = t.column("p" if t.kind == "deal" else "win")
+            assert all(0 <= p <= 1 for p in ps)
+        t.to_csv(), t.to_json(), t.to_markdown(), str(t)
+
+
+AM_OPTION_NAMES = st.sampled_from(["jokers", "second_charleston", "courtesy", "blind_pass", "base_points",
+                                   "start_points", "rounds", "hands_per_game", "flowers", "x"])
+AM_OPTION_VALUES = st.one_of(st.booleans(), st.integers(-3, 20), st.sampled_from(["policy", "x", 2**62]), ODD)
+
+
+@given(mostly(st.integers(0, 3), st.one_of(st.integers(-2, -1), st.sampled_from([2**62, 2**64]), ODD)),
+       mostly(st.one_of(st.sampled_from(["second_charleston", "courtesy", "blind_pass", (), ("courtesy", "courtesy")]),
+                        st.lists(st.sampled_from(["second_charleston", "courtesy", "blind_pass"]), max_size=3)),
+              st.one_of(st.just(["x"]), ODD)),
+       mostly(st.sampled_from(["greedy", "random"]), POLICIES),
+       mostly(st.dictionaries(st.sampled_from(["jokers", "courtesy", "blind_pass", "second_charleston"]),
+                              st.one_of(st.booleans(), st.integers(0, 10)), max_size=2),
+              st.dictionaries(AM_OPTION_NAMES, AM_OPTION_VALUES, max_size=2)))
+@FUZZ
+def test_charleston_effect_any_arguments(games, options, policies, rule_options):
+    assume(not long_but_valid(games))
+    assume(not (isinstance(rule_options.get("rounds"), int) and rule_options["rounds"] > 2))
+    assume(not (isinstance(rule_options.get("hands_per_game"), int) and rule_options["hands_per_game"] > 8))
+    kind, eff = check(mjfast.charleston_effect, games, options=options, policies=policies, seed=1, threads=1,
+                      progress=False, **rule_options)
+    if kind == "ok":
+        for name, e in eff.items():
+            assert e.games == games and e.on.games == e.off.games == games
+            assert e.distance_after.n == games
+
+
+@given(mostly(st.integers(0, 4), st.one_of(st.integers(-2, -1), ODD)),
+       mostly(st.sampled_from(["greedy", "random", ["greedy", "random", "greedy", "random"]]), POLICIES),
+       mostly(st.dictionaries(st.sampled_from(["jokers", "courtesy", "blind_pass", "second_charleston", "rounds"]),
+                              st.one_of(st.booleans(), st.integers(0, 10), st.just("policy")), max_size=2),
+              st.dictionaries(AM_OPTION_NAMES, AM_OPTION_VALUES, max_size=3)),
+       mostly(st.booleans(), ODD))
+@FUZZ
+def test_american_games_any_options(games, policies, options, duplicate):
+    assume(not long_but_valid(games))
+    assume(not (isinstance(options.get("rounds"), int) and options["rounds"] > 2))
+    assume(not (isinstance(options.get("hands_per_game"), int) and options["hands_per_game"] > 8))
+    kind, r = check(mjfast.game_rules, "american", **options)
+    kind, res = check(mjfast.simulate, games, rules="american", policies=policies, seed=1, threads=1,
+                      duplicate=duplicate, progress=False, **options)
+    if kind == "ok":
+        assert res.games == games * (4 if duplicate else 1)
+        assert int(res.points.sum()) == res.games * 4 * r.start_points
+    if isinstance(games, int) and 0 <= games <= 3:
+        check(mjfast.compare, policies if isinstance(policies, str) else "greedy", "random", games,
+              rules="american", seed=1, threads=1, progress=False, **options)
+    kind, log = check(mjfast.replay, 1, games, rules="american", policies=policies, **options)
+    if kind == "ok":
+        assert sum(e["delta"] for e in log.events if e["type"] == "score") == 0
+        assert mjfast.rerun(log.to_jsonl(), policies=policies if not isinstance(policies, str) else None).events \
+            == log.events
+
+
+# ------------------------------------------------------------------------------------------
+# American hands
+
+@st.composite
+def american_text(draw):
+    """13 or 14 tiles of the American set (standard kinds, f1..f8, jokers) as text."""
+    kinds = draw(st.lists(st.integers(0, 5), min_size=4, max_size=4, unique=True))  # few kinds: near-complete hands
+    names = [mjfast.tiles.tile_name(k * 5) for k in kinds]
+    pool = [n for n in names for _ in range(4)] + [f"f{i}" for i in range(1, 9)] + ["j"] * 6
+    size = draw(st.sampled_from([13, 14, 13, 14, 12]))
+    picked = draw(st.permutations(pool))[:size]
+    return " ".join(picked)
+
+
+AM_TEXT = mostly(american_text(), st.one_of(st.text(alphabet="0123456789mpszfj ", max_size=30), ODD))
+
+
+def _am_counts(text):
+    p = mjfast.parse_tiles(text, max_jokers=16, max_tiles=None)
+    c = np.zeros(43, np.int64)
+    c[:34], c[34:42], c[42] = p.concealed, p.bonus, p.jokers
+    return c
+
+
+@given(AM_TEXT, mostly(st.one_of(st.none(), st.integers(6, 16)), st.one_of(st.integers(-1, 5), st.just(17), ODD)),
+       mostly(st.sampled_from(["all", "beginner"]), st.one_of(st.just("x"), ODD)),
+       mostly(st.sampled_from([None, "", "f5", "1m 1m", "j"]), st.one_of(AM_TEXT, ODD)))
+@FUZZ
+def test_american_hand_functions_any_text(text, jokers, form, visible):
+    kind, s = check(mjfast.shanten, text, rules="american", form=form)
+    if kind == "ok":
+        assert s == _reference.american_shanten(_am_counts(text))
+    kind, w = check(mjfast.is_winning, text, rules="american", form=form)
+    if kind == "ok":
+        assert w == _reference.american_is_winning(_am_counts(text))
+    kind, w = check(mjfast.waits, text, rules="american", form=form, jokers=jokers)
+    if kind == "ok":
+        nj = 8 if jokers is None else jokers
+        assert w == [mjfast.tiles.tile_name(k) for k in _reference.american_waits(_am_counts(text), nj)]
+    kind, e = check(mjfast.effective_tiles, text, visible, rules="american", form=form, jokers=jokers)
+    if kind == "ok" and _am_counts(text).sum() == 13:
+        nj = 8 if jokers is None else jokers
+        vis = _am_counts(visible) if visible else None
+        want = _reference.american_effective_tiles(_am_counts(text), vis, nj)
+        assert set(e.tiles) == {mjfast.tiles.tile_name(k) for k in want}
+    check(mjfast.waits, "123m456p789s1122z", jokers=jokers)  # jokers is an American-only option
+
+
+@given(mostly(st.sampled_from([13, 14]), st.one_of(st.integers(-1, 15), ODD)),
+       mostly(st.sampled_from(["all", "beginner"]), st.one_of(st.just("standard"), ODD)),
+       mostly(st.sampled_from(["mpsz", "m", "mz", "z"]), st.one_of(st.sampled_from(["", "x", "mm"]), ODD)),
+       mostly(st.one_of(st.none(), st.integers(0, 16)), st.one_of(st.integers(-2, -1), st.just(17), ODD)))
+@FUZZ
+def test_exact_american_odds_any_arguments(tiles, form, suits, jokers):
+    kind, res = check(mjfast.exact_deal_odds, "american", tiles, form, suits=suits, jokers=jokers)
+    if kind == "ok":
+        assert sum(res["shanten"].values()) == 1 and sum(res["jokers"].values()) == 1
+        assert sum(res["bonus_tiles"].values()) == 1
+    if not (isinstance(tiles, int) and tiles > 14):
+        check(mjfast.exact_deal_odds_table, "american", tiles, suits=suits, jokers=jokers)
+    check(mjfast.exact_deal_odds, "classical", 13, jokers=jokers)
+
+
+# ------------------------------------------------------------------------------------------
+# plots (matplotlib Agg, figures are never shown)
+
+@pytest.fixture(scope="module")
+def plot_inputs():
+    pytest.importorskip("matplotlib")
+    wbt = mjfast.win_by_turn("123m456p789s1122z", draws=3, method="exact")
+    return {
+        "deal": mjfast.odds_table("deal", rules="classical"),
+        "wbt": mjfast.odds_table("win_by_turn", hands="123m456p789s1122z", draws=3),
+        "rate": mjfast.odds_table("win_rate", games=4, seed=1, progress=False),
+        "wbt_result": wbt,
+        "wbt_random": mjfast.win_by_turn_random(300, draws=3, seed=1, progress=False),
+        "sim": mjfast.simulate(4, seed=1, progress=False),
+        "stats": mjfast.deal_stats(500, seed=1, progress=False),
+    }
+
+
+PLOT_DATA = mostly(st.sampled_from(["deal", "wbt", "rate", "wbt_result", "wbt_random", "sim", "stats", "list"]), ODD)
+
+
+@given(PLOT_DATA, mostly(st.sampled_from([None, "all", "standard"]), st.one_of(st.just("x"), ODD)),
+       mostly(st.sampled_from(["win", "tenpai"]), st.one_of(st.just("x"), ODD)), mostly(st.booleans(), ODD),
+       mostly(st.integers(-1, 500), ODD), mostly(st.none(), ODD))
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+def test_plots_any_arguments(plot_inputs, name, form, which, flag, min_hands, ax):
+    data = plot_inputs.get(name, name) if isinstance(name, str) else name
+    if isinstance(name, str) and name == "list":
+        data = [plot_inputs["wbt_result"], plot_inputs["wbt_result"]]
+    for fn, kw in ((mjfast.plot.shanten_distribution, dict(form=form, log=flag)),
+                   (mjfast.plot.win_by_turn, dict(which=which, bands=flag, min_hands=min_hands)),
+                   (mjfast.plot.win_rates, {})):
+        kind, axes = check(fn, data, ax=ax, **kw)
+        if kind == "ok":
+            assert axes.figure is not None
+    kind, fig = check(mjfast.plot.plot_table, data)
+    if kind == "ok":
+        assert fig.axes
 
 
 def test_all_public_functions_fuzzed():

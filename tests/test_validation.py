@@ -158,3 +158,106 @@ def test_rerun_and_tile_kind_bad_input_messages():
         mjfast.wall.tile_kind([1, 2], n_tiles=np.array([1, 2]))
     with pytest.raises(TypeError, match="must hold integers"):
         mjfast.wall.tile_kind(np.array([], dtype=complex))
+
+
+H13 = "123m456p789s1122z"
+
+
+@pytest.mark.parametrize("call", [
+    lambda n: mjfast.win_by_turn(H13, draws=3, method="monte_carlo", samples=n, progress=False),
+    lambda n: mjfast.win_by_turn(H13, draws=3, method="exact", samples=n),
+    lambda n: mjfast.win_by_turn(H13, draws=3, method="exact", max_states=n),
+    lambda n: mjfast.win_by_turn_random(n, draws=3, progress=False),
+    lambda n: mjfast.odds_table("win_by_turn", draws=3, samples=n, progress=False),
+    lambda n: mjfast.odds_table("win_by_turn", hands=H13, draws=3, method="monte_carlo", samples=n, progress=False),
+])
+def test_winturn_counts_rejected_quickly(call):
+    """Counts >= 2**62 are rejected at once (samples=2**62 used to run forever), non-ints
+    with a TypeError naming the argument."""
+    for n in (2**62, 2**64, np.uint64(2**63)):
+        with pytest.raises(ValueError, match="too large"):
+            call(n)
+    for n in (0, -1):
+        with pytest.raises(ValueError, match=">= 1"):
+            call(n)
+    for n in (2.0, "10", True):
+        with pytest.raises(TypeError, match="must be an int"):
+            call(n)
+
+
+def test_new_entry_points_reject_arrays_and_odd_types_by_name():
+    """No numpy "truth value of an array" errors leak from option checks."""
+    arr = np.array([1, 2])
+    with pytest.raises(ValueError, match="unknown method"):
+        mjfast.win_by_turn(H13, method=arr)
+    with pytest.raises(ValueError, match="exact must be"):
+        mjfast.win_by_turn(H13, exact=arr)
+    with pytest.raises(TypeError, match="hand_tiles must be an int"):
+        mjfast.win_by_turn_random(10, hand_tiles=arr, progress=False)
+    with pytest.raises(TypeError, match="hand_tiles must be an int"):
+        mjfast.win_by_turn_random(10, hand_tiles=True, progress=False)   # was accepted as 1
+    with pytest.raises(TypeError, match="hand_tiles must be an int"):
+        mjfast.win_by_turn_random(10, hand_tiles=4.0, progress=False)    # was accepted
+    with pytest.raises(ValueError, match="unknown kind"):
+        mjfast.odds_table(arr)
+    with pytest.raises(TypeError, match="method must be"):
+        mjfast.odds_table("deal", method=arr)
+    with pytest.raises(TypeError, match="rules must be"):
+        mjfast.odds_table("deal", rules=5)
+    with pytest.raises(TypeError, match="hands must be"):
+        mjfast.odds_table("win_by_turn", hands=5)
+    with pytest.raises(ValueError, match="give rounds or hands_per_game"):
+        mjfast.game_rules("american", hands_per_game=8, rounds=arr)
+    with pytest.raises(ValueError, match="second_charleston must be"):
+        mjfast.game_rules("american", second_charleston=arr)
+    with pytest.raises(TypeError, match="options must be a list"):
+        mjfast.charleston_effect(2, options=5, progress=False)
+    with pytest.raises(ValueError, match="unknown optional pass 3"):
+        mjfast.charleston_effect(2, options=[3], progress=False)
+    assert list(mjfast.charleston_effect(2, options="courtesy", seed=1, progress=False)) == ["courtesy"]
+    with pytest.raises(TypeError, match="shanten distribution"):
+        mjfast.plot.shanten_distribution(5)
+    with pytest.raises(ValueError, match="which must be"):
+        mjfast.plot.win_by_turn([], which=arr)
+
+
+def test_exact_max_states_must_be_positive():
+    # max_states=-1 used to raise MemoryError("more than max_states=-1 ...")
+    with pytest.raises(ValueError, match="max_states must be >= 1"):
+        mjfast.win_by_turn(H13, draws=3, method="exact", max_states=-1)
+
+
+def test_plot_options_checked_by_name():
+    pytest.importorskip("matplotlib")
+    t = mjfast.odds_table("win_by_turn", hands=H13, draws=2)
+    with pytest.raises(TypeError, match="ax must be a matplotlib Axes"):
+        mjfast.plot.win_by_turn(t, ax=5)                 # was AttributeError: 'int' object has no attribute 'plot'
+    with pytest.raises(TypeError, match="min_hands must be an int"):
+        mjfast.plot.win_by_turn(t, min_hands="x")
+    with pytest.raises(TypeError, match="bands must be True or False"):
+        mjfast.plot.win_by_turn(t, bands=np.array([1, 2]))
+    with pytest.raises(TypeError, match="log must be True or False"):
+        mjfast.plot.shanten_distribution(mjfast.odds_table("deal", rules="classical"), log=np.array([1, 2]))
+
+
+def test_game_rules_arrays_and_odd_types_named():
+    """game_rules options: no numpy "truth value of an array" errors (rules=array(...) used to
+    raise one from the American dispatch), special_forms must be a list or tuple."""
+    arr = np.array([1, 2])
+    with pytest.raises(TypeError, match="rules must be a str"):
+        mjfast.game_rules(arr)
+    with pytest.raises(TypeError, match="rules must be a str"):
+        mjfast.simulate(2, rules=arr, progress=False)
+    with pytest.raises(ValueError, match="dead_wall must be"):
+        mjfast.game_rules(dead_wall=arr)
+    with pytest.raises(ValueError, match="payment must be"):
+        mjfast.game_rules(payment=arr)
+    with pytest.raises(TypeError, match="special_forms must be a tuple"):
+        mjfast.game_rules(special_forms=5)
+    with pytest.raises(TypeError, match="special_forms must be a tuple"):
+        mjfast.game_rules(special_forms="seven_pairs")
+    with pytest.raises(ValueError, match="unknown special form"):
+        mjfast.game_rules(special_forms=(arr,))
+    with pytest.raises(TypeError, match="flowers must be True or False"):
+        mjfast.game_rules("mcr", flowers=arr)
+    assert mjfast.game_rules(special_forms=["seven_pairs"]).special_forms == ("seven_pairs",)

@@ -169,7 +169,8 @@ def american_rules(base: AmericanRules | None = None, **options) -> AmericanRule
     if hpg is not None:
         if isinstance(hpg, bool) or not isinstance(hpg, numbers.Integral) or hpg % 4 or not 4 <= hpg <= 64:
             raise ValueError(f"hands_per_game must be 4, 8, ..., 64 (every seat deals equally often), got {hpg!r}")
-        if options.get("rounds") not in (None, hpg // 4):
+        rd = options.get("rounds")
+        if rd is not None and not (isinstance(rd, numbers.Integral) and not isinstance(rd, bool) and rd == hpg // 4):
             raise ValueError("give rounds or hands_per_game, not both")
         options["rounds"] = hpg // 4
     for key, value in options.items():
@@ -182,7 +183,7 @@ def american_rules(base: AmericanRules | None = None, **options) -> AmericanRule
     if isinstance(j, bool) or not isinstance(j, numbers.Integral) or not 0 <= j <= 10:
         raise ValueError(f"jokers must be an int from 0 to 10, got {j!r}")
     sc = merged["second_charleston"]
-    if not (sc == "policy" and isinstance(sc, str)) and not isinstance(sc, (bool, np.bool_)):
+    if not (isinstance(sc, str) and sc == "policy") and not isinstance(sc, (bool, np.bool_)):
         raise ValueError(f"second_charleston must be 'policy', True or False, got {sc!r}")
     for key in ("courtesy", "blind_pass"):
         if not isinstance(merged[key], (bool, np.bool_)):
@@ -853,22 +854,28 @@ def compare(policy_a, policy_b, games: int, *, rules: AmericanRules, seed=None, 
     a, b = _resolve([policy_a] * 4)[0], _resolve([policy_b] * 4)[0]
     key = root_key(seed)
     threads = resolve_threads(threads)
-    gi = np.arange(games, dtype=np.uint64)
     bar = Progress(5 * games, label="compare american", enabled=bool(progress))
     base = [b, b, b, b]
-    out_b = _play(rules, base, gi, key, threads)
     acc_b, acc_a = _AmAccumulator(), _AmAccumulator()
-    acc_b.add(out_b, np.array([[_pname(b)] * 4] * games, dtype=object))
     diffs = np.zeros(games)
     wdiffs = np.zeros(games)
-    for seat in range(4):
-        pols = [a if s == seat else b for s in range(4)]
-        out_a = _play(rules, pols, gi, key, threads)
-        acc_a.add(out_a, np.array([[_pname(p) for p in pols]] * games, dtype=object))
-        diffs += (out_a[:, seat].astype(np.float64) - out_b[:, seat]) / 4
-        wdiffs += (out_a[:, 4 + seat].astype(np.float64) - out_b[:, 4 + seat]) / out_a[:, 32] / 4
-        bar.update(games * (seat + 2))
-    bar.close()
+    try:
+        # pieces of at most _CHUNK wall sets: bounded engine output (640 bytes per game and table);
+        # game g is a pure function of (seed, g), so the pieces do not change the result
+        for lo in range(0, games, _CHUNK):
+            m = min(_CHUNK, games - lo)
+            gi = np.arange(lo, lo + m, dtype=np.uint64)
+            out_b = _play(rules, base, gi, key, threads)
+            acc_b.add(out_b, np.array([[_pname(b)] * 4] * m, dtype=object))
+            for seat in range(4):
+                pols = [a if s == seat else b for s in range(4)]
+                out_a = _play(rules, pols, gi, key, threads)
+                acc_a.add(out_a, np.array([[_pname(p) for p in pols]] * m, dtype=object))
+                diffs[lo : lo + m] += (out_a[:, seat].astype(np.float64) - out_b[:, seat]) / 4
+                wdiffs[lo : lo + m] += (out_a[:, 4 + seat].astype(np.float64) - out_b[:, 4 + seat]) / out_a[:, 32] / 4
+            bar.update(5 * (lo + m))
+    finally:
+        bar.close()
     return Comparison(_pname(a), _pname(b), games, _paired(diffs), _paired(wdiffs),
                       acc_a.result(rules, [a, b, b, b], True, key.seed_value()),
                       acc_b.result(rules, base, False, key.seed_value()))
@@ -901,6 +908,9 @@ class PassEffect:
                 "mean_turns": self.mean_turns.to_dict(), "points": [m.to_dict() for m in self.points]}
 
 
+_CHUNK = 4096   # games per engine call in compare() and charleston_effect()
+
+
 def _paired(x: np.ndarray) -> Mean:
     n = len(x)
     if n == 0:
@@ -922,7 +932,8 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
                       threads: int | None = None, progress: bool = True, **rule_options) -> dict:
     """Effect of each optional pass of the Charleston, with common random numbers.
 
-    For each option in ``options`` ("second_charleston", "courtesy", "blind_pass") the same
+    For each option in ``options`` ("second_charleston", "courtesy", "blind_pass"; a list, or
+    one name) the same
     ``games`` (same walls, same policy random streams, same seats) are played with that pass
     on (``second_charleston=True``: always danced) and off, the other options as in
     ``rule_options``. Per-game differences are paired, so most of the luck of the deal cancels.
@@ -944,35 +955,46 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
     games = _check_count(games, "games")
     base = american_rules(**rule_options)
     pols = _resolve(policies)
+    if isinstance(options, str):
+        options = (options,)
+    if not isinstance(options, (list, tuple)):
+        raise TypeError(f"options must be a list of optional pass names, not {type(options).__name__}")
     opts = list(options)
     for o in opts:
-        if o not in OPTIONAL_PASSES:
+        if not isinstance(o, str) or o not in OPTIONAL_PASSES:
             raise ValueError(f"unknown optional pass {o!r}; choose from {OPTIONAL_PASSES}")
     key = root_key(seed)
     threads = resolve_threads(threads)
-    gi = np.arange(games, dtype=np.uint64)
-    names = np.array([[_pname(p) for p in pols]] * games, dtype=object)
     bar = Progress(2 * len(opts) * games, label="charleston effect", enabled=bool(progress))
     result = {}
     done = 0
-    for o in opts:
-        runs = {}
-        for flag in (True, False):
-            r = american_rules(base, **{o: flag})
-            out = _play(r, pols, gi, key, threads)
-            acc = _AmAccumulator()
-            acc.add(out, names)
-            runs[flag] = (out, acc.result(r, pols, False, key.seed_value()))
-            done += games
-            bar.update(done)
-        a, b = _game_stats(runs[True][0]), _game_stats(runs[False][0])
-        result[o] = PassEffect(o, games, _paired(a["distance_after"] - b["distance_after"]),
-                               _paired(a["win_rate"] - b["win_rate"]),
-                               _paired(a["wall_game_rate"] - b["wall_game_rate"]),
-                               _paired(a["mean_turns"] - b["mean_turns"]),
-                               tuple(_paired(a["points"][:, s] - b["points"][:, s]) for s in range(4)),
-                               runs[True][1], runs[False][1])
-    bar.close()
+    stat_names = ("distance_after", "win_rate", "wall_game_rate", "mean_turns")
+    try:
+        for o in opts:
+            rules_of = {flag: american_rules(base, **{o: flag}) for flag in (True, False)}
+            accs = {True: _AmAccumulator(), False: _AmAccumulator()}
+            diff = {name: np.zeros(games) for name in stat_names}
+            diff["points"] = np.zeros((games, 4))
+            # pieces of at most _CHUNK games: bounded engine output; game g is a pure function
+            # of (seed, g), so the pieces do not change the result
+            for lo in range(0, games, _CHUNK):
+                m = min(_CHUNK, games - lo)
+                gi = np.arange(lo, lo + m, dtype=np.uint64)
+                names = np.array([[_pname(p) for p in pols]] * m, dtype=object)
+                stats = {}
+                for flag in (True, False):
+                    out = _play(rules_of[flag], pols, gi, key, threads)
+                    accs[flag].add(out, names)
+                    stats[flag] = _game_stats(out)
+                    done += m
+                    bar.update(done)
+                for name in diff:
+                    diff[name][lo : lo + m] = stats[True][name] - stats[False][name]
+            runs = {flag: accs[flag].result(rules_of[flag], pols, False, key.seed_value()) for flag in (True, False)}
+            result[o] = PassEffect(o, games, *(_paired(diff[name]) for name in stat_names),
+                                   tuple(_paired(diff["points"][:, s]) for s in range(4)), runs[True], runs[False])
+    finally:
+        bar.close()
     return result
 
 

@@ -166,6 +166,8 @@ def _fmt(v, digits: int) -> str:
 def _rules_list(rules) -> list:
     if rules is None or isinstance(rules, str):
         return [rules]
+    if not isinstance(rules, (list, tuple)):
+        raise TypeError(f"rules must be a rule set name, None, or a list of them, not {type(rules).__name__}")
     rules = list(rules)
     if not rules:
         raise ValueError("rules must name at least one rule set")
@@ -173,7 +175,7 @@ def _rules_list(rules) -> list:
 
 
 def _check_choice(name: str, value, choices) -> None:
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise ValueError(f"unknown {name} {value!r}; choose one of {tuple(choices)}")
 
 
@@ -231,6 +233,10 @@ def odds_table(kind: str, *, rules="classical", method: str | None = None, hands
     (4, 0, 800)
     """
     _check_choice("kind", kind, KINDS)
+    if method is not None and not isinstance(method, str):
+        raise TypeError(f"method must be a str or None, not {type(method).__name__}")
+    if not isinstance(as_frame, bool):
+        raise TypeError(f"as_frame must be True or False, not {type(as_frame).__name__}")
     if kind == "deal":
         table = _deal_table(_rules_list(rules), method or "exact", samples, seed, threads, progress)
     elif kind == "win_by_turn":
@@ -301,6 +307,8 @@ def _win_by_turn_table(rules_list, hands, draws, method, samples, policy, seed, 
                 rows.append({"rules": rules, "policy": policy, "hand": None, "start_shanten": r["start_shanten"],
                              "hands": r["hands"], "method": "monte_carlo", **_pick_curve(r)})
     else:
+        if not isinstance(hands, (str, list, tuple)):
+            raise TypeError(f"hands must be a hand's text or a list of them, not {type(hands).__name__}")
         hand_list = [hands] if isinstance(hands, str) else list(hands)
         for rules in rules_list:
             for h in hand_list:

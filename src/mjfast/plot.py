@@ -16,7 +16,10 @@ Inputs are the tables of :func:`mjfast.odds_table` or the result objects they co
 """
 from __future__ import annotations
 
+import numbers
 from typing import Any
+
+import numpy as np
 
 _HINT = 'mjfast.plot needs matplotlib; install it with pip install "mjfast[plot]"'
 
@@ -27,9 +30,18 @@ def _figure_axes(ax, figsize=(7.0, 4.2)):
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(_HINT) from exc
     if ax is not None:
+        from matplotlib.axes import Axes
+
+        if not isinstance(ax, Axes):
+            raise TypeError(f"ax must be a matplotlib Axes or None, not {type(ax).__name__}")
         return ax
     fig = Figure(figsize=figsize, layout="constrained")
     return fig.add_subplot()
+
+
+def _check_flag(name: str, value) -> None:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, not {type(value).__name__}")
 
 
 def _as_table(data, kind: str):
@@ -64,9 +76,17 @@ def shanten_distribution(data: Any, *, ax=None, form: str | None = None, log: bo
     >>> ax = mjfast.plot.shanten_distribution(mjfast.odds_table("deal"))   # doctest: +SKIP
     >>> ax.figure.savefig("deal_odds.png")                                  # doctest: +SKIP
     """
+    if form is not None and not isinstance(form, str):
+        raise TypeError(f"form must be a str or None, not {type(form).__name__}")
+    _check_flag("log", log)
     table = _as_table(data, "deal")
     if table is None:
+        from .deals import DealStats
         from .odds import OddsTable, _DEAL_COLUMNS
+
+        if not isinstance(data, DealStats):
+            raise TypeError(f"cannot plot a {type(data).__name__} as a shanten distribution; "
+                            "give an odds_table('deal') or a DealStats")
 
         rows = []
         for seat, n_tiles in (("dealer", 14), ("non_dealer", 13)):
@@ -128,8 +148,11 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True, m
     >>> r = mjfast.win_by_turn("12m456p789s11z34p5z")                  # doctest: +SKIP
     >>> mjfast.plot.win_by_turn(r).figure.savefig("curve.png")         # doctest: +SKIP
     """
-    if which not in ("win", "tenpai"):
+    if not isinstance(which, str) or which not in ("win", "tenpai"):
         raise ValueError(f"which must be 'win' or 'tenpai', not {which!r}")
+    _check_flag("bands", bands)
+    if isinstance(min_hands, bool) or not isinstance(min_hands, numbers.Integral):
+        raise TypeError(f"min_hands must be an int, not {type(min_hands).__name__}")
     table = _as_table(data, "win_by_turn")
     curves = []   # (label, ts, p, low, high)
     if table is not None:

@@ -127,7 +127,7 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
     >>> game_rules("american", jokers=10).n_tiles
     154
     """
-    if rules == "american" or _is_american(rules):
+    if (isinstance(rules, str) and rules == "american") or _is_american(rules):
         from .amsim import american_rules
         return american_rules(rules if _is_american(rules) else None, **options)
     if isinstance(rules, GameRules):
@@ -149,24 +149,26 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
         if key not in merged:
             raise ValueError(f"unknown rule option {key!r}; options are {sorted(merged)}")
         merged[key] = value
-    if rules == "mcr" and not merged["flowers"]:
-        raise ValueError("rules='mcr' is played with the 144-tile set (flowers=True)")
-    if rules == "mcr" and tuple(merged["special_forms"]) != _PRESETS["mcr"]["special_forms"]:
-        raise ValueError("rules='mcr' always allows its special forms")
+    if not isinstance(merged["special_forms"], (list, tuple)):
+        raise TypeError(f"special_forms must be a tuple of form names, not {type(merged['special_forms']).__name__}")
     for key in ("flowers", "ready_declaration", "chow", "kong"):
         if not isinstance(merged[key], (bool, np.bool_)):
             raise TypeError(f"{key} must be True or False, not {merged[key]!r}")
     sf = tuple(merged["special_forms"])
     for f in sf:
-        if f not in ("seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight"):
+        if not isinstance(f, str) or f not in ("seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight"):
             raise ValueError(f"unknown special form {f!r}")
+    if rules == "mcr" and not merged["flowers"]:
+        raise ValueError("rules='mcr' is played with the 144-tile set (flowers=True)")
+    if rules == "mcr" and tuple(merged["special_forms"]) != _PRESETS["mcr"]["special_forms"]:
+        raise ValueError("rules='mcr' always allows its special forms")
     dw = merged["dead_wall"]
-    if dw != "dice" and (isinstance(dw, bool) or not isinstance(dw, numbers.Integral) or not 0 <= dw <= 40):
+    if not (isinstance(dw, str) and dw == "dice") and (isinstance(dw, bool) or not isinstance(dw, numbers.Integral) or not 0 <= dw <= 40):
         raise ValueError(f"dead_wall must be 'dice' or a tile count 0-40, got {dw!r}")
     bp = merged["base_points"]
     if isinstance(bp, bool) or not isinstance(bp, numbers.Integral) or bp <= 0:
         raise ValueError(f"base_points must be a positive int, got {bp!r}")
-    if merged["payment"] not in ("each", "discarder"):
+    if not isinstance(merged["payment"], str) or merged["payment"] not in ("each", "discarder"):
         raise ValueError(f"payment must be 'each' or 'discarder', got {merged['payment']!r}")
     rd = merged["rounds"]
     if isinstance(rd, bool) or not isinstance(rd, numbers.Integral) or not 1 <= rd <= 16:

@@ -238,6 +238,23 @@ class ExactSolver:
         return win, ten
 
 
+def _check_count(value, name: str, lo: int = 1) -> int:
+    """A count argument: an int (not bool) from ``lo`` to below 2**62 (like deals._check_n)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if value < lo:
+        raise ValueError(f"{name} must be >= {lo}, got {value}")
+    if value >= 2**62:
+        raise ValueError(f"{name}={value} is too large")
+    return int(value)
+
+
+def _check_option(name: str, value, choices) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"unknown {name} {value!r}; choose one of {tuple(choices)}")
+    return value
+
+
 def _policy_code(policy: str) -> int:
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; choose one of {tuple(POLICIES)}")
@@ -411,7 +428,9 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     ------
     ValueError
         Bad hand or visible tiles (e.g. a fifth copy), draws outside 1..unseen tiles, unknown
-        policy, method or rules.
+        policy, method or rules, samples or max_states below 1 or from 2**62 on.
+    TypeError
+        draws, samples or max_states not an int.
     KeyboardInterrupt
         Monte Carlo: on Ctrl-C, after the current chunk of 65,536 samples; the result of the
         samples finished so far is attached as ``exc.partial``.
@@ -429,15 +448,13 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     """
     rules = _check_rules(rules)
     code = _policy_code(policy)
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; choose one of {METHODS}")
-    if exact not in ("float", "fraction"):
+    _check_option("method", method, METHODS)
+    if not isinstance(exact, str) or exact not in ("float", "fraction"):
         raise ValueError(f"exact must be 'float' or 'fraction', not {exact!r}")
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)):
         raise TypeError(f"draws must be an int, not {type(draws).__name__}")
-    if method == "monte_carlo" and (isinstance(samples, bool) or not isinstance(samples, (int, np.integer))
-                                    or samples <= 0):
-        raise ValueError(f"samples must be a positive int, got {samples!r}")
+    samples = _check_count(samples, "samples")
+    max_states = _check_count(max_states, "max_states")
     h = read_hand(hand, visible)
     bits = hands.form_bits("all", rules)
     pool = h.unseen                  # the wall: every tile not in the hand, its sets or visible
@@ -465,8 +482,6 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
         win, ten = solver.run(start.tobytes(), draws, [int(c) for c in pool])
         return WinByTurn(h.text, start_text, discard, rules, policy, "exact", draws, s0, N,
                          tuple(win), tuple(ten))
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples <= 0:
-        raise ValueError(f"samples must be a positive int, got {samples!r}")
     key = root_key(seed)
     threads = resolve_threads(threads)
 
@@ -577,10 +592,12 @@ def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | 
     """
     rules = _check_rules(rules)
     code = _policy_code(policy)
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples <= 0:
-        raise ValueError(f"samples must be a positive int, got {samples!r}")
+    samples = _check_count(samples, "samples")
+    if isinstance(hand_tiles, bool) or not isinstance(hand_tiles, (int, np.integer)):
+        raise TypeError(f"hand_tiles must be an int, not {type(hand_tiles).__name__}")
     if hand_tiles not in (1, 4, 7, 10, 13):
         raise ValueError(f"hand_tiles must be 1, 4, 7, 10 or 13, got {hand_tiles}")
+    hand_tiles = int(hand_tiles)
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or not 1 <= draws <= N_STANDARD - hand_tiles:
         raise ValueError(f"draws must be an int between 1 and {N_STANDARD - hand_tiles}, got {draws!r}")
     from . import _winturn
