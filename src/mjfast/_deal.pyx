@@ -118,8 +118,19 @@ for _k in range(136):
 
 cdef inline void deal_standard(uint64_t stream, uint64_t k0, uint64_t k1, int seats,
                                uint8_t* out) noexcept nogil:
+    """`deal_standard_counts` copied to ``out`` (seats x 34 bytes)."""
+    cdef counts144_t acc
+    deal_standard_counts(stream, k0, k1, seats, &acc)
+    if seats == 4:
+        memcpy(out, acc.b, 4 * 34)
+    else:
+        memcpy(out, acc.b, 2 * 34)
+
+
+cdef inline void deal_standard_counts(uint64_t stream, uint64_t k0, uint64_t k1, int seats,
+                                      counts144_t* acc) noexcept nogil:
     """`deal_one` specialised to the 136-tile set without ids: the same stream and the same
-    draws, written as counts straight into ``out`` (seats x 34 bytes).
+    draws, as counts in ``acc`` (seat s at bytes 34 s .. 34 s + 33).
 
     The pool holds kinds instead of ids, and the Fisher-Yates swap stores only the moved tile:
     slot i is never read again once drawn. (Preparing all values without the per-draw
@@ -133,9 +144,8 @@ cdef inline void deal_standard(uint64_t stream, uint64_t k0, uint64_t k1, int se
     cdef uint8_t* h
     rng_seed_stream(&r, k0, k1, stream)
     fill_draws(&r, &q, 14 if seats == 4 else 7)
-    cdef counts144_t acc             # the counts, in an aligned local buffer zeroed with
-    cdef uint8_t* counts = acc.b     # vector stores (a memset compiles to a slow `rep stos`)
-    mj_zero144(&acc)
+    cdef uint8_t* counts = acc.b     # zeroed with vector stores (a memset compiles to `rep stos`)
+    mj_zero144(acc)
     memcpy(pool, KINDS136, 136)
     for s in range(seats):
         h = counts + 34 * s
@@ -151,10 +161,6 @@ cdef inline void deal_standard(uint64_t stream, uint64_t k0, uint64_t k1, int se
             h[pool[k]] += 1
             pool[k] = pool[i]
             i += 1
-    if seats == 4:
-        memcpy(out, counts, 4 * 34)
-    else:
-        memcpy(out, counts, 2 * 34)
 
 
 cdef inline int receive(deal_t* d, int seat, int t, bint replace, int* cnt, bint want_ids) noexcept nogil:
@@ -305,29 +311,37 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
                     const mj_tables_t* t, int64_t* row) noexcept nogil:
     """Deal East and South of one deal and add what they hold to the histogram row."""
     cdef deal_t d
+    cdef counts144_t acc
     cdef hand_t h
     cdef int e, f, s, best, nb, nf = sp.nf
     cdef int v[3]
     cdef Py_ssize_t base
+    cdef const uint8_t* hand
     if sp.n_tiles == 136:
-        deal_standard(stream, k0, k1, 2, &d.hands[0][0])     # (bonus and jokers unused)
+        # counts read where they were built: a copy just before the wide loads below would
+        # make those loads wait for the copy's stores (no store-to-load forwarding across them)
+        deal_standard_counts(stream, k0, k1, 2, &acc)
     else:
         deal_one(stream, k0, k1, sp.n_tiles, sp.replace, 2, &d, False)
     for e in range(2):
+        if sp.n_tiles == 136:
+            hand = &acc.b[34 * e]
+        else:
+            hand = &d.hands[e][0]
         nb = 0
         if sp.n_tiles != 136:
             for f in range(8):
                 nb += d.bonus[e][f]
         if sp.american:
-            s = american_distance(d.hands[e], nb, d.jokers[e]) - 1
+            s = american_distance(hand, nb, d.jokers[e]) - 1
             row[(e * (nf + 1)) * N_BINS + s + 1] += 1
             row[(e * (nf + 1) + nf) * N_BINS + s + 1] += 1
         elif nf == 1 and sp.forms[0] == FORM_STANDARD:
-            s = standard_counts(d.hands[e], t)
+            s = standard_counts(hand, t)
             row[(e * 2) * N_BINS + s + 1] += 1
             row[(e * 2 + 1) * N_BINS + s + 1] += 1
         elif sp.simple:
-            row[sp.base_four + e] += classify3(d.hands[e], t, v)
+            row[sp.base_four + e] += classify3(hand, t, v)
             base = e * (nf + 1) * N_BINS + 1
             best = 99
             for f in range(nf):
@@ -337,7 +351,7 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
             row[base + nf * N_BINS + best] += 1
             continue                 # (four-of-a-kind counted above; 136 tiles: no bonus tiles)
         else:
-            load_counts(d.hands[e], &h, sp.feat)
+            load_counts(hand, &h, sp.feat)
             best = 99
             for f in range(nf):
                 # the common forms straight from the features, the rest through shanten_hand
@@ -352,7 +366,7 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
                 row[(e * (nf + 1) + f) * N_BINS + s + 1] += 1
                 best = imin(best, s)
             row[(e * (nf + 1) + nf) * N_BINS + best + 1] += 1
-        row[sp.base_four + e] += has_four(d.hands[e])
+        row[sp.base_four + e] += has_four(hand)
         if sp.n_tiles != 136:       # (136 tiles: no bonus tiles or jokers; stats_batch adds n)
             row[sp.base_bonus + e * N_COUNT + nb] += 1
             row[sp.base_jokers + e * N_COUNT + d.jokers[e]] += 1
