@@ -38,8 +38,24 @@ static inline void mj_zero144(void* p) {
     _mm_storeu_si128((__m128i*)(q + 112), z);
     _mm_storeu_si128((__m128i*)(q + 128), z);
 }
+/* Zero 136 bytes at p (a deal's 4 x 34 counts), any alignment, same reason. */
+static inline void mj_zero136(void* p) {
+    __m128i z = _mm_setzero_si128();
+    char* q = (char*)p;
+    uint64_t z8 = 0;
+    _mm_storeu_si128((__m128i*)(q + 0), z);
+    _mm_storeu_si128((__m128i*)(q + 16), z);
+    _mm_storeu_si128((__m128i*)(q + 32), z);
+    _mm_storeu_si128((__m128i*)(q + 48), z);
+    _mm_storeu_si128((__m128i*)(q + 64), z);
+    _mm_storeu_si128((__m128i*)(q + 80), z);
+    _mm_storeu_si128((__m128i*)(q + 96), z);
+    _mm_storeu_si128((__m128i*)(q + 112), z);
+    memcpy(q + 128, &z8, 8);
+}
 #else
 static inline void mj_zero144(void* p) { memset(p, 0, 144); }
+static inline void mj_zero136(void* p) { memset(p, 0, 136); }
 #endif
 
 /* 8 bytes from p, little-endian order (byte p[0] in the low bits), any alignment. */

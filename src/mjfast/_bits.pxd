@@ -6,6 +6,7 @@ cdef extern from "_bits.h" nogil:
     int mj_popcount32(uint32_t x)
     uint64_t mj_load64(const uint8_t* p)
     void mj_zero144(void* p)
+    void mj_zero136(void* p)
     uint64_t mj_ones_ge(uint64_t x, int k)
     uint32_t mj_base5_8(uint64_t x)
     uint32_t mj_lane_sum(uint64_t x)

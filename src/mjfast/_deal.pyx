@@ -24,7 +24,7 @@ from libc.string cimport memset, memcpy
 
 from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next, rng_next16
 from mjfast._core cimport mj_tables_t, mj_get_tables
-from mjfast._bits cimport mj_load64, mj_ones_ge, mj_zero144, mj_lane_sum, mj_base5_8
+from mjfast._bits cimport mj_load64, mj_ones_ge, mj_zero144, mj_zero136, mj_lane_sum, mj_base5_8
 from mjfast._hand cimport (
     hand_t, load_counts, shanten_hand, standard_counts, features_for, imin,
     distance_sets_pair, pairs_distance, POW5_8,
@@ -116,21 +116,14 @@ for _k in range(136):
     KINDS136[_k] = _k >> 2
 
 
-cdef inline void deal_standard(uint64_t stream, uint64_t k0, uint64_t k1, int seats,
-                               uint8_t* out) noexcept nogil:
-    """`deal_standard_counts` copied to ``out`` (seats x 34 bytes)."""
-    cdef counts144_t acc
-    deal_standard_counts(stream, k0, k1, seats, &acc)
-    if seats == 4:
-        memcpy(out, acc.b, 4 * 34)
-    else:
-        memcpy(out, acc.b, 2 * 34)
-
-
 cdef inline void deal_standard_counts(uint64_t stream, uint64_t k0, uint64_t k1, int seats,
-                                      counts144_t* acc) noexcept nogil:
+                                      uint8_t* counts) noexcept nogil:
     """`deal_one` specialised to the 136-tile set without ids: the same stream and the same
-    draws, as counts in ``acc`` (seat s at bytes 34 s .. 34 s + 33).
+    draws, added as counts to ``counts`` (seat s at bytes 34 s .. 34 s + 33; the caller zeroes
+    them, with vector stores: a memset compiles to a slow `rep stos`). The counts are built
+    where they are read next (the output row, or the statistics' local buffer): copying them
+    afterwards makes the copy's wide loads wait for the byte stores (no store-to-load
+    forwarding from several stores into one load).
 
     The pool holds kinds instead of ids, and the Fisher-Yates swap stores only the moved tile:
     slot i is never read again once drawn. (Preparing all values without the per-draw
@@ -144,8 +137,6 @@ cdef inline void deal_standard_counts(uint64_t stream, uint64_t k0, uint64_t k1,
     cdef uint8_t* h
     rng_seed_stream(&r, k0, k1, stream)
     fill_draws(&r, &q, 14 if seats == 4 else 7)
-    cdef uint8_t* counts = acc.b     # zeroed with vector stores (a memset compiles to `rep stos`)
-    mj_zero144(acc)
     memcpy(pool, KINDS136, 136)
     for s in range(seats):
         h = counts + 34 * s
@@ -224,7 +215,8 @@ cdef void deal_into(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles, bint
     cdef deal_t d
     cdef int s
     if n_tiles == 136 and ids == NULL:
-        deal_standard(stream, k0, k1, 4, hands)
+        mj_zero136(hands)
+        deal_standard_counts(stream, k0, k1, 4, hands)
         memset(bonus, 0, 4 * 8)
         memset(jokers, 0, 4)
         return
@@ -320,7 +312,8 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
     if sp.n_tiles == 136:
         # counts read where they were built: a copy just before the wide loads below would
         # make those loads wait for the copy's stores (no store-to-load forwarding across them)
-        deal_standard_counts(stream, k0, k1, 2, &acc)
+        mj_zero144(&acc)
+        deal_standard_counts(stream, k0, k1, 2, acc.b)
     else:
         deal_one(stream, k0, k1, sp.n_tiles, sp.replace, 2, &d, False)
     for e in range(2):
