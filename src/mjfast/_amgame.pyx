@@ -17,6 +17,7 @@ from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
 from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16
+from mjfast._engine cimport shuffle_ids, write_event
 from mjfast._hand cimport imin
 from mjfast._american cimport american_distance
 from mjfast._amplay cimport am_dist_hist, am_hist, am_top, am_overlap
@@ -120,16 +121,7 @@ ctypedef struct amgame_t:
 
 
 cdef inline void log_ev(amgame_t* g, int typ, int seat, int a, int b) noexcept nogil:
-    cdef int32_t* e
-    if g.ev == NULL or g.n_ev >= g.cap_ev:
-        return
-    e = g.ev + 5 * g.n_ev
-    e[0] = typ
-    e[1] = g.hand_no
-    e[2] = seat
-    e[3] = a
-    e[4] = b
-    g.n_ev += 1
+    write_event(g.ev, &g.n_ev, g.cap_ev, typ, g.hand_no, seat, a, b)
 
 
 cdef inline int kind_of_id(int t) noexcept nogil:
@@ -504,16 +496,8 @@ cdef void charleston(amgame_t* g) noexcept nogil:
 
 cdef void shuffle_wall(amgame_t* g, uint64_t k0, uint64_t k1, uint64_t stream) noexcept nogil:
     cdef rng_t r
-    cdef int i, j, n = g.n_tiles
-    cdef uint8_t tmp
     rng_seed_stream(&r, k0, k1, stream)
-    for i in range(n):
-        g.wall[i] = <uint8_t>i
-    for i in range(n - 1):
-        j = i + <int>rng_bounded16(&r, <uint32_t>(n - i))
-        tmp = g.wall[i]
-        g.wall[i] = g.wall[j]
-        g.wall[j] = tmp
+    shuffle_ids(g.wall, g.n_tiles, &r)
 
 
 cdef void deal_hand(amgame_t* g) noexcept nogil:

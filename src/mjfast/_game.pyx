@@ -25,6 +25,7 @@ from libc.stdint cimport uint8_t, int8_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memset, memcpy
 
 from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next
+from mjfast._engine cimport shuffle_ids, write_event
 from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
 from mjfast._hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
@@ -141,16 +142,7 @@ ctypedef struct game_t:
 # small helpers
 
 cdef inline void log_ev(game_t* g, int typ, int seat, int a, int b) noexcept nogil:
-    cdef int32_t* e
-    if g.ev == NULL or g.n_ev >= g.cap_ev:
-        return
-    e = g.ev + 5 * g.n_ev
-    e[0] = typ
-    e[1] = g.hand_no
-    e[2] = seat
-    e[3] = a
-    e[4] = b
-    g.n_ev += 1
+    write_event(g.ev, &g.n_ev, g.cap_ev, typ, g.hand_no, seat, a, b)
 
 
 cdef inline int shanten_of(game_t* g, uint8_t* h) noexcept nogil:
@@ -749,16 +741,8 @@ cdef void add_meld(game_t* g, int seat, int typ, int first) noexcept nogil:
 cdef void shuffle_wall(game_t* g, uint64_t k0, uint64_t k1, uint64_t stream, int* d1, int* d2) noexcept nogil:
     """The wall of one hand (full Fisher-Yates) and its two dice totals, from the hand's stream."""
     cdef rng_t r
-    cdef int i, j, n = g.n_tiles
-    cdef uint8_t tmp
     rng_seed_stream(&r, k0, k1, stream)
-    for i in range(n):
-        g.wall[i] = <uint8_t>i
-    for i in range(n - 1):
-        j = i + <int>rng_bounded16(&r, <uint32_t>(n - i))
-        tmp = g.wall[i]
-        g.wall[i] = g.wall[j]
-        g.wall[j] = tmp
+    shuffle_ids(g.wall, g.n_tiles, &r)
     d1[0] = 2 + <int>rng_bounded16(&r, 6) + <int>rng_bounded16(&r, 6)
     d2[0] = 2 + <int>rng_bounded16(&r, 6) + <int>rng_bounded16(&r, 6)
 
