@@ -74,7 +74,10 @@ from . import _amgame, _dask, tiles
 from ._config import resolve_threads
 from ._progress import Progress
 from ._seeding import root_key
-from .sim import Comparison, GameLog, IllegalActionError, Mean, Policy, SimResult, _check_count, _tile_of_id
+from .sim import (
+    Comparison, GameLog, Mean, Policy, SimResult, _check_count, _Context, _policy_name,
+    _resolve_policies, _tile_of_id,
+)
 from .stats import Estimate, Z95
 
 AMERICAN_POLICIES = {"random": 0, "greedy": 1}
@@ -336,18 +339,12 @@ class AmericanPolicy(Policy):
         return None
 
 
-def _pname(p) -> str:
-    return p if isinstance(p, str) else getattr(p, "name", type(p).__name__)
-
-
-class _AmContext:
-    """Bridges engine callbacks to the Python policies of one table."""
+class _AmContext(_Context):
+    """Bridges engine callbacks to the Python policies of one table (errors as in _Context)."""
 
     def __init__(self, policies: list, rules: AmericanRules):
-        self.policies = policies
+        super().__init__(policies)
         self.rules = rules
-        self.error: BaseException | None = None
-        self.last = (0, 0)
         # hooks a seat leaves at their defaults are not called (same result, no view to build):
         # bit 0 own_turn ("win" if offered; not asked when nothing is offered), bits 1-4
         # charleston, second_charleston, courtesy_offer, courtesy (None: the built-in choice)
@@ -371,10 +368,6 @@ class _AmContext:
         drawn = names[v["drawn"]] if v["drawn"] >= 0 else None
         return AmericanView(v["seat"], v["dealer"], v["hand_number"], v["turn"], v["hand"], ex, disc, v["visible"],
                             v["dead"], v["wall_left"], drawn)
-
-    def _raise(self, seat, view, action, allowed):
-        raise IllegalActionError(f"seat {seat} ({_pname(self.policies[seat])}), hand {view.hand_number}, "
-                                 f"turn {view.turn}: {action!r} is not allowed; choose {allowed}")
 
     def _tiles(self, seat, view, choice, n, blind_ok, what):
         try:
@@ -452,31 +445,12 @@ class _AmContext:
             self._raise(seat, view, choice, "a courtesy offer of 0-3 tiles")
         return int(choice)
 
-    def fail(self, exc: BaseException) -> None:
-        if self.error is None:
-            self.error = exc
-
-    def illegal(self, turn: int, message: str, kind: int) -> None:
-        seat, hand = self.last
-        self.fail(IllegalActionError(f"seat {seat} ({_pname(self.policies[seat])}), hand {hand}, turn {turn}: "
-                                     f"{message} ({am_tile_name(kind) if 0 <= kind < 36 else kind})"))
+    def _kind_name(self, kind: int):
+        return am_tile_name(kind) if 0 <= kind < 36 else kind
 
 
 def _resolve(policies) -> list:
-    if isinstance(policies, (str, Policy)) or not isinstance(policies, Sequence):
-        policies = [policies] * 4
-    policies = list(policies)
-    if len(policies) != 4:
-        raise ValueError(f"policies must be one policy or a list of 4 (one per seat), got {len(policies)}")
-    for p in policies:
-        if isinstance(p, str):
-            if p not in AMERICAN_POLICIES:
-                raise ValueError(f"unknown policy {p!r} for rules='american'; built-in policies are "
-                                 f"{tuple(AMERICAN_POLICIES)}, or pass a mjfast.Policy instance")
-        elif not isinstance(p, Policy):
-            raise TypeError(f"a policy must be a name {tuple(AMERICAN_POLICIES)} or a mjfast.Policy, "
-                            f"not {type(p).__name__}")
-    return policies
+    return _resolve_policies(policies, AMERICAN_POLICIES, " for rules='american'")
 
 
 def _codes(policies: list) -> np.ndarray:
@@ -580,7 +554,7 @@ class AmericanSimResult(SimResult):
         for s in range(4):
             seats.append({
                 "seat": s,
-                "policy": _pname(self.policies[s]) if not self.duplicate else None,
+                "policy": _policy_name(self.policies[s]) if not self.duplicate else None,
                 "wins": int(self.wins[s]), "self_draw_wins": int(self.self_draw_wins[s]),
                 "discard_wins": int(self.discard_wins[s]), "deal_ins": int(self.deal_ins[s]),
                 "points": int(self.points[s]),
@@ -636,7 +610,7 @@ class AmericanSimResult(SimResult):
                  + ("  (duplicate)" if self.duplicate else "")]
         lines.append(f"{'':<14}{'win rate':>26}{'self-draw share':>26}{'jokerless share':>26}"
                      f"{'dead-hand rate':>26}{'mean points':>22}")
-        rows = [(f"seat {s} {'' if self.duplicate else _pname(self.policies[s])}", dict(seat=s)) for s in range(4)]
+        rows = [(f"seat {s} {'' if self.duplicate else _policy_name(self.policies[s])}", dict(seat=s)) for s in range(4)]
         if len(self.by_policy) > 1 or self.duplicate:
             rows += [(f"policy {name}", dict(policy=name)) for name in sorted(self.by_policy)]
         for label, kw in rows:
@@ -774,7 +748,7 @@ def _simulate_chunk(rules: AmericanRules, pols: list, k0: int, k1: int, start: i
     else:
         gi, rot = units, np.zeros(count, dtype=np.int64)
     key = _Key(k0, k1)
-    names = np.array([_pname(p) for p in pols], dtype=object)
+    names = np.array([_policy_name(p) for p in pols], dtype=object)
     out = np.zeros((len(gi), _amgame.OUT_WIDTH), np.int32)
     seat_pol = (np.arange(4)[None, :] - rot[:, None]) % 4
     for r in np.unique(rot):
@@ -866,17 +840,17 @@ def compare(policy_a, policy_b, games: int, *, rules: AmericanRules, seed=None, 
             m = min(_CHUNK, games - lo)
             gi = np.arange(lo, lo + m, dtype=np.uint64)
             out_b = _play(rules, base, gi, key, threads)
-            acc_b.add(out_b, np.array([[_pname(b)] * 4] * m, dtype=object))
+            acc_b.add(out_b, np.array([[_policy_name(b)] * 4] * m, dtype=object))
             for seat in range(4):
                 pols = [a if s == seat else b for s in range(4)]
                 out_a = _play(rules, pols, gi, key, threads)
-                acc_a.add(out_a, np.array([[_pname(p) for p in pols]] * m, dtype=object))
+                acc_a.add(out_a, np.array([[_policy_name(p) for p in pols]] * m, dtype=object))
                 diffs[lo : lo + m] += (out_a[:, seat].astype(np.float64) - out_b[:, seat]) / 4
                 wdiffs[lo : lo + m] += (out_a[:, 4 + seat].astype(np.float64) - out_b[:, 4 + seat]) / out_a[:, 32] / 4
             bar.update(5 * (lo + m))
     finally:
         bar.close()
-    return Comparison(_pname(a), _pname(b), games, _paired(diffs), _paired(wdiffs),
+    return Comparison(_policy_name(a), _policy_name(b), games, _paired(diffs), _paired(wdiffs),
                       acc_a.result(rules, [a, b, b, b], True, key.seed_value()),
                       acc_b.result(rules, base, False, key.seed_value()))
 
@@ -980,7 +954,7 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
             for lo in range(0, games, _CHUNK):
                 m = min(_CHUNK, games - lo)
                 gi = np.arange(lo, lo + m, dtype=np.uint64)
-                names = np.array([[_pname(p) for p in pols]] * m, dtype=object)
+                names = np.array([[_policy_name(p) for p in pols]] * m, dtype=object)
                 stats = {}
                 for flag in (True, False):
                     out = _play(rules_of[flag], pols, gi, key, threads)
@@ -1037,7 +1011,7 @@ def _decode(ev: np.ndarray) -> list:
 
 def _header(r, pols, walls, out, seed, gi):
     return {"version": 1, "seed": seed, "game_index": gi, "rules": r.name, "options": r.to_dict(),
-            "policies": [_pname(p) for p in pols], "walls": [[_tile_of_id(int(i)) for i in w] for w in walls],
+            "policies": [_policy_name(p) for p in pols], "walls": [[_tile_of_id(int(i)) for i in w] for w in walls],
             "wall_ids": np.asarray(walls).tolist(), "scores": out[:4].tolist()}
 
 

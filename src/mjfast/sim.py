@@ -343,13 +343,19 @@ class _Context:
         if self.error is None:
             self.error = exc
 
+    def _kind_name(self, kind: int):
+        return tiles.tile_name(kind) if 0 <= kind < 34 else kind
+
     def illegal(self, turn: int, message: str, kind: int) -> None:
         seat, hand = self.last
         self.fail(IllegalActionError(f"seat {seat} ({_policy_name(self.policies[seat])}), hand {hand}, "
-                                     f"turn {turn}: {message} ({tiles.tile_name(kind) if 0 <= kind < 34 else kind})"))
+                                     f"turn {turn}: {message} ({self._kind_name(kind)})"))
 
 
-def _resolve_policies(policies) -> list:
+def _resolve_policies(policies, builtin=None, where: str = "") -> list:
+    """Four policies (one name or Policy for every seat, or a list of four), each a built-in
+    name of ``builtin`` (default: this engine's) or a Policy; ``where`` qualifies the message."""
+    builtin = tuple(BUILTIN_POLICIES if builtin is None else builtin)
     if isinstance(policies, (str, Policy)) or not isinstance(policies, Sequence):
         policies = [policies] * 4
     policies = list(policies)
@@ -357,11 +363,11 @@ def _resolve_policies(policies) -> list:
         raise ValueError(f"policies must be one policy or a list of 4 (one per seat), got {len(policies)}")
     for p in policies:
         if isinstance(p, str):
-            if p not in BUILTIN_POLICIES:
-                raise ValueError(f"unknown policy {p!r}; built-in policies are {tuple(BUILTIN_POLICIES)}, "
+            if p not in builtin:
+                raise ValueError(f"unknown policy {p!r}{where}; built-in policies are {builtin}, "
                                  "or pass a mjfast.Policy instance")
         elif not isinstance(p, Policy):
-            raise TypeError(f"a policy must be a name {tuple(BUILTIN_POLICIES)} or a mjfast.Policy, not {type(p).__name__}")
+            raise TypeError(f"a policy must be a name {builtin} or a mjfast.Policy, not {type(p).__name__}")
     return policies
 
 
