@@ -77,22 +77,7 @@ def read_hand(hand: Any, visible: Any = None) -> HandInput:
     if n + 3 * len(melds) > 14:
         raise ValueError(f"hand: {n} concealed tiles and {len(melds)} sets make more than 14 tiles")
     total_hand = concealed.astype(np.int64) + meld_counts
-    if visible is None or (isinstance(visible, str) and not visible.strip()):
-        vis = np.zeros(34, np.int64)
-    elif isinstance(visible, str):
-        p = tiles.parse_tiles(visible, max_tiles=None)
-        if p.bonus.any() or p.jokers:
-            raise ValueError("visible: bonus tiles and jokers do not change the unseen counts; remove them")
-        vis = p.counts_all().astype(np.int64)
-    else:
-        arr = np.asarray(visible)
-        if arr.dtype.kind not in "iu":
-            raise TypeError(f"visible must be text or 34 integer counts, got dtype {arr.dtype}")
-        if arr.shape != (34,):
-            raise ValueError(f"visible must be text or 34 counts; got shape {arr.shape}")
-        if arr.size and arr.min() < 0:
-            raise ValueError("visible counts must be non-negative")
-        vis = arr.astype(np.int64)
+    vis = hands._visible_array(visible, extras_ok=False)
     total = total_hand + vis
     if total.max() > 4:
         k = int(np.argmax(total))

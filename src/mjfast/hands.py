@@ -292,21 +292,28 @@ def _single_counts(hand: Any, sizes: int, what: str) -> np.ndarray:
     return tiles.unpack(batch.data[0]) if batch.packed else batch.data[0].copy()
 
 
+def _visible_array(visible: Any, extras_ok: bool = True) -> np.ndarray:
+    """34 int64 counts of the visible tiles (None, text, or 34 counts); with ``extras_ok=False``
+    bonus tiles and jokers in the text are refused instead of ignored."""
+    if visible is None or (isinstance(visible, str) and not visible.strip()):
+        return np.zeros(34, dtype=np.int64)
+    if isinstance(visible, str):
+        parsed = tiles.parse_tiles(visible, max_tiles=None)
+        if not extras_ok and (parsed.bonus.any() or parsed.jokers):
+            raise ValueError("visible: bonus tiles and jokers do not change the unseen counts; remove them")
+        return parsed.counts_all().astype(np.int64)
+    arr = np.asarray(visible)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"visible must be text or 34 integer counts, got dtype {arr.dtype}")
+    if arr.shape != (34,):
+        raise ValueError(f"visible must be text or 34 counts; got shape {arr.shape}")
+    if arr.min() < 0:
+        raise ValueError("visible counts must be non-negative")
+    return arr.astype(np.int64)
+
+
 def _visible_counts(visible: Any, hand: np.ndarray) -> np.ndarray:
-    if visible is None:
-        seen = np.zeros(34, dtype=np.int64)
-    elif isinstance(visible, str):
-        parsed = tiles.parse_tiles(visible, max_tiles=None) if visible.strip() else None
-        seen = np.zeros(34, dtype=np.int64) if parsed is None else parsed.counts_all().astype(np.int64)
-    else:
-        arr = np.asarray(visible)
-        if arr.dtype.kind not in "iu":
-            raise TypeError(f"visible must hold integer counts, got dtype {arr.dtype}")
-        if arr.shape != (34,):
-            raise ValueError(f"visible must be text or 34 counts; got shape {arr.shape}")
-        if arr.min() < 0:
-            raise ValueError("visible counts must be non-negative")
-        seen = arr.astype(np.int64)
+    seen = _visible_array(visible)
     total = seen + hand
     if total.max() > 4:
         k = int(np.argmax(total))
