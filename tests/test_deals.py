@@ -364,3 +364,27 @@ def test_deal_into_reused_output():
         mjfast.deal(10, seed=1, ids=True, out=small)
     with pytest.raises(TypeError, match="out must be a Deals"):
         mjfast.deal(10, seed=1, out=small.hands)
+
+
+@pytest.mark.parametrize("prepared", [52, 53, 54])
+def test_standard_kernel_falls_back_when_prepared_values_run_out(prepared):
+    # The unrolled 136-tile kernel works on 64 prepared random values (53 draws + up to 11
+    # Lemire rejections); if a deal needs more it returns and the generic path deals the same
+    # stream. Lower the number prepared so the fallback runs: 52 = every deal (also for the
+    # two-seat statistics: 26 values), 53 = every deal with a rejection (4 % of deals),
+    # 54 = every deal with two (counts already partly written when it gives up).
+    from mjfast import _deal
+
+    n = 100_000
+    forms = ("standard", "seven_pairs", "thirteen_orphans")
+    ref = mjfast.deal(n, seed=78, ids=True)
+    ref_stats = mjfast.deal_stats(n, seed=78, progress=False, forms=forms)
+    old = _deal._set_prepared_values(prepared)
+    try:
+        got = mjfast.deal(n, seed=78, threads=2)
+        got_stats = mjfast.deal_stats(n, seed=78, progress=False, forms=forms)
+    finally:
+        _deal._set_prepared_values(old)
+    assert old == 64
+    assert (got.hands == ref.hands).all()
+    assert got_stats.to_dict() == ref_stats.to_dict()

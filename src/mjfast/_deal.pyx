@@ -116,7 +116,32 @@ for _k in range(136):
     KINDS136[_k] = _k >> 2
 
 
-cdef inline void deal_standard_counts(uint64_t stream, uint64_t k0, uint64_t k1, int seats,
+cdef extern from "_deal136.h" nogil:
+    void mj_store_quarters(uint16_t* v, uint64_t x)
+    int mj_deal136_counts(const uint16_t* v, int n_values, const uint8_t* kinds136, int seats,
+                          uint8_t* counts)
+
+cdef enum:
+    MAX_VALUES = 64       # = MJ_DEAL_MAX_VALUES
+
+# 16-bit random values prepared per 4-seat deal (half for East and South only): 53 draws
+# plus up to 11 Lemire rejections, which never runs out in practice; tests lower it to
+# exercise the fallback to the generic path (`_set_prepared_values`).
+cdef int deal_values = MAX_VALUES
+
+
+def _set_prepared_values(int n):
+    """Testing hook: prepare n (1..64) values per 4-seat deal (n // 2 for two seats); returns
+    the old n. Below 53 every deal takes the fallback; 53 makes the first rejection take it."""
+    global deal_values
+    if n < 1 or n > MAX_VALUES:
+        raise ValueError("n must be in 1..64")
+    old = deal_values
+    deal_values = n
+    return old
+
+
+cdef inline bint deal_standard_counts(uint64_t stream, uint64_t k0, uint64_t k1, int seats,
                                       uint8_t* counts) noexcept nogil:
     """`deal_one` specialised to the 136-tile set without ids: the same stream and the same
     draws, added as counts to ``counts`` (seat s at bytes 34 s .. 34 s + 33; the caller zeroes
@@ -125,33 +150,17 @@ cdef inline void deal_standard_counts(uint64_t stream, uint64_t k0, uint64_t k1,
     afterwards makes the copy's wide loads wait for the byte stores (no store-to-load
     forwarding from several stores into one load).
 
-    The pool holds kinds instead of ids, and the Fisher-Yates swap stores only the moved tile:
-    slot i is never read again once drawn. (Preparing all values without the per-draw
-    bound check measured no faster: the check is a well-predicted branch.)
+    The draws run in C (_deal136.h), fully unrolled, on values prepared up front. Returns
+    False, with ``counts`` partly written, in the practically impossible case that the deal
+    needs more values than were prepared: the caller then deals it through `deal_one`.
     """
     cdef rng_t r
-    cdef draws_t q
-    cdef uint8_t pool[136]
-    cdef int i = 0, s, k, end
-    cdef uint32_t n, m, threshold
-    cdef uint8_t* h
+    cdef uint16_t v[MAX_VALUES]
+    cdef int j, n_values = deal_values if seats == 4 else deal_values // 2
     rng_seed_stream(&r, k0, k1, stream)
-    fill_draws(&r, &q, 14 if seats == 4 else 7)
-    memcpy(pool, KINDS136, 136)
-    for s in range(seats):
-        h = counts + 34 * s
-        end = i + (14 if s == 0 else 13)
-        while i < end:
-            n = <uint32_t>(136 - i)
-            m = next16(&r, &q) * n
-            if (m & 0xFFFF) < n:
-                threshold = (65536 - n) % n
-                while (m & 0xFFFF) < threshold:
-                    m = next16(&r, &q) * n
-            k = i + <int>(m >> 16)
-            h[pool[k]] += 1
-            pool[k] = pool[i]
-            i += 1
+    for j in range((n_values + 3) // 4):
+        mj_store_quarters(&v[4 * j], rng_next(&r))
+    return mj_deal136_counts(v, n_values, KINDS136, seats, counts) == 0
 
 
 cdef inline int receive(deal_t* d, int seat, int t, bint replace, int* cnt, bint want_ids) noexcept nogil:
@@ -216,10 +225,10 @@ cdef void deal_into(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles, bint
     cdef int s
     if n_tiles == 136 and ids == NULL:
         mj_zero136(hands)
-        deal_standard_counts(stream, k0, k1, 4, hands)
-        memset(bonus, 0, 4 * 8)
-        memset(jokers, 0, 4)
-        return
+        if deal_standard_counts(stream, k0, k1, 4, hands):
+            memset(bonus, 0, 4 * 8)
+            memset(jokers, 0, 4)
+            return
     if ids != NULL:
         deal_one(stream, k0, k1, n_tiles, replace, 4, &d, True)
     else:
@@ -313,7 +322,9 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
         # counts read where they were built: a copy just before the wide loads below would
         # make those loads wait for the copy's stores (no store-to-load forwarding across them)
         mj_zero144(&acc)
-        deal_standard_counts(stream, k0, k1, 2, acc.b)
+        if not deal_standard_counts(stream, k0, k1, 2, acc.b):
+            deal_one(stream, k0, k1, 136, False, 2, &d, False)
+            memcpy(acc.b, d.hands, 2 * 34)
     else:
         deal_one(stream, k0, k1, sp.n_tiles, sp.replace, 2, &d, False)
     for e in range(2):
