@@ -368,7 +368,7 @@ def test_deal_into_reused_output():
 
 @pytest.mark.parametrize("prepared", [52, 53, 54])
 def test_standard_kernel_falls_back_when_prepared_values_run_out(prepared):
-    # The unrolled 136-tile kernel works on 64 prepared random values (53 draws + up to 11
+    # The unrolled 136-tile kernel works on 56 prepared random values (53 draws + up to 3
     # Lemire rejections); if a deal needs more it returns and the generic path deals the same
     # stream. Lower the number prepared so the fallback runs: 52 = every deal (also for the
     # two-seat statistics: 26 values), 53 = every deal with a rejection (4 % of deals),
@@ -385,6 +385,6 @@ def test_standard_kernel_falls_back_when_prepared_values_run_out(prepared):
         got_stats = mjfast.deal_stats(n, seed=78, progress=False, forms=forms)
     finally:
         _deal._set_prepared_values(old)
-    assert old == 64
+    assert old == 56
     assert (got.hands == ref.hands).all()
     assert got_stats.to_dict() == ref_stats.to_dict()

@@ -124,15 +124,18 @@ cdef extern from "_deal136.h" nogil:
 cdef enum:
     MAX_VALUES = 64       # = MJ_DEAL_MAX_VALUES
 
-# 16-bit random values prepared per 4-seat deal (half for East and South only): 53 draws
-# plus up to 11 Lemire rejections, which never runs out in practice; tests lower it to
-# exercise the fallback to the generic path (`_set_prepared_values`).
-cdef int deal_values = MAX_VALUES
+# 16-bit random values prepared per 4-seat deal (half for East and South only): 14 outputs of
+# the generator, i.e. the 53 draws plus 3 Lemire rejections (27 + 1 for two seats). A
+# rejection has probability (65536 mod n) / 65536, 0.08 % on average over the bounds
+# n = 84..136, so about 1 deal in 9 million (3 in 10 thousand East-South deals) needs more
+# and is dealt again, the same stream, by the generic path: cheaper than preparing more
+# values for every deal. Tests change it to exercise that fallback (`_set_prepared_values`).
+cdef int deal_values = 56
 
 
 def _set_prepared_values(int n):
     """Testing hook: prepare n (1..64) values per 4-seat deal (n // 2 for two seats); returns
-    the old n. Below 53 every deal takes the fallback; 53 makes the first rejection take it."""
+    the old n (56). Below 53 every deal takes the fallback; 53 makes the first rejection take it."""
     global deal_values
     if n < 1 or n > MAX_VALUES:
         raise ValueError("n must be in 1..64")
@@ -219,15 +222,17 @@ cdef inline void deal_one(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles
 
 
 cdef void deal_into(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles, bint replace,
-                    uint8_t* hands, uint8_t* bonus, uint8_t* jokers, uint8_t* ids) noexcept nogil:
+                    uint8_t* hands, uint8_t* bonus, uint8_t* jokers, uint8_t* ids,
+                    bint zeroed) noexcept nogil:
     """Deal one full deal (4 seats) and write it to the output rows (`ids` may be NULL)."""
     cdef deal_t d
     cdef int s
     if n_tiles == 136 and ids == NULL:
         mj_zero136(hands)
         if deal_standard_counts(stream, k0, k1, 4, hands):
-            memset(bonus, 0, 4 * 8)
-            memset(jokers, 0, 4)
+            if not zeroed:
+                memset(bonus, 0, 4 * 8)
+                memset(jokers, 0, 4)
             return
     if ids != NULL:
         deal_one(stream, k0, k1, n_tiles, replace, 4, &d, True)
@@ -244,9 +249,10 @@ cdef void deal_into(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles, bint
 
 def deal_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_tiles, bint replace,
                uint8_t[:, :, ::1] hands, uint8_t[:, :, ::1] bonus, uint8_t[:, ::1] jokers,
-               uint8_t[:, :, ::1] ids, int threads):
+               uint8_t[:, :, ::1] ids, int threads, bint zeroed=False):
     """Deals start .. start+n-1 into the (n, 4, 34) / (n, 4, 8) / (n, 4) outputs and, unless
-    ``ids`` is None, the (n, 4, 14) physical ids."""
+    ``ids`` is None, the (n, 4, 14) physical ids. ``zeroed``: the bonus and joker outputs hold
+    zeros already (fresh np.zeros pages: 136-tile deals then never touch them)."""
     cdef Py_ssize_t i
     cdef bint want_ids = ids is not None
     if n == 0:
@@ -254,7 +260,7 @@ def deal_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_til
     with nogil:
         for i in prange(n, schedule="dynamic", chunksize=1024, num_threads=threads):
             deal_into(start + i, k0, k1, n_tiles, replace, &hands[i, 0, 0], &bonus[i, 0, 0],
-                      &jokers[i, 0], &ids[i, 0, 0] if want_ids else NULL)
+                      &jokers[i, 0], &ids[i, 0, 0] if want_ids else NULL, zeroed)
 
 
 cdef inline bint has_four(const uint8_t* h) noexcept nogil:

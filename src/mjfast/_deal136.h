@@ -8,7 +8,7 @@
  * returns them); the kernel uses exactly the stream `draw()` in _deal.pyx uses: value j of the
  * deal is tried for the next draw, Lemire's multiply-shift with rejection on 16 bits. A
  * rejection consumes one more value. If the prepared values run out (more than
- * n_values - draws rejections, so practically never with 64 values), the kernel returns -1
+ * n_values - draws rejections: one deal in 9 million with 56 values), the kernel returns -1
  * and the caller deals the same stream through the generic path.
  */
 #ifndef MJFAST_DEAL136_H

@@ -246,8 +246,9 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
     key = root_key(seed)
     if out is None:
         hands = np.empty((n, 4, 34), np.uint8)
-        bonus = np.empty((n, 4, 8), np.uint8)
-        jok = np.empty((n, 4), np.uint8)
+        # zeros: the 136-tile sets leave them untouched, so their pages are never faulted in
+        bonus = np.zeros((n, 4, 8), np.uint8)
+        jok = np.zeros((n, 4), np.uint8)
         id_arr = np.empty((n, 4, 14), np.uint8) if ids else None
     else:
         hands, bonus, jok, id_arr = _out_arrays(out, n, ids)
@@ -255,7 +256,7 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
     for lo, m in timed_chunks(0, n, 1 << 22, 1 << 16):  # pieces of ~0.1 s: Ctrl-C stops a big deal quickly
         _deal.deal_batch(m, start + lo, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, hands[lo : lo + m],
                          bonus[lo : lo + m], jok[lo : lo + m], None if id_arr is None else id_arr[lo : lo + m],
-                         threads)
+                         threads, out is None)
     return Deals(hands, bonus, jok, id_arr, spec.rules, spec.options, key.seed_value(), start)
 
 
