@@ -263,27 +263,65 @@ cdef int std_each_discard(game_t* g, const uint8_t* h, const codes_t* c, int* sh
     return best
 
 
-cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh) noexcept nogil:
+cdef int SPECIAL_BITS[4]
+SPECIAL_BITS[:] = [FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT]
+
+
+cdef inline int special_shanten_forms(game_t* g, const uint8_t* h, int forms, int bound) noexcept nogil:
+    """special_shanten() over `forms` only (special form bits and flags)."""
+    cdef hand_t f
+    load_counts(h, &f, features_for(forms))
+    if f.n < 13:
+        return 99
+    return special_distance(&f, forms, g.T, bound) - 1
+
+
+cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh, int* live) noexcept nogil:
     """std_each_discard() for the rule set's forms: a special form can only matter for a
-    discard whose standard shanten is above the special shanten of the whole hand."""
-    cdef int best = std_each_discard(g, h, c, sh), k, sp, s
-    if not (g.R.forms & FORMS_SPECIAL):
-        return best
-    # (the bounds passed below only cap results at values that decide nothing: the special
-    # distance is min(bound, true distance), and the knitted shapes are pruned against it)
-    sp = special_shanten(g, h, best + 3)
+    discard whose standard shanten is above that form's shanten of the whole hand (removing a
+    tile never lowers a form's shanten), so each discard evaluates only those forms.
+
+    ``live`` (may be NULL) receives the special forms (with the rule flags) whose shanten of h
+    is at most the returned best: the only ones that can bring a discard's hand plus a drawn
+    tile below it (a draw lowers a shanten by at most one), i.e. the only ones the greedy
+    tie-break has to look at. 0 when none."""
+    cdef int best = std_each_discard(g, h, c, sh), k, sp = 99, s, i, sub
+    cdef int flags = g.R.forms & FLAG_KONG_TWO_PAIRS
+    cdef int sf[4]
+    cdef hand_t f
+    if live != NULL:
+        live[0] = 0
+    if not (g.R.forms & FORMS_SPECIAL) or c.n != 14:
+        return best              # (special forms need a closed hand: 13 tiles after the discard)
+    # each form's shanten of the whole hand, capped at best + 2 (larger values decide nothing)
+    load_counts(h, &f, features_for(g.R.forms))
+    for i in range(4):
+        sf[i] = 99
+        if g.R.forms & SPECIAL_BITS[i]:
+            sf[i] = special_distance(&f, SPECIAL_BITS[i] | flags, g.T, best + 3) - 1
+            sp = imin(sp, sf[i])
     if sp > best + 1:           # greedy uses the best and (defensive) best + 1 discards only
         return best
     best = 99
     for k in range(34):
         if sh[k] != 99 and sp < sh[k]:
+            sub = flags
+            for i in range(4):
+                if sf[i] < sh[k]:
+                    sub |= SPECIAL_BITS[i]
             h[k] -= 1
-            s = special_shanten(g, h, sh[k] + 1)
+            s = special_shanten_forms(g, h, sub, sh[k] + 1)
             h[k] += 1
             if s < sh[k]:
                 sh[k] = s
         if sh[k] < best:
             best = sh[k]
+    if live != NULL:
+        for i in range(4):
+            if sf[i] <= best:
+                live[0] |= SPECIAL_BITS[i]
+        if live[0]:
+            live[0] |= flags
     return best
 
 
@@ -396,15 +434,17 @@ cdef inline int std_after(const mj_tables_t* T, const draws_ctx_t* x, int cand, 
     return total
 
 
-cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, const int* dstd, int base) noexcept nogil:
+cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, const int* dstd, int base,
+                      int forms) noexcept nogil:
     """Effective-tile count when the rules have special forms: the standard form from std_after, and each
-    special form only where it could beat `base` (seven pairs, thirteen orphans and
-    honors-and-knitted updated in O(1) per drawn kind, the knitted straight per assignment)."""
+    special form in `forms` (each_discard's live forms) only where it could beat `base`
+    (seven pairs, thirteen orphans and honors-and-knitted updated in O(1) per drawn kind, the
+    knitted straight per assignment)."""
     cdef const mj_tables_t* T = g.T
     cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
     cdef int k, u, total = 0, d, j
     cdef hand_t f
-    cdef int forms = g.R.forms, d7 = 99, dO = 99, dX = 99, dH = 99, P, S, cnt, i, q, top
+    cdef int d7 = 99, dO = 99, dX = 99, dH = 99, P, S, cnt, i, q, top
     cdef bint need7 = False, needO = False, needX = False, needH = False
     cdef bint kong2 = (forms & FLAG_KONG_TWO_PAIRS) != 0
     cdef int perm_tot[6]
@@ -549,10 +589,10 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     cdef codes_t c
     cdef draws_ctx_t dx
     cdef int dstd[34]
-    cdef int sets
+    cdef int sets, live = 0
     cdef bint std = g.R.forms == FORM_STANDARD
     codes_of(p.hand, &c)
-    best_s = std_each_discard(g, p.hand, &c, sh) if std else each_discard(g, p.hand, &c, sh)
+    best_s = std_each_discard(g, p.hand, &c, sh) if std else each_discard(g, p.hand, &c, sh, &live)
     if threat:
         for k in range(34):
             if sh[k] <= best_s + 1:
@@ -565,12 +605,12 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     sets = c.n // 3                    # (n - 1 + 1) // 3 for the hand after the discard
     for k in range(34):
         if sh[k] == best_s:
-            if std:
+            if not live:               # standard rules, or no special form can matter
                 u = std_after(g.T, &dx, k, sets, best_s, dstd)
             else:
                 std_after(g.T, &dx, k, sets, best_s, dstd)
                 p.hand[k] -= 1
-                u = mixed_ukeire(g, p.hand, &dx, dstd, best_s)
+                u = mixed_ukeire(g, p.hand, &dx, dstd, best_s, live)
                 p.hand[k] += 1
             if u > best_u:
                 best_u = u
@@ -593,7 +633,7 @@ cdef int best_after_discard(game_t* g, uint8_t* h) noexcept nogil:
     cdef int sh[34]
     cdef codes_t c
     codes_of(h, &c)
-    return each_discard(g, h, &c, sh)
+    return each_discard(g, h, &c, sh, NULL)
 
 
 # ------------------------------------------------------------------------------------------
