@@ -58,6 +58,13 @@ static inline void mj_zero144(void* p) { memset(p, 0, 144); }
 static inline void mj_zero136(void* p) { memset(p, 0, 136); }
 #endif
 
+/* Index of the lowest set bit of x (x != 0). */
+#if defined(__GNUC__) || defined(__clang__)
+static inline int mj_ctz64(uint64_t x) { return __builtin_ctzll(x); }
+#else
+static inline int mj_ctz64(uint64_t x) { int n = 0; while (!(x & 1)) { x >>= 1; n++; } return n; }
+#endif
+
 /* 8 bytes from p, little-endian order (byte p[0] in the low bits), any alignment. */
 static inline uint64_t mj_load64(const uint8_t* p) {
     uint64_t x;

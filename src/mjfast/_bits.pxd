@@ -4,6 +4,7 @@ from libc.stdint cimport uint8_t, uint32_t, uint64_t
 cdef extern from "_bits.h" nogil:
     int mj_popcount64(uint64_t x)
     int mj_popcount32(uint32_t x)
+    int mj_ctz64(uint64_t x)
     uint64_t mj_load64(const uint8_t* p)
     void mj_zero144(void* p)
     void mj_zero136(void* p)

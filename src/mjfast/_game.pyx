@@ -30,9 +30,10 @@ from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
 from mjfast._hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
     distance_sets_pair, special_distance, features_for, pairs_distance, imin, FEAT_CODES, FEAT_KNITS, POW5,
+    bits_code,
     KNIT_MASK, KNIT_PERM,
 )
-from mjfast._bits cimport mj_popcount32
+from mjfast._bits cimport mj_popcount32, mj_ctz64
 from mjfast._core cimport (
     FORMS_SPECIAL, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT,
     FLAG_KONG_TWO_PAIRS,
@@ -434,125 +435,148 @@ cdef inline int std_after(const mj_tables_t* T, const draws_ctx_t* x, int cand, 
     return total
 
 
-cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, const int* dstd, int base,
-                      int forms) noexcept nogil:
-    """Effective-tile count when the rules have special forms: the standard form from std_after, and each
-    special form in `forms` (each_discard's live forms) only where it could beat `base`
-    (seven pairs, thirteen orphans and honors-and-knitted updated in O(1) per drawn kind, the
-    knitted straight per assignment)."""
+# 34-bit kind sets: every kind, the honors, and per assignment i of knit classes to suits
+# the kinds of the knitted straight (KNIT_MASK[KNIT_PERM[i][s]] in suit s)
+cdef uint64_t ALL_KINDS = (<uint64_t>1 << 34) - 1
+cdef uint64_t HONOR_KINDS = ((<uint64_t>1 << 7) - 1) << 27
+cdef uint64_t KNIT_KINDS[6]
+for _i in range(6):
+    KNIT_KINDS[_i] = 0
+    for _s in range(3):
+        KNIT_KINDS[_i] |= (<uint64_t>KNIT_MASK[KNIT_PERM[_i][_s]]) << (9 * _s)
+
+
+cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, const int* dstd, int std_total,
+                      int base, int forms) noexcept nogil:
+    """Effective-tile count when the rules have special forms (h: the hand after the candidate
+    discard, 13 tiles): a drawable kind counts if the standard form (dstd, from std_after) or
+    some special form in `forms` (each_discard's live forms) brings the hand below `base`;
+    std_total: std_after's count for the standard form.
+
+    The special forms' draws are collected in a bit set, one form after another; each form
+    looks only at the draws no earlier form took, and only when its distance from h leaves it a chance
+    (a drawn tile lowers a distance by at most one): seven pairs decides by the drawn kind's
+    count, thirteen orphans and honors-and-knitted by whether the kind is held, the knitted
+    straight per assignment of knit classes to suits (a tile filling a knitted slot, or one
+    that joins the set-and-pair part, a table lookup)."""
     cdef const mj_tables_t* T = g.T
     cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
-    cdef int k, u, total = 0, d, j
+    cdef int n = dx.n, j, k, i, q, top, total = 0, P, S, cnt, sset, cm, cp2, cs2, cz2
+    cdef uint64_t eff = 0
     cdef hand_t f
-    cdef int d7 = 99, dO = 99, dX = 99, dH = 99, P, S, cnt, i, q, top
-    cdef bint need7 = False, needO = False, needX = False, needH = False
     cdef bint kong2 = (forms & FLAG_KONG_TWO_PAIRS) != 0
+    cdef int ok[4]
     cdef int perm_tot[6]
     cdef int ks_knit[6]
     cdef int ks_drest[6]
     cdef int ks_on[6]
     cdef uint32_t ks_code[6][4]
     cdef int ks_cls[6][4]
-    cdef int r, sset, cm, cp2, cs2, cz2
-    cdef uint32_t sel
-    if forms & FORMS_SPECIAL:
-        load_counts(h, &f, features_for(forms))
-        if f.n >= 13:
-            # distances of the hand to each special form; a drawn tile lowers each by at most 1
-            if forms & FORM_SEVEN_PAIRS:
-                d7 = special_distance(&f, FORM_SEVEN_PAIRS | (forms & FLAG_KONG_TWO_PAIRS), g.T, 99)
-            if forms & FORM_THIRTEEN_ORPHANS:
-                dO = 14 - f.orphan_kinds - f.orphan_pair
-            if forms & FORM_HONORS_KNITTED:
-                # knitted tiles + honors held, per assignment of knit classes to suits
-                for i in range(6):
-                    perm_tot[i] = mj_popcount32(f.held[3])
-                    for q in range(3):
-                        perm_tot[i] += mj_popcount32(f.held[q] & KNIT_MASK[KNIT_PERM[i][q]])
-                top = 0
-                for i in range(6):
-                    top = perm_tot[i] if perm_tot[i] > top else top
-                dH = 14 - imin(top, 14)
-            if forms & FORM_KNITTED_STRAIGHT:
-                # per assignment: knitted tiles held and the hand without them (needs 1 set + pair)
-                for i in range(6):
-                    ks_knit[i] = 0
-                    for q in range(3):
-                        ks_knit[i] += mj_popcount32(f.held[q] & KNIT_MASK[KNIT_PERM[i][q]])
-                    # the rest needs >= 0 more tiles: skip assignments that cannot beat base
-                    ks_on[i] = 9 - ks_knit[i] - 2 < base
-                    if not ks_on[i]:
-                        continue
-                    for q in range(3):
-                        sel = f.held[q] & KNIT_MASK[KNIT_PERM[i][q]]
-                        ks_code[i][q] = f.code[q]
-                        for r in range(9):
-                            if (sel >> r) & 1:
-                                ks_code[i][q] -= POW5[r]
-                    ks_code[i][3] = f.code[3]
-                    ks_cls[i][0] = T.suit_class[ks_code[i][0]]
-                    ks_cls[i][1] = T.suit_class[ks_code[i][1]]
-                    ks_cls[i][2] = T.suit_class[ks_code[i][2]]
-                    ks_cls[i][3] = T.honor_class[ks_code[i][3]]
-                    ks_drest[i] = T.final[(T.pair_mp[ks_cls[i][0] * ns + ks_cls[i][1]] * nsz
-                                           + T.pair_sz[ks_cls[i][2] * nh + ks_cls[i][3]]) * 8 + 1]
-                    # a drawn tile lowers this assignment's distance by at most one
-                    ks_on[i] = 9 - ks_knit[i] + ks_drest[i] - 2 < base
-                    if ks_on[i]:
-                        needX = True
-            need7 = d7 - 2 < base
-            needO = dO - 2 < base
-            needH = dH - 2 < base
-    for j in range(dx.n):
-        k = dx.kind[j]
-        u = dx.u[j]
-        d = dstd[j]
-        if d >= base and need7:
-            cnt = h[k]
-            if kong2:     # pairs = ge2 + ge4, singles = ge1 - ge2 + ge3 - ge4
-                P = f.ge[2] + f.ge[4] + (cnt == 1 or cnt == 3)
-                S = f.ge[1] - f.ge[2] + f.ge[3] - f.ge[4] + (1 if cnt == 0 or cnt == 2 else -1)
-            else:
-                P = f.ge[2] + (cnt == 1)
-                S = f.ge[1] - f.ge[2] + (1 if cnt == 0 else (-1 if cnt == 1 else 0))
-            d = imin(d, pairs_distance(P, S) - 1)
-        if d >= base and needO and (k >= 27 or k % 9 == 0 or k % 9 == 8):
+    cdef bint any_on
+    cdef uint64_t kinds
+    load_counts(h, &f, features_for(forms))
+    if f.n < 13:
+        forms = 0
+    if forms & FORM_SEVEN_PAIRS:
+        if special_distance(&f, FORM_SEVEN_PAIRS | (forms & FLAG_KONG_TWO_PAIRS), T, 99) - 2 < base:
+            # the drawn kind's count in h (0..3: a drawable kind has an unseen copy) decides
+            for cnt in range(4):
+                if kong2:     # pairs = ge2 + ge4, singles = ge1 - ge2 + ge3 - ge4
+                    P = f.ge[2] + f.ge[4] + (cnt == 1 or cnt == 3)
+                    S = f.ge[1] - f.ge[2] + f.ge[3] - f.ge[4] + (1 if cnt == 0 or cnt == 2 else -1)
+                else:
+                    P = f.ge[2] + (cnt == 1)
+                    S = f.ge[1] - f.ge[2] + (1 if cnt == 0 else (-1 if cnt == 1 else 0))
+                ok[cnt] = pairs_distance(P, S) - 1 < base
+            for j in range(n):
+                eff |= (<uint64_t>(ok[h[dx.kind[j]]] & (dstd[j] >= base))) << j
+    if (forms & FORM_THIRTEEN_ORPHANS) and 14 - f.orphan_kinds - f.orphan_pair - 2 < base:
+        for j in range(n):
+            k = dx.kind[j]
+            if dstd[j] < base or (eff >> j) & 1 or not (k >= 27 or k % 9 == 0 or k % 9 == 8):
+                continue
             P = 1 if (f.orphan_pair != 0 or h[k] == 1) else 0
             S = 1 if h[k] == 0 else 0
-            d = imin(d, 13 - f.orphan_kinds - S - P)
-        if d >= base and needH and h[k] == 0:
-            # a new kind counts for the assignments whose knit class holds it (honors: all)
-            top = 0
+            if 13 - f.orphan_kinds - S - P < base:
+                eff |= (<uint64_t>1) << j
+    if forms & FORM_HONORS_KNITTED:
+        # knitted tiles + honors held, per assignment of knit classes to suits
+        top = 0
+        for i in range(6):
+            perm_tot[i] = mj_popcount32(f.held[3])
+            for q in range(3):
+                perm_tot[i] += mj_popcount32(f.held[q] & KNIT_MASK[KNIT_PERM[i][q]])
+            top = perm_tot[i] if perm_tot[i] > top else top
+        if 14 - imin(top, 14) - 2 < base:
+            # a kind not held adds one to the assignments whose knit class holds it (honors:
+            # all): it wins if some assignment reaches 14 - base (13 - min(top, 14) < base)
+            kinds = 0
             for i in range(6):
-                q = perm_tot[i]
-                if k >= 27 or ((KNIT_MASK[KNIT_PERM[i][k // 9]] >> (k % 9)) & 1):
-                    q += 1
-                top = q if q > top else top
-            d = imin(d, 13 - imin(top, 14))
-        if d >= base and needX:
-            sset = k // 9
-            for i in range(6):
-                if not ks_on[i]:
+                if perm_tot[i] >= 14 - base:
+                    kinds = ALL_KINDS
+                elif perm_tot[i] == 13 - base:
+                    kinds |= KNIT_KINDS[i] | HONOR_KINDS
+            if kinds:
+                for j in range(n):
+                    k = dx.kind[j]
+                    if h[k] == 0 and dstd[j] >= base and (kinds >> k) & 1:
+                        eff |= (<uint64_t>1) << j
+    if forms & FORM_KNITTED_STRAIGHT:
+        # per assignment: knitted tiles held and the hand without them (needs 1 set + pair)
+        any_on = False
+        for i in range(6):
+            ks_knit[i] = 0
+            for q in range(3):
+                ks_knit[i] += mj_popcount32(f.held[q] & KNIT_MASK[KNIT_PERM[i][q]])
+            # the rest needs >= 0 more tiles: skip assignments that cannot beat base
+            ks_on[i] = 9 - ks_knit[i] - 2 < base
+            if not ks_on[i]:
+                continue
+            for q in range(3):
+                ks_code[i][q] = f.code[q] - bits_code(f.held[q] & KNIT_MASK[KNIT_PERM[i][q]])
+            ks_code[i][3] = f.code[3]
+            ks_cls[i][0] = T.suit_class[ks_code[i][0]]
+            ks_cls[i][1] = T.suit_class[ks_code[i][1]]
+            ks_cls[i][2] = T.suit_class[ks_code[i][2]]
+            ks_cls[i][3] = T.honor_class[ks_code[i][3]]
+            ks_drest[i] = T.final[(T.pair_mp[ks_cls[i][0] * ns + ks_cls[i][1]] * nsz
+                                   + T.pair_sz[ks_cls[i][2] * nh + ks_cls[i][3]]) * 8 + 1]
+            # a drawn tile lowers this assignment's distance by at most one
+            ks_on[i] = 9 - ks_knit[i] + ks_drest[i] - 2 < base
+            any_on = any_on or ks_on[i]
+        if any_on:
+            for j in range(n):
+                if dstd[j] < base or (eff >> j) & 1:
                     continue
-                if k < 27 and h[k] == 0 and (KNIT_MASK[KNIT_PERM[i][sset]] >> (k % 9)) & 1:
-                    q = 9 - ks_knit[i] - 1 + ks_drest[i]       # fills a knitted slot
-                else:                                            # joins the set + pair part
-                    cm = ks_cls[i][0]
-                    cp2 = ks_cls[i][1]
-                    cs2 = ks_cls[i][2]
-                    cz2 = ks_cls[i][3]
-                    if sset == 0:
-                        cm = T.suit_class[ks_code[i][0] + POW5[k]]
-                    elif sset == 1:
-                        cp2 = T.suit_class[ks_code[i][1] + POW5[k - 9]]
-                    elif sset == 2:
-                        cs2 = T.suit_class[ks_code[i][2] + POW5[k - 18]]
-                    else:
-                        cz2 = T.honor_class[ks_code[i][3] + POW5[k - 27]]
-                    q = 9 - ks_knit[i] + T.final[(T.pair_mp[cm * ns + cp2] * nsz + T.pair_sz[cs2 * nh + cz2]) * 8 + 1]
-                d = imin(d, q - 1)
-        if d < base:
-            total += u
+                k = dx.kind[j]
+                sset = k // 9
+                for i in range(6):
+                    if not ks_on[i]:
+                        continue
+                    if k < 27 and h[k] == 0 and (KNIT_MASK[KNIT_PERM[i][sset]] >> (k % 9)) & 1:
+                        q = 9 - ks_knit[i] - 1 + ks_drest[i]       # fills a knitted slot
+                    else:                                            # joins the set + pair part
+                        cm = ks_cls[i][0]
+                        cp2 = ks_cls[i][1]
+                        cs2 = ks_cls[i][2]
+                        cz2 = ks_cls[i][3]
+                        if sset == 0:
+                            cm = T.suit_class[ks_code[i][0] + POW5[k]]
+                        elif sset == 1:
+                            cp2 = T.suit_class[ks_code[i][1] + POW5[k - 9]]
+                        elif sset == 2:
+                            cs2 = T.suit_class[ks_code[i][2] + POW5[k - 18]]
+                        else:
+                            cz2 = T.honor_class[ks_code[i][3] + POW5[k - 27]]
+                        q = 9 - ks_knit[i] + T.final[(T.pair_mp[cm * ns + cp2] * nsz + T.pair_sz[cs2 * nh + cz2]) * 8 + 1]
+                    if q - 1 < base:
+                        eff |= (<uint64_t>1) << j
+                        break
+    total = std_total
+    while eff:
+        j = mj_ctz64(eff)
+        total += dx.u[j]
+        eff &= eff - 1
     return total
 
 
@@ -608,9 +632,9 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
             if not live:               # standard rules, or no special form can matter
                 u = std_after(g.T, &dx, k, sets, best_s, dstd)
             else:
-                std_after(g.T, &dx, k, sets, best_s, dstd)
+                u = std_after(g.T, &dx, k, sets, best_s, dstd)
                 p.hand[k] -= 1
-                u = mixed_ukeire(g, p.hand, &dx, dstd, best_s, live)
+                u = mixed_ukeire(g, p.hand, &dx, dstd, u, best_s, live)
                 p.hand[k] += 1
             if u > best_u:
                 best_u = u

@@ -159,6 +159,14 @@ cdef inline int pairs_distance(int pairs, int singles) noexcept nogil:
     return 14 - 2 * p - imin(singles, 7 - p)
 
 
+cdef inline uint32_t bits_code(uint32_t sel) noexcept nogil:
+    """Suit code (sum of 5**r) of one copy of each kind r in the 9-bit mask sel (SWAR: the
+    mask's low byte spread to byte lanes, then base 5)."""
+    cdef uint64_t x = (<uint64_t>(sel & 0xFF) * 0x0101010101010101ULL) & 0x8040201008040201ULL
+    x = ((x + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7
+    return mj_base5_8(x) + ((sel >> 8) & 1) * POW5_8
+
+
 cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int best) noexcept nogil:
     """min(best, distance over the special forms in `forms`) (13/14-tile hands only).
 
@@ -167,8 +175,6 @@ cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int
     """
     cdef int d, i, s, kn, knit_total, honors
     cdef uint32_t c[3]
-    cdef uint32_t sel
-    cdef int r
     cdef int k3[3][3]
     if forms & FORM_SEVEN_PAIRS:
         if forms & FLAG_KONG_TWO_PAIRS:
@@ -189,11 +195,7 @@ cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int
                 best = imin(best, 14 - imin(knit_total + honors, 14))
             if (forms & FORM_KNITTED_STRAIGHT) and 9 - knit_total < best:
                 for s in range(3):
-                    sel = f.held[s] & KNIT_MASK[KNIT_PERM[i][s]]
-                    c[s] = f.code[s]
-                    for r in range(9):
-                        if (sel >> r) & 1:
-                            c[s] -= POW5[r]
+                    c[s] = f.code[s] - bits_code(f.held[s] & KNIT_MASK[KNIT_PERM[i][s]])
                 d = 9 - knit_total + distance_sets_pair(t, c[0], c[1], c[2], f.code[3], 1)
                 best = imin(best, d)
     return best
