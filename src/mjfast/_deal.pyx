@@ -228,7 +228,8 @@ cdef void deal_into(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles, bint
     cdef deal_t d
     cdef int s
     if n_tiles == 136 and ids == NULL:
-        mj_zero136(hands)
+        if not zeroed:
+            mj_zero136(hands)
         if deal_standard_counts(stream, k0, k1, 4, hands):
             if not zeroed:
                 memset(bonus, 0, 4 * 8)
@@ -251,8 +252,9 @@ def deal_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_til
                uint8_t[:, :, ::1] hands, uint8_t[:, :, ::1] bonus, uint8_t[:, ::1] jokers,
                uint8_t[:, :, ::1] ids, int threads, bint zeroed=False):
     """Deals start .. start+n-1 into the (n, 4, 34) / (n, 4, 8) / (n, 4) outputs and, unless
-    ``ids`` is None, the (n, 4, 14) physical ids. ``zeroed``: the bonus and joker outputs hold
-    zeros already (fresh np.zeros pages: 136-tile deals then never touch them)."""
+    ``ids`` is None, the (n, 4, 14) physical ids. ``zeroed``: the outputs hold zeros already
+    (fresh np.zeros pages): 136-tile deals then add their counts without zeroing the rows
+    first and never touch the bonus and joker outputs."""
     cdef Py_ssize_t i
     cdef bint want_ids = ids is not None
     if n == 0:

@@ -245,8 +245,9 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
                          "or use deal_stats() for statistics over any number of deals")
     key = root_key(seed)
     if out is None:
-        hands = np.empty((n, 4, 34), np.uint8)
-        # zeros: the 136-tile sets leave them untouched, so their pages are never faulted in
+        # zeros (fresh pages from the OS, zeroed on first touch anyway): the 136-tile sets add
+        # their counts without zeroing first and never touch bonus / jokers
+        hands = np.zeros((n, 4, 34), np.uint8)
         bonus = np.zeros((n, 4, 8), np.uint8)
         jok = np.zeros((n, 4), np.uint8)
         id_arr = np.empty((n, 4, 14), np.uint8) if ids else None
