@@ -176,19 +176,6 @@ cdef inline void codes_add(codes_t* c, int k, int delta) noexcept nogil:
     c.n += delta
 
 
-cdef inline int special_shanten(game_t* g, const uint8_t* h, int bound) noexcept nogil:
-    """Shanten over the rule set's special forms only, capped at bound - 1 (99 if none apply:
-    no special forms, or not a closed 13/14-tile hand). Used with the bounds below to skip most
-    evaluations: removing a tile never lowers it, adding one lowers it by at most one."""
-    cdef hand_t f
-    if not (g.R.forms & FORMS_SPECIAL):
-        return 99
-    load_counts(h, &f, features_for(g.R.forms))
-    if f.n < 13:
-        return 99
-    return special_distance(&f, g.R.forms, g.T, bound) - 1
-
-
 cdef inline bint complete(game_t* g, uint8_t* h) noexcept nogil:
     cdef hand_t f
     if standard_winning_counts(h, g.T):
@@ -269,7 +256,8 @@ SPECIAL_BITS[:] = [FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORM_HONORS_KNITTED,
 
 
 cdef inline int special_shanten_forms(game_t* g, const uint8_t* h, int forms, int bound) noexcept nogil:
-    """special_shanten() over `forms` only (special form bits and flags)."""
+    """Shanten of h over the special forms in `forms` (form bits and rule flags), capped at
+    bound - 1; 99 if h is not a closed 13/14-tile hand."""
     cdef hand_t f
     load_counts(h, &f, features_for(forms))
     if f.n < 13:
