@@ -30,7 +30,7 @@ from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
 from mjfast._hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
     distance_sets_pair, special_distance, features_for, pairs_distance, imin, FEAT_CODES, FEAT_KNITS, POW5,
-    bits_code,
+    bits_code, knit_count,
     KNIT_MASK, KNIT_PERM,
 )
 from mjfast._bits cimport mj_popcount32, mj_ctz64
@@ -222,32 +222,37 @@ cdef int unseen(game_t* g, int seat, int k) noexcept nogil:
 
 
 cdef int std_each_discard(game_t* g, const uint8_t* h, const codes_t* c, int* sh) noexcept nogil:
-    """sh[k] = standard shanten of h minus one k for every held kind (99 otherwise); returns the min."""
+    """sh[k] = standard shanten of h minus one k for every held kind (99 otherwise); returns the min.
+
+    Branch-free over the kinds (whether a kind is held is data the predictor cannot learn):
+    a kind not held is looked up with its suit unchanged and then masked to 99."""
     cdef const mj_tables_t* T = g.T
+    cdef const uint8_t* final = T.final
     cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
-    cdef int sets = (c.n - 1) // 3, k, mp, sz, best = 99
+    cdef int sets = (c.n - 1) // 3, r, v, held, best = 99
     cdef int cls0 = T.suit_class[c.c[0]], cls1 = T.suit_class[c.c[1]]
     cdef int cls2 = T.suit_class[c.c[2]], cls3 = T.honor_class[c.c[3]]
     cdef int mp0 = T.pair_mp[cls0 * ns + cls1], sz0 = T.pair_sz[cls2 * nh + cls3]
-    for k in range(34):
-        if not h[k]:
-            sh[k] = 99
-            continue
-        if k < 9:
-            mp = T.pair_mp[T.suit_class[c.c[0] - POW5[k]] * ns + cls1]
-            sz = sz0
-        elif k < 18:
-            mp = T.pair_mp[cls0 * ns + T.suit_class[c.c[1] - POW5[k - 9]]]
-            sz = sz0
-        elif k < 27:
-            mp = mp0
-            sz = T.pair_sz[T.suit_class[c.c[2] - POW5[k - 18]] * nh + cls3]
-        else:
-            mp = mp0
-            sz = T.pair_sz[cls2 * nh + T.honor_class[c.c[3] - POW5[k - 27]]]
-        sh[k] = T.final[(mp * nsz + sz) * 8 + sets] - 1
-        if sh[k] < best:
-            best = sh[k]
+    for r in range(9):
+        held = h[r] != 0
+        v = final[(T.pair_mp[T.suit_class[c.c[0] - POW5[r] * held] * ns + cls1] * nsz + sz0) * 8 + sets] - 1
+        sh[r] = v if held else 99
+        best = imin(best, sh[r])
+    for r in range(9):
+        held = h[9 + r] != 0
+        v = final[(T.pair_mp[cls0 * ns + T.suit_class[c.c[1] - POW5[r] * held]] * nsz + sz0) * 8 + sets] - 1
+        sh[9 + r] = v if held else 99
+        best = imin(best, sh[9 + r])
+    for r in range(9):
+        held = h[18 + r] != 0
+        v = final[(mp0 * nsz + T.pair_sz[T.suit_class[c.c[2] - POW5[r] * held] * nh + cls3]) * 8 + sets] - 1
+        sh[18 + r] = v if held else 99
+        best = imin(best, sh[18 + r])
+    for r in range(7):
+        held = h[27 + r] != 0
+        v = final[(mp0 * nsz + T.pair_sz[cls2 * nh + T.honor_class[c.c[3] - POW5[r] * held]]) * 8 + sets] - 1
+        sh[27 + r] = v if held else 99
+        best = imin(best, sh[27 + r])
     return best
 
 
@@ -315,17 +320,18 @@ cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh, int* liv
 
 
 # The greedy policy's tie-break evaluates, for each candidate discard c of a 14-tile hand H,
-# the standard shanten of H - c + k for every drawable kind k. Only the suits of c and k
-# change, so most of the table work is shared: the classes of every suit plus one tile (and
-# their pair-table values) are computed once per decision from H (draws_setup); a candidate
-# then needs one table load per draw in the other half (m/p vs s/z), two in the same half, and
-# three in its own suit (std_after).
+# the standard shanten of H - c + k for every kind k. Only the suits of c and k change, so
+# most of the table work is shared: the classes of every suit plus one tile (and their
+# pair-table values) are computed once per decision from H (draws_setup); a candidate then
+# needs one table load per draw in the other half (m/p vs s/z), two in the same half, and
+# three in its own suit (std_after). Every kind is evaluated, drawable or not (a kind with no
+# unseen copy counts 0): the loops then have fixed trip counts, and nothing branches on the
+# hand's contents, which the branch predictor cannot learn.
 ctypedef struct draws_ctx_t:
-    int n                      # drawable kinds: unseen copies from the seat's view > 0
-    int kind[34]               # ... ascending, so suits are contiguous
-    int u[34]                  # unseen copies (the same for every candidate: the discarded
-                               # copy leaves the hand and becomes visible)
-    int start[5]               # drawable indexes of suit s are start[s] .. start[s+1]-1
+    int u[34]                  # unseen copies from the seat's view (the same for every
+                               # candidate: the discarded copy leaves the hand and becomes visible)
+    uint64_t none              # kinds with no unseen copy
+    uint32_t add[34]           # POW5 of the kind's rank, 0 if H holds all four (no fifth copy)
     int plus_cls[34]           # class of the kind's suit in H with one more tile
     int half_plus[34]          # pair-table value of the kind's half (m/p or s/z) in H + kind
     uint32_t code[4]           # H's suit codes
@@ -348,78 +354,84 @@ cdef inline int half_value(const mj_tables_t* T, int s, int cls_s, const int* cl
     return T.pair_sz[cls[2] * T.n_honor + cls_s]
 
 
+cdef int SUIT_START[5]
+SUIT_START[:] = [0, 9, 18, 27, 34]
+
+
 cdef void draws_setup(game_t* g, int seat, const codes_t* c, draws_ctx_t* x) noexcept nogil:
     """Per-decision part of the candidates' effective-tile counts (c: the 14-tile hand)."""
     cdef const mj_tables_t* T = g.T
     cdef const uint8_t* own = g.p[seat].hand
-    cdef int k, s, u, n = 0
+    cdef int k, s, u
+    cdef uint64_t none = 0
     for s in range(4):
         x.code[s] = c.c[s]
         x.cls[s] = suit_cls(T, s, c.c[s])
     x.mp0 = T.pair_mp[x.cls[0] * T.n_suit + x.cls[1]]
     x.sz0 = T.pair_sz[x.cls[2] * T.n_honor + x.cls[3]]
     for s in range(4):
-        x.start[s] = n
-        for k in range(9 * s, 9 * s + (7 if s == 3 else 9)):
+        for k in range(SUIT_START[s], SUIT_START[s + 1]):
             u = 4 - own[k] - g.visible[k]
-            if u <= 0:
-                continue          # (own[k] == 4 lands here too: no fifth copy is looked up)
-            x.kind[n] = k
-            x.u[n] = u
-            x.plus_cls[n] = suit_cls(T, s, c.c[s] + POW5[k - 9 * s])
-            x.half_plus[n] = half_value(T, s, x.plus_cls[n], x.cls)
-            n += 1
-    x.start[4] = n
-    x.n = n
+            u = u if u > 0 else 0
+            x.u[k] = u
+            none |= (<uint64_t>(u == 0)) << k
+            x.add[k] = POW5[k - 9 * s] if own[k] < 4 else 0
+            x.plus_cls[k] = suit_cls(T, s, c.c[s] + x.add[k])
+            x.half_plus[k] = half_value(T, s, x.plus_cls[k], x.cls)
+    x.none = none
 
 
-cdef inline int keep(int* d, int i, int v, int u, int base) noexcept nogil:
-    """Record draw i's shanten v; u if it beats base else 0 (branch-free: v arrives late from
-    a table load, and a branch on it mispredicts often)."""
-    d[i] = v
-    return u * (v < base)
-
-
-cdef inline int std_after(const mj_tables_t* T, const draws_ctx_t* x, int cand, int sets, int base, int* d) noexcept nogil:
-    """Standard shanten of H - cand + kind[i] for every drawable index i (into d[i]); returns
-    the unseen copies of the kinds that bring it below `base`."""
+cdef inline int std_after(const mj_tables_t* T, const draws_ctx_t* x, int cand, int sets, int base,
+                          uint64_t* effective) noexcept nogil:
+    """Unseen copies of the kinds k that bring the standard shanten of H - cand + k below
+    `base`; `effective` receives those kinds (a bit set; kinds with no unseen copy may be in it)."""
     cdef int A = cand // 9, ra = cand - 9 * (cand // 9), B, i, mp, sz, clsA, hc, cb, v, total = 0
     cdef int nsz = T.n_sz, ns = T.n_suit, nh = T.n_honor
+    cdef const uint8_t* final = T.final
     cdef uint32_t codeA = x.code[A] - POW5[ra]
-    cdef bint a_mp = A < 2
+    cdef bint a_mp = A < 2, hit
+    cdef uint64_t eff = 0
     clsA = suit_cls(T, A, codeA)
     hc = half_value(T, A, clsA, x.cls)            # candidate's half without the candidate
     for B in range(4):
-        if x.start[B] == x.start[B + 1]:
-            continue
         if B == A:                                # own suit: class, pair value, final
-            for i in range(x.start[B], x.start[B + 1]):
-                cb = suit_cls(T, B, codeA + POW5[x.kind[i] - 9 * B])
+            for i in range(SUIT_START[B], SUIT_START[B + 1]):
+                cb = suit_cls(T, B, codeA + x.add[i])
                 if a_mp:
                     mp = half_value(T, B, cb, x.cls)
                     sz = x.sz0
                 else:
                     mp = x.mp0
                     sz = half_value(T, B, cb, x.cls)
-                total += keep(d, i, T.final[(mp * nsz + sz) * 8 + sets] - 1, x.u[i], base)
+                v = final[(mp * nsz + sz) * 8 + sets] - 1
+                hit = v < base
+                total += x.u[i] & -(<int>hit)
+                eff |= (<uint64_t>hit) << i
         elif (B < 2) == a_mp:                     # same half: pair value with clsA, final
-            for i in range(x.start[B], x.start[B + 1]):
+            for i in range(SUIT_START[B], SUIT_START[B + 1]):
                 cb = x.plus_cls[i]
                 if B == 0:
-                    v = T.final[(T.pair_mp[cb * ns + clsA] * nsz + x.sz0) * 8 + sets] - 1
+                    v = final[(T.pair_mp[cb * ns + clsA] * nsz + x.sz0) * 8 + sets] - 1
                 elif B == 1:
-                    v = T.final[(T.pair_mp[clsA * ns + cb] * nsz + x.sz0) * 8 + sets] - 1
+                    v = final[(T.pair_mp[clsA * ns + cb] * nsz + x.sz0) * 8 + sets] - 1
                 elif B == 2:
-                    v = T.final[(x.mp0 * nsz + T.pair_sz[cb * nh + clsA]) * 8 + sets] - 1
+                    v = final[(x.mp0 * nsz + T.pair_sz[cb * nh + clsA]) * 8 + sets] - 1
                 else:
-                    v = T.final[(x.mp0 * nsz + T.pair_sz[clsA * nh + cb]) * 8 + sets] - 1
-                total += keep(d, i, v, x.u[i], base)
+                    v = final[(x.mp0 * nsz + T.pair_sz[clsA * nh + cb]) * 8 + sets] - 1
+                hit = v < base
+                total += x.u[i] & -(<int>hit)
+                eff |= (<uint64_t>hit) << i
         elif a_mp:                                # draw in s/z, candidate in m/p
-            for i in range(x.start[B], x.start[B + 1]):
-                total += keep(d, i, T.final[(hc * nsz + x.half_plus[i]) * 8 + sets] - 1, x.u[i], base)
+            for i in range(SUIT_START[B], SUIT_START[B + 1]):
+                hit = final[(hc * nsz + x.half_plus[i]) * 8 + sets] - 1 < base
+                total += x.u[i] & -(<int>hit)
+                eff |= (<uint64_t>hit) << i
         else:                                     # draw in m/p, candidate in s/z
-            for i in range(x.start[B], x.start[B + 1]):
-                total += keep(d, i, T.final[(x.half_plus[i] * nsz + hc) * 8 + sets] - 1, x.u[i], base)
+            for i in range(SUIT_START[B], SUIT_START[B + 1]):
+                hit = final[(x.half_plus[i] * nsz + hc) * 8 + sets] - 1 < base
+                total += x.u[i] & -(<int>hit)
+                eff |= (<uint64_t>hit) << i
+    effective[0] = eff
     return total
 
 
@@ -434,27 +446,30 @@ for _i in range(6):
         KNIT_KINDS[_i] |= (<uint64_t>KNIT_MASK[KNIT_PERM[_i][_s]]) << (9 * _s)
 
 
-cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, const int* dstd, int std_total,
+cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, uint64_t std_eff, int std_total,
                       int base, int forms) noexcept nogil:
     """Effective-tile count when the rules have special forms (h: the hand after the candidate
-    discard, 13 tiles): a drawable kind counts if the standard form (dstd, from std_after) or
-    some special form in `forms` (each_discard's live forms) brings the hand below `base`;
-    std_total: std_after's count for the standard form.
+    discard, 13 tiles): a drawable kind counts if the standard form (std_eff, std_total: the
+    kinds and count from std_after) or some special form in `forms` (each_discard's live
+    forms) brings the hand below `base`.
 
-    The special forms' draws are collected in a bit set, one form after another; each form
-    looks only at the draws no earlier form took, and only when its distance from h leaves it a chance
-    (a drawn tile lowers a distance by at most one): seven pairs decides by the drawn kind's
-    count, thirteen orphans and honors-and-knitted by whether the kind is held, the knitted
-    straight per assignment of knit classes to suits (a tile filling a knitted slot, or one
-    that joins the set-and-pair part, a table lookup)."""
+    The special forms' draws are collected in a bit set over kinds, one form after another;
+    each form looks only at the kinds no earlier form took, and only when its distance from h
+    leaves it a chance (a drawn tile lowers a distance by at most one): seven pairs decides by
+    the drawn kind's count, thirteen orphans and honors-and-knitted by whether the kind is
+    held, the knitted straight per assignment of knit classes to suits (a tile filling a
+    knitted slot, or one that joins the set-and-pair part, a table lookup)."""
     cdef const mj_tables_t* T = g.T
     cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
-    cdef int n = dx.n, j, k, i, q, top, total = 0, P, S, cnt, sset, cm, cp2, cs2, cz2
-    cdef uint64_t eff = 0
+    cdef int j, k, i, q, top, total = 0, P, S, cnt, sset, cm, cp2, cs2, cz2
+    cdef uint64_t taken = std_eff | dx.none      # counted already, or nothing to draw
+    cdef uint64_t eff = taken, held, todo
     cdef hand_t f
     cdef bint kong2 = (forms & FLAG_KONG_TWO_PAIRS) != 0
-    cdef int ok[4]
+    cdef int ok[5]
     cdef int perm_tot[6]
+    cdef int k3[3][3]
+    cdef int knit[6]
     cdef int ks_knit[6]
     cdef int ks_drest[6]
     cdef int ks_on[6]
@@ -467,7 +482,7 @@ cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, const int* d
         forms = 0
     if forms & FORM_SEVEN_PAIRS:
         if special_distance(&f, FORM_SEVEN_PAIRS | (forms & FLAG_KONG_TWO_PAIRS), T, 99) - 2 < base:
-            # the drawn kind's count in h (0..3: a drawable kind has an unseen copy) decides
+            # the drawn kind's count in h (0..3; 4: nothing to draw) decides
             for cnt in range(4):
                 if kong2:     # pairs = ge2 + ge4, singles = ge1 - ge2 + ge3 - ge4
                     P = f.ge[2] + f.ge[4] + (cnt == 1 or cnt == 3)
@@ -476,24 +491,31 @@ cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, const int* d
                     P = f.ge[2] + (cnt == 1)
                     S = f.ge[1] - f.ge[2] + (1 if cnt == 0 else (-1 if cnt == 1 else 0))
                 ok[cnt] = pairs_distance(P, S) - 1 < base
-            for j in range(n):
-                eff |= (<uint64_t>(ok[h[dx.kind[j]]] & (dstd[j] >= base))) << j
+            ok[4] = 0
+            for k in range(34):
+                eff |= (<uint64_t>ok[h[k]]) << k
     if (forms & FORM_THIRTEEN_ORPHANS) and 14 - f.orphan_kinds - f.orphan_pair - 2 < base:
-        for j in range(n):
-            k = dx.kind[j]
-            if dstd[j] < base or (eff >> j) & 1 or not (k >= 27 or k % 9 == 0 or k % 9 == 8):
+        for k in range(34):
+            if (eff >> k) & 1 or not (k >= 27 or k % 9 == 0 or k % 9 == 8):
                 continue
             P = 1 if (f.orphan_pair != 0 or h[k] == 1) else 0
             S = 1 if h[k] == 0 else 0
             if 13 - f.orphan_kinds - S - P < base:
-                eff |= (<uint64_t>1) << j
+                eff |= (<uint64_t>1) << k
+    if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
+        held = (<uint64_t>f.held[0] | (<uint64_t>f.held[1] << 9) | (<uint64_t>f.held[2] << 18)
+                | (<uint64_t>f.held[3] << 27))
+        for q in range(3):         # knitted tiles held per assignment of knit classes to suits
+            k3[q][0] = knit_count(f.held[q], 0)
+            k3[q][1] = knit_count(f.held[q], 1)
+            k3[q][2] = knit_count(f.held[q], 2)
+        for i in range(6):
+            knit[i] = k3[0][KNIT_PERM[i][0]] + k3[1][KNIT_PERM[i][1]] + k3[2][KNIT_PERM[i][2]]
     if forms & FORM_HONORS_KNITTED:
-        # knitted tiles + honors held, per assignment of knit classes to suits
+        # knitted tiles + honors held, per assignment
         top = 0
         for i in range(6):
-            perm_tot[i] = mj_popcount32(f.held[3])
-            for q in range(3):
-                perm_tot[i] += mj_popcount32(f.held[q] & KNIT_MASK[KNIT_PERM[i][q]])
+            perm_tot[i] = knit[i] + mj_popcount32(f.held[3])
             top = perm_tot[i] if perm_tot[i] > top else top
         if 14 - imin(top, 14) - 2 < base:
             # a kind not held adds one to the assignments whose knit class holds it (honors:
@@ -504,18 +526,12 @@ cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, const int* d
                     kinds = ALL_KINDS
                 elif perm_tot[i] == 13 - base:
                     kinds |= KNIT_KINDS[i] | HONOR_KINDS
-            if kinds:
-                for j in range(n):
-                    k = dx.kind[j]
-                    if h[k] == 0 and dstd[j] >= base and (kinds >> k) & 1:
-                        eff |= (<uint64_t>1) << j
+            eff |= kinds & ~held
     if forms & FORM_KNITTED_STRAIGHT:
         # per assignment: knitted tiles held and the hand without them (needs 1 set + pair)
         any_on = False
         for i in range(6):
-            ks_knit[i] = 0
-            for q in range(3):
-                ks_knit[i] += mj_popcount32(f.held[q] & KNIT_MASK[KNIT_PERM[i][q]])
+            ks_knit[i] = knit[i]
             # the rest needs >= 0 more tiles: skip assignments that cannot beat base
             ks_on[i] = 9 - ks_knit[i] - 2 < base
             if not ks_on[i]:
@@ -533,15 +549,15 @@ cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, const int* d
             ks_on[i] = 9 - ks_knit[i] + ks_drest[i] - 2 < base
             any_on = any_on or ks_on[i]
         if any_on:
-            for j in range(n):
-                if dstd[j] < base or (eff >> j) & 1:
-                    continue
-                k = dx.kind[j]
+            todo = ~eff & ALL_KINDS
+            while todo:
+                k = mj_ctz64(todo)
+                todo &= todo - 1
                 sset = k // 9
                 for i in range(6):
                     if not ks_on[i]:
                         continue
-                    if k < 27 and h[k] == 0 and (KNIT_MASK[KNIT_PERM[i][sset]] >> (k % 9)) & 1:
+                    if k < 27 and not (held >> k) & 1 and (KNIT_MASK[KNIT_PERM[i][sset]] >> (k % 9)) & 1:
                         q = 9 - ks_knit[i] - 1 + ks_drest[i]       # fills a knitted slot
                     else:                                            # joins the set + pair part
                         cm = ks_cls[i][0]
@@ -558,12 +574,13 @@ cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, const int* d
                             cz2 = T.honor_class[ks_code[i][3] + POW5[k - 27]]
                         q = 9 - ks_knit[i] + T.final[(T.pair_mp[cm * ns + cp2] * nsz + T.pair_sz[cs2 * nh + cz2]) * 8 + 1]
                     if q - 1 < base:
-                        eff |= (<uint64_t>1) << j
+                        eff |= (<uint64_t>1) << k
                         break
     total = std_total
+    eff &= ~taken
     while eff:
-        j = mj_ctz64(eff)
-        total += dx.u[j]
+        k = mj_ctz64(eff)
+        total += dx.u[k]
         eff &= eff - 1
     return total
 
@@ -600,7 +617,7 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     cdef bint threat = defensive and threatened(g, seat)
     cdef codes_t c
     cdef draws_ctx_t dx
-    cdef int dstd[34]
+    cdef uint64_t std_eff, cands = 0
     cdef int sets, live = 0
     cdef bint std = g.R.forms == FORM_STANDARD
     codes_of(p.hand, &c)
@@ -613,20 +630,23 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
                     best_d = s
                     best_k = k
         return best_k
+    for k in range(34):
+        cands |= (<uint64_t>(sh[k] == best_s)) << k
+    if not (cands & (cands - 1)):      # a single candidate: nothing to break
+        return mj_ctz64(cands)
     draws_setup(g, seat, &c, &dx)
     sets = c.n // 3                    # (n - 1 + 1) // 3 for the hand after the discard
-    for k in range(34):
-        if sh[k] == best_s:
-            if not live:               # standard rules, or no special form can matter
-                u = std_after(g.T, &dx, k, sets, best_s, dstd)
-            else:
-                u = std_after(g.T, &dx, k, sets, best_s, dstd)
-                p.hand[k] -= 1
-                u = mixed_ukeire(g, p.hand, &dx, dstd, u, best_s, live)
-                p.hand[k] += 1
-            if u > best_u:
-                best_u = u
-                best_k = k
+    while cands:                       # ascending kinds: a tie keeps the lowest
+        k = mj_ctz64(cands)
+        cands &= cands - 1
+        u = std_after(g.T, &dx, k, sets, best_s, &std_eff)
+        if live:                       # a special form can matter
+            p.hand[k] -= 1
+            u = mixed_ukeire(g, p.hand, &dx, std_eff, u, best_s, live)
+            p.hand[k] += 1
+        if u > best_u:
+            best_u = u
+            best_k = k
     return best_k
 
 

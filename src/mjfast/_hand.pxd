@@ -167,15 +167,26 @@ cdef inline uint32_t bits_code(uint32_t sel) noexcept nogil:
     return mj_base5_8(x) + ((sel >> 8) & 1) * POW5_8
 
 
+cdef inline int knit_count(uint32_t held, int i) noexcept nogil:
+    """Ranks of knit class i (1-4-7, 2-5-8, 3-6-9 for i = 0, 1, 2) in the 9-bit rank mask.
+
+    The class's three bits sit at 0, 3, 6 after the shift; multiplying by 0x49 adds them up
+    in bits 6..7 (the partial sums below bit 6 stay under 64, so nothing carries in)."""
+    return <int>(((((held >> i) & 0x49) * 0x49) >> 6) & 3)
+
+
 cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int best) noexcept nogil:
     """min(best, distance over the special forms in `forms`) (13/14-tile hands only).
 
-    A knitted straight is at least 9 - (knitted tiles held) away, so its table lookups are
-    skipped for the permutations that cannot beat `best`.
+    The knitted forms are bounded first by the best knit class of each suit (no assignment
+    of classes to suits holds more), so their six assignments are only tried when that bound
+    can beat `best`; a knitted straight's table lookups likewise only for the assignments
+    whose 9 - (knitted tiles held) can.
     """
-    cdef int d, i, s, kn, knit_total, honors
+    cdef int d, i, s, knit_total, honors, top
     cdef uint32_t c[3]
     cdef int k3[3][3]
+    cdef bint hk, ks
     if forms & FORM_SEVEN_PAIRS:
         if forms & FLAG_KONG_TWO_PAIRS:
             d = pairs_distance(f.ge[2] + f.ge[4], f.ge[1] - f.ge[2] + f.ge[3] - f.ge[4])
@@ -185,19 +196,25 @@ cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int
     if forms & FORM_THIRTEEN_ORPHANS:
         best = imin(best, 14 - f.orphan_kinds - f.orphan_pair)
     if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
+        top = 0
         for s in range(3):
-            for i in range(3):
-                k3[s][i] = mj_popcount32(f.held[s] & KNIT_MASK[i])
+            k3[s][0] = knit_count(f.held[s], 0)
+            k3[s][1] = knit_count(f.held[s], 1)
+            k3[s][2] = knit_count(f.held[s], 2)
+            top += max(k3[s][0], k3[s][1], k3[s][2])
         honors = mj_popcount32(f.held[3])
-        for i in range(6):
-            knit_total = k3[0][KNIT_PERM[i][0]] + k3[1][KNIT_PERM[i][1]] + k3[2][KNIT_PERM[i][2]]
-            if forms & FORM_HONORS_KNITTED:
-                best = imin(best, 14 - imin(knit_total + honors, 14))
-            if (forms & FORM_KNITTED_STRAIGHT) and 9 - knit_total < best:
-                for s in range(3):
-                    c[s] = f.code[s] - bits_code(f.held[s] & KNIT_MASK[KNIT_PERM[i][s]])
-                d = 9 - knit_total + distance_sets_pair(t, c[0], c[1], c[2], f.code[3], 1)
-                best = imin(best, d)
+        hk = (forms & FORM_HONORS_KNITTED) and 14 - imin(top + honors, 14) < best
+        ks = (forms & FORM_KNITTED_STRAIGHT) and 9 - top < best
+        if hk or ks:
+            for i in range(6):
+                knit_total = k3[0][KNIT_PERM[i][0]] + k3[1][KNIT_PERM[i][1]] + k3[2][KNIT_PERM[i][2]]
+                if hk:
+                    best = imin(best, 14 - imin(knit_total + honors, 14))
+                if ks and 9 - knit_total < best:
+                    for s in range(3):
+                        c[s] = f.code[s] - bits_code(f.held[s] & KNIT_MASK[KNIT_PERM[i][s]])
+                    d = 9 - knit_total + distance_sets_pair(t, c[0], c[1], c[2], f.code[3], 1)
+                    best = imin(best, d)
     return best
 
 
