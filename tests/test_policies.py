@@ -135,3 +135,93 @@ def test_mixed_table_and_python_policy_agree_with_builtin_seat():
     fast = mjfast.replay(5, 1, policies="greedy")
     mixed = mjfast.replay(5, 1, policies=["greedy", PyGreedy("classical"), "greedy", "greedy"])
     assert mixed.events == fast.events
+
+
+# ----------------------------------------------------------------------------------------
+# The greedy discard on single hands, against PyGreedy, with hands drawn towards the shapes
+# whose effective tiles take the engine's special-form paths (seven pairs, thirteen orphans,
+# honors-and-knitted, knitted straight), where whole games rarely go.
+
+from types import SimpleNamespace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mjfast import _game
+from mjfast.sim import game_rules
+
+_ORPHANS = [0, 8, 9, 17, 18, 26] + list(range(27, 34))
+_KNIT_PERMS = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+
+
+@st.composite
+def _greedy_positions(draw):
+    """(hand, visible): a closed 14-tile hand biased towards one shape, and seen tiles."""
+    shape = draw(st.sampled_from(["any", "knitted", "pairs", "orphans"]))
+    if shape == "knitted":
+        perm = draw(st.sampled_from(_KNIT_PERMS))
+        favoured = [9 * s + r for s in range(3) for r in range(perm[s], 9, 3)] + list(range(27, 34))
+    elif shape == "pairs":
+        favoured = draw(st.lists(st.integers(0, 33), min_size=4, max_size=7, unique=True)) * 2
+    elif shape == "orphans":
+        favoured = _ORPHANS
+    else:
+        favoured = list(range(34))
+    hand = np.zeros(34, np.uint8)
+    n_random = draw(st.integers(0, 4))
+    if shape == "knitted" and draw(st.booleans()):
+        # distinct knitted tiles and honors: honors-and-knitted territory
+        for k in draw(st.permutations(favoured))[:14 - n_random]:
+            hand[k] += 1
+    while hand.sum() < 14:
+        if hand.sum() < 14 - n_random:
+            k = draw(st.sampled_from(favoured))
+        else:
+            k = draw(st.integers(0, 33))
+        if hand[k] < 4:
+            hand[k] += 1
+    room = (4 - hand).tolist()
+    visible = np.array([draw(st.integers(0, r)) if draw(st.booleans()) else 0 for r in room], np.uint8)
+    return hand, visible
+
+
+@pytest.mark.parametrize("rules", ["mcr", "classical"])
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+@given(position=_greedy_positions())
+def test_greedy_scores_equal_documented_rules_on_single_hands(rules, position):
+    """Shanten after each discard and effective-tile count of each tied discard, as the
+    engine computes them, equal PyGreedy's plain recomputation; so does the discard."""
+    hand, visible = position
+    sh, counts, choice = _game._greedy_scores_of(game_rules(rules).kernel(), hand, visible)
+    ref = PyGreedy(rules)
+    h = hand.astype(np.int64)
+    ref_sh = {}
+    for k in np.flatnonzero(h):
+        h[k] -= 1
+        ref_sh[k] = ref.sh(h)
+        h[k] += 1
+    best = min(ref_sh.values())
+    for k in range(34):
+        if k not in ref_sh:
+            assert sh[k] == 99
+        elif ref_sh[k] <= best + 1:       # the engine resolves discards up to best + 1 only
+            assert sh[k] == ref_sh[k], k
+        else:
+            assert sh[k] > best + 1, k
+    for k in range(34):
+        if sh[k] != best:
+            assert counts[k] == -1
+            continue
+        h[k] -= 1
+        u = 0
+        for t in range(34):
+            unseen = 4 - h[t] - int(visible[t]) - (1 if t == k else 0)
+            if h[t] < 4 and unseen > 0:
+                h[t] += 1
+                u += unseen if ref.sh(h) < best else 0
+                h[t] -= 1
+        h[k] += 1
+        assert counts[k] == u, tiles.tile_name(k)
+    view = SimpleNamespace(hand=hand.copy(), visible=visible.copy())
+    assert tiles.tile_name(choice) == ref.discard(view)

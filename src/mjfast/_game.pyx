@@ -30,7 +30,7 @@ from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
 from mjfast._hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
     distance_sets_pair, special_distance, features_for, pairs_distance, imin, FEAT_CODES, FEAT_KNITS, POW5,
-    bits_code, knit_count,
+    bits_code, knit_count, special_distances, hand_minus,
     KNIT_MASK, KNIT_PERM,
 )
 from mjfast._bits cimport mj_popcount32, mj_ctz64
@@ -176,15 +176,16 @@ cdef inline void codes_add(codes_t* c, int k, int delta) noexcept nogil:
     c.n += delta
 
 
-cdef inline bint complete(game_t* g, uint8_t* h) noexcept nogil:
+cdef inline bint complete(game_t* g, uint8_t* h, int n) noexcept nogil:
+    """Whether the concealed tiles h (n of them) with the exposed sets form a winning hand."""
     cdef hand_t f
     if standard_winning_counts(h, g.T):
         return True
-    if not (g.R.forms & FORMS_SPECIAL):
+    if not (g.R.forms & FORMS_SPECIAL) or n != 14:
         return False
     # special forms: only closed 14-tile hands; `best = 1` prunes everything that is not complete
     load_counts(h, &f, features_for(g.R.forms))
-    return f.n == 14 and special_distance(&f, g.R.forms, g.T, 1) == 0
+    return special_distance(&f, g.R.forms, g.T, 1) == 0
 
 
 cdef inline int live_left(game_t* g) noexcept nogil:
@@ -260,17 +261,7 @@ cdef int SPECIAL_BITS[4]
 SPECIAL_BITS[:] = [FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT]
 
 
-cdef inline int special_shanten_forms(game_t* g, const uint8_t* h, int forms, int bound) noexcept nogil:
-    """Shanten of h over the special forms in `forms` (form bits and rule flags), capped at
-    bound - 1; 99 if h is not a closed 13/14-tile hand."""
-    cdef hand_t f
-    load_counts(h, &f, features_for(forms))
-    if f.n < 13:
-        return 99
-    return special_distance(&f, forms, g.T, bound) - 1
-
-
-cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh, int* live) noexcept nogil:
+cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh, int* live, hand_t* f) noexcept nogil:
     """std_each_discard() for the rule set's forms: a special form can only matter for a
     discard whose standard shanten is above that form's shanten of the whole hand (removing a
     tile never lowers a form's shanten), so each discard evaluates only those forms.
@@ -278,38 +269,41 @@ cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh, int* liv
     ``live`` (may be NULL) receives the special forms (with the rule flags) whose shanten of h
     is at most the returned best: the only ones that can bring a discard's hand plus a drawn
     tile below it (a draw lowers a shanten by at most one), i.e. the only ones the greedy
-    tie-break has to look at. 0 when none."""
-    cdef int best = std_each_discard(g, h, c, sh), k, sp = 99, s, i, sub
-    cdef int flags = g.R.forms & FLAG_KONG_TWO_PAIRS
+    tie-break has to look at. 0 when none. When it is not 0, f holds h's features (as
+    load_counts fills them for the rule set's forms)."""
+    cdef int best = std_each_discard(g, h, c, sh), k, sp, s, i, sub
+    cdef int flags = g.R.forms & FLAG_KONG_TWO_PAIRS, feat = features_for(g.R.forms)
     cdef int sf[4]
-    cdef hand_t f
+    cdef hand_t fk
+    cdef uint64_t todo = 0
     if live != NULL:
         live[0] = 0
     if not (g.R.forms & FORMS_SPECIAL) or c.n != 14:
         return best              # (special forms need a closed hand: 13 tiles after the discard)
     # each form's shanten of the whole hand, capped at best + 2 (larger values decide nothing)
-    load_counts(h, &f, features_for(g.R.forms))
+    load_counts(h, f, feat)
+    special_distances(f, g.R.forms, g.T, best + 3, sf)
+    sp = 99
     for i in range(4):
-        sf[i] = 99
-        if g.R.forms & SPECIAL_BITS[i]:
-            sf[i] = special_distance(&f, SPECIAL_BITS[i] | flags, g.T, best + 3) - 1
-            sp = imin(sp, sf[i])
+        sf[i] -= sf[i] != 99
+        sp = imin(sp, sf[i])
     if sp > best + 1:           # greedy uses the best and (defensive) best + 1 discards only
         return best
+    for k in range(34):         # (sh[k] is 99 for kinds not held)
+        todo |= (<uint64_t>(sp < sh[k] and sh[k] != 99)) << k
+    while todo:
+        k = mj_ctz64(todo)
+        todo &= todo - 1
+        sub = flags
+        for i in range(4):
+            if sf[i] < sh[k]:
+                sub |= SPECIAL_BITS[i]
+        hand_minus(f, h, k, feat, &fk)
+        s = special_distance(&fk, sub, g.T, sh[k] + 1) - 1
+        sh[k] = imin(sh[k], s)
     best = 99
     for k in range(34):
-        if sh[k] != 99 and sp < sh[k]:
-            sub = flags
-            for i in range(4):
-                if sf[i] < sh[k]:
-                    sub |= SPECIAL_BITS[i]
-            h[k] -= 1
-            s = special_shanten_forms(g, h, sub, sh[k] + 1)
-            h[k] += 1
-            if s < sh[k]:
-                sh[k] = s
-        if sh[k] < best:
-            best = sh[k]
+        best = imin(best, sh[k])
     if live != NULL:
         for i in range(4):
             if sf[i] <= best:
@@ -332,11 +326,19 @@ ctypedef struct draws_ctx_t:
                                # candidate: the discarded copy leaves the hand and becomes visible)
     uint64_t none              # kinds with no unseen copy
     uint32_t add[34]           # POW5 of the kind's rank, 0 if H holds all four (no fifth copy)
-    int plus_cls[34]           # class of the kind's suit in H with one more tile
-    int half_plus[34]          # pair-table value of the kind's half (m/p or s/z) in H + kind
+    int cross[34]              # offset into FINAL of the kind's half (m/p or s/z) in H + kind,
+                               # for a candidate in the other half
+    int same[34]               # offset into the pair table of the kind's suit class in H + kind,
+                               # for a candidate in the other suit of its half
     uint32_t code[4]           # H's suit codes
     int cls[4]                 # H's suit classes
     int mp0, sz0
+    # other-suit part of the last candidate of each suit (class of that suit without it,
+    # effective-tile count and kinds outside that suit): candidates whose suit keeps the same
+    # class share it
+    int memo_cls[4]
+    int memo_total[4]
+    uint64_t memo_eff[4]
 
 
 cdef inline int suit_cls(const mj_tables_t* T, int s, uint32_t code) noexcept nogil:
@@ -354,85 +356,152 @@ cdef inline int half_value(const mj_tables_t* T, int s, int cls_s, const int* cl
     return T.pair_sz[cls[2] * T.n_honor + cls_s]
 
 
-cdef int SUIT_START[5]
-SUIT_START[:] = [0, 9, 18, 27, 34]
+cdef inline int pair_stride(const mj_tables_t* T, int s) noexcept nogil:
+    """Index step of suit s's class in its pair table (pair_mp[m * n_suit + p],
+    pair_sz[s * n_honor + z])."""
+    return T.n_suit if s == 0 else (T.n_honor if s == 2 else 1)
+
+
+cdef inline const uint8_t* half_row(const mj_tables_t* T, const draws_ctx_t* x, int s) noexcept nogil:
+    """Pair-table row giving suit s's half value with the other suit of the half at H's class:
+    the value for class cl of suit s is half_row(s)[cl * pair_stride(s)]."""
+    if s == 0:
+        return T.pair_mp + x.cls[1]
+    if s == 1:
+        return T.pair_mp + x.cls[0] * T.n_suit
+    if s == 2:
+        return T.pair_sz + x.cls[3]
+    return T.pair_sz + x.cls[2] * T.n_honor
+
+
+cdef inline uint64_t setup_suit(const mj_tables_t* T, const uint8_t* own, const uint8_t* visible,
+                                draws_ctx_t* x, int s, int sets) noexcept nogil:
+    """draws_setup for the kinds of suit s (a constant where inlined); returns the kinds with
+    no unseen copy."""
+    cdef int r, k, u, cl, n = 7 if s == 3 else 9, stride = pair_stride(T, s)
+    cdef const uint8_t* cls_of = T.honor_class if s == 3 else T.suit_class
+    cdef const uint8_t* pt = half_row(T, x, s)
+    # FINAL[(mp * n_sz + sz) * 8 + sets]: this half's part of the index
+    cdef int cmul = T.n_sz * 8 if s < 2 else 8, cadd = sets if s < 2 else 0
+    cdef uint64_t none = 0
+    for r in range(n):
+        k = 9 * s + r
+        u = 4 - own[k] - visible[k]
+        u = u if u > 0 else 0
+        x.u[k] = u
+        none |= (<uint64_t>(u == 0)) << k
+        x.add[k] = POW5[r] & -(<uint32_t>(own[k] < 4))
+        cl = cls_of[x.code[s] + x.add[k]]
+        x.same[k] = cl * stride
+        x.cross[k] = pt[cl * stride] * cmul + cadd
+    return none
 
 
 cdef void draws_setup(game_t* g, int seat, const codes_t* c, draws_ctx_t* x) noexcept nogil:
-    """Per-decision part of the candidates' effective-tile counts (c: the 14-tile hand)."""
+    """Per-decision part of the candidates' effective-tile counts (c: the 14-tile hand, 3k+2)."""
     cdef const mj_tables_t* T = g.T
     cdef const uint8_t* own = g.p[seat].hand
-    cdef int k, s, u
-    cdef uint64_t none = 0
+    cdef int s, sets = c.n // 3
     for s in range(4):
         x.code[s] = c.c[s]
         x.cls[s] = suit_cls(T, s, c.c[s])
+        x.memo_cls[s] = -1
     x.mp0 = T.pair_mp[x.cls[0] * T.n_suit + x.cls[1]]
     x.sz0 = T.pair_sz[x.cls[2] * T.n_honor + x.cls[3]]
-    for s in range(4):
-        for k in range(SUIT_START[s], SUIT_START[s + 1]):
-            u = 4 - own[k] - g.visible[k]
-            u = u if u > 0 else 0
-            x.u[k] = u
-            none |= (<uint64_t>(u == 0)) << k
-            x.add[k] = POW5[k - 9 * s] if own[k] < 4 else 0
-            x.plus_cls[k] = suit_cls(T, s, c.c[s] + x.add[k])
-            x.half_plus[k] = half_value(T, s, x.plus_cls[k], x.cls)
-    x.none = none
+    x.none = (setup_suit(T, own, g.visible, x, 0, sets) | setup_suit(T, own, g.visible, x, 1, sets)
+              | setup_suit(T, own, g.visible, x, 2, sets) | setup_suit(T, own, g.visible, x, 3, sets))
 
 
-cdef inline int std_after(const mj_tables_t* T, const draws_ctx_t* x, int cand, int sets, int base,
+cdef inline int other_suit_gain(const mj_tables_t* T, const draws_ctx_t* x, int B, int A, int clsA,
+                                int hc, int sets, int base, uint64_t* eff) noexcept nogil:
+    """std_after's part for the draws in suit B != A (B a constant where inlined: fixed trip
+    count, resolved branches)."""
+    cdef int r, k, total = 0, off = 9 * B
+    cdef const uint8_t* final = T.final
+    cdef const uint8_t* row
+    cdef const uint8_t* pt
+    cdef int n = 7 if B == 3 else 9
+    cdef bint hit
+    cdef uint64_t e = 0
+    if (B < 2) != (A < 2):          # other half: FINAL with the candidate's half value hc
+        row = final + (hc * 8 if B < 2 else hc * T.n_sz * 8 + sets)
+        for r in range(n):
+            k = off + r
+            hit = row[x.cross[k]] - 1 < base
+            total += x.u[k] & -(<int>hit)
+            e |= (<uint64_t>hit) << k
+    else:                           # same half: pair value of (B with the draw, A without the candidate)
+        if B == 0:
+            pt = T.pair_mp + clsA
+        elif B == 1:
+            pt = T.pair_mp + clsA * T.n_suit
+        elif B == 2:
+            pt = T.pair_sz + clsA
+        else:
+            pt = T.pair_sz + clsA * T.n_honor
+        if B < 2:
+            row = final + x.sz0 * 8 + sets
+            for r in range(n):
+                k = off + r
+                hit = row[pt[x.same[k]] * T.n_sz * 8] - 1 < base
+                total += x.u[k] & -(<int>hit)
+                e |= (<uint64_t>hit) << k
+        else:
+            row = final + x.mp0 * T.n_sz * 8 + sets
+            for r in range(n):
+                k = off + r
+                hit = row[pt[x.same[k]] * 8] - 1 < base
+                total += x.u[k] & -(<int>hit)
+                e |= (<uint64_t>hit) << k
+    eff[0] |= e
+    return total
+
+
+cdef inline int std_after(const mj_tables_t* T, draws_ctx_t* x, int cand, int sets, int base,
                           uint64_t* effective) noexcept nogil:
     """Unseen copies of the kinds k that bring the standard shanten of H - cand + k below
     `base`; `effective` receives those kinds (a bit set; kinds with no unseen copy may be in it)."""
-    cdef int A = cand // 9, ra = cand - 9 * (cand // 9), B, i, mp, sz, clsA, hc, cb, v, total = 0
-    cdef int nsz = T.n_sz, ns = T.n_suit, nh = T.n_honor
-    cdef const uint8_t* final = T.final
+    cdef int A = cand // 9, ra = cand - 9 * (cand // 9), r, k, n, cb, clsA, hc, total = 0, fmul, pmul
     cdef uint32_t codeA = x.code[A] - POW5[ra]
-    cdef bint a_mp = A < 2, hit
-    cdef uint64_t eff = 0
-    clsA = suit_cls(T, A, codeA)
+    cdef const uint8_t* final = T.final
+    cdef const uint8_t* cls_of = T.honor_class if A == 3 else T.suit_class
+    cdef const uint8_t* pt
+    cdef const uint8_t* row
+    cdef bint hit
+    cdef uint64_t eff = 0, other = 0
+    clsA = cls_of[codeA]
     hc = half_value(T, A, clsA, x.cls)            # candidate's half without the candidate
-    for B in range(4):
-        if B == A:                                # own suit: class, pair value, final
-            for i in range(SUIT_START[B], SUIT_START[B + 1]):
-                cb = suit_cls(T, B, codeA + x.add[i])
-                if a_mp:
-                    mp = half_value(T, B, cb, x.cls)
-                    sz = x.sz0
-                else:
-                    mp = x.mp0
-                    sz = half_value(T, B, cb, x.cls)
-                v = final[(mp * nsz + sz) * 8 + sets] - 1
-                hit = v < base
-                total += x.u[i] & -(<int>hit)
-                eff |= (<uint64_t>hit) << i
-        elif (B < 2) == a_mp:                     # same half: pair value with clsA, final
-            for i in range(SUIT_START[B], SUIT_START[B + 1]):
-                cb = x.plus_cls[i]
-                if B == 0:
-                    v = final[(T.pair_mp[cb * ns + clsA] * nsz + x.sz0) * 8 + sets] - 1
-                elif B == 1:
-                    v = final[(T.pair_mp[clsA * ns + cb] * nsz + x.sz0) * 8 + sets] - 1
-                elif B == 2:
-                    v = final[(x.mp0 * nsz + T.pair_sz[cb * nh + clsA]) * 8 + sets] - 1
-                else:
-                    v = final[(x.mp0 * nsz + T.pair_sz[clsA * nh + cb]) * 8 + sets] - 1
-                hit = v < base
-                total += x.u[i] & -(<int>hit)
-                eff |= (<uint64_t>hit) << i
-        elif a_mp:                                # draw in s/z, candidate in m/p
-            for i in range(SUIT_START[B], SUIT_START[B + 1]):
-                hit = final[(hc * nsz + x.half_plus[i]) * 8 + sets] - 1 < base
-                total += x.u[i] & -(<int>hit)
-                eff |= (<uint64_t>hit) << i
-        else:                                     # draw in m/p, candidate in s/z
-            for i in range(SUIT_START[B], SUIT_START[B + 1]):
-                hit = final[(x.half_plus[i] * nsz + hc) * 8 + sets] - 1 < base
-                total += x.u[i] & -(<int>hit)
-                eff |= (<uint64_t>hit) << i
-    effective[0] = eff
-    return total
+    # own suit: the class of codeA plus the draw, its pair value, FINAL
+    pt = half_row(T, x, A)
+    pmul = pair_stride(T, A)
+    if A < 2:
+        row = final + x.sz0 * 8 + sets
+        fmul = T.n_sz * 8
+    else:
+        row = final + x.mp0 * T.n_sz * 8 + sets
+        fmul = 8
+    n = 7 if A == 3 else 9
+    for r in range(n):
+        k = 9 * A + r
+        cb = cls_of[codeA + x.add[k]]
+        hit = row[pt[cb * pmul] * fmul] - 1 < base
+        total += x.u[k] & -(<int>hit)
+        eff |= (<uint64_t>hit) << k
+    # the other suits depend on the candidate only through clsA
+    if x.memo_cls[A] != clsA:
+        x.memo_cls[A] = clsA
+        x.memo_total[A] = 0
+        if A != 0:
+            x.memo_total[A] += other_suit_gain(T, x, 0, A, clsA, hc, sets, base, &other)
+        if A != 1:
+            x.memo_total[A] += other_suit_gain(T, x, 1, A, clsA, hc, sets, base, &other)
+        if A != 2:
+            x.memo_total[A] += other_suit_gain(T, x, 2, A, clsA, hc, sets, base, &other)
+        if A != 3:
+            x.memo_total[A] += other_suit_gain(T, x, 3, A, clsA, hc, sets, base, &other)
+        x.memo_eff[A] = other
+    effective[0] = eff | x.memo_eff[A]
+    return total + x.memo_total[A]
 
 
 # 34-bit kind sets: every kind, the honors, and per assignment i of knit classes to suits
@@ -446,10 +515,10 @@ for _i in range(6):
         KNIT_KINDS[_i] |= (<uint64_t>KNIT_MASK[KNIT_PERM[_i][_s]]) << (9 * _s)
 
 
-cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, uint64_t std_eff, int std_total,
-                      int base, int forms) noexcept nogil:
+cdef int mixed_ukeire(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t* dx, uint64_t std_eff,
+                      int std_total, int base, int forms) noexcept nogil:
     """Effective-tile count when the rules have special forms (h: the hand after the candidate
-    discard, 13 tiles): a drawable kind counts if the standard form (std_eff, std_total: the
+    discard, 13 tiles; f: its features, all the rule set's): a drawable kind counts if the standard form (std_eff, std_total: the
     kinds and count from std_after) or some special form in `forms` (each_discard's live
     forms) brings the hand below `base`.
 
@@ -461,27 +530,21 @@ cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, uint64_t std
     knitted slot, or one that joins the set-and-pair part, a table lookup)."""
     cdef const mj_tables_t* T = g.T
     cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
-    cdef int j, k, i, q, top, total = 0, P, S, cnt, sset, cm, cp2, cs2, cz2
+    cdef int k, i, q, top, total = 0, P, S, cnt
     cdef uint64_t taken = std_eff | dx.none      # counted already, or nothing to draw
     cdef uint64_t eff = taken, held, todo
-    cdef hand_t f
     cdef bint kong2 = (forms & FLAG_KONG_TWO_PAIRS) != 0
     cdef int ok[5]
     cdef int perm_tot[6]
     cdef int k3[3][3]
     cdef int knit[6]
-    cdef int ks_knit[6]
-    cdef int ks_drest[6]
-    cdef int ks_on[6]
-    cdef uint32_t ks_code[6][4]
-    cdef int ks_cls[6][4]
-    cdef bint any_on
+    cdef uint32_t ks_code[4]
+    cdef int ks_cls[4]
+    cdef int hmp, hsz, drest, thr, dp
+    cdef uint64_t fill
     cdef uint64_t kinds
-    load_counts(h, &f, features_for(forms))
-    if f.n < 13:
-        forms = 0
     if forms & FORM_SEVEN_PAIRS:
-        if special_distance(&f, FORM_SEVEN_PAIRS | (forms & FLAG_KONG_TWO_PAIRS), T, 99) - 2 < base:
+        if special_distance(f, FORM_SEVEN_PAIRS | (forms & FLAG_KONG_TWO_PAIRS), T, 99) - 2 < base:
             # the drawn kind's count in h (0..3; 4: nothing to draw) decides
             for cnt in range(4):
                 if kong2:     # pairs = ge2 + ge4, singles = ge1 - ge2 + ge3 - ge4
@@ -528,54 +591,45 @@ cdef int mixed_ukeire(game_t* g, uint8_t* h, const draws_ctx_t* dx, uint64_t std
                     kinds |= KNIT_KINDS[i] | HONOR_KINDS
             eff |= kinds & ~held
     if forms & FORM_KNITTED_STRAIGHT:
-        # per assignment: knitted tiles held and the hand without them (needs 1 set + pair)
-        any_on = False
+        # per assignment i of knit classes to suits: the knitted tiles held (knit[i]) and the
+        # rest of the hand, which needs 1 set + pair (drest tiles missing); i's distance is
+        # 9 - knit[i] + drest, and a draw lowers it by at most one. A draw filling an empty
+        # knitted slot lowers it by one; any other draw joins the rest and wins if the rest's
+        # distance with it (dp, a table lookup) is below thr = base - 8 + knit[i].
         for i in range(6):
-            ks_knit[i] = knit[i]
-            # the rest needs >= 0 more tiles: skip assignments that cannot beat base
-            ks_on[i] = 9 - ks_knit[i] - 2 < base
-            if not ks_on[i]:
-                continue
+            if 9 - knit[i] - 2 >= base:
+                continue                        # (drest >= 0)
             for q in range(3):
-                ks_code[i][q] = f.code[q] - bits_code(f.held[q] & KNIT_MASK[KNIT_PERM[i][q]])
-            ks_code[i][3] = f.code[3]
-            ks_cls[i][0] = T.suit_class[ks_code[i][0]]
-            ks_cls[i][1] = T.suit_class[ks_code[i][1]]
-            ks_cls[i][2] = T.suit_class[ks_code[i][2]]
-            ks_cls[i][3] = T.honor_class[ks_code[i][3]]
-            ks_drest[i] = T.final[(T.pair_mp[ks_cls[i][0] * ns + ks_cls[i][1]] * nsz
-                                   + T.pair_sz[ks_cls[i][2] * nh + ks_cls[i][3]]) * 8 + 1]
-            # a drawn tile lowers this assignment's distance by at most one
-            ks_on[i] = 9 - ks_knit[i] + ks_drest[i] - 2 < base
-            any_on = any_on or ks_on[i]
-        if any_on:
-            todo = ~eff & ALL_KINDS
-            while todo:
+                ks_code[q] = f.code[q] - bits_code(f.held[q] & KNIT_MASK[KNIT_PERM[i][q]])
+            ks_code[3] = f.code[3]
+            ks_cls[0] = T.suit_class[ks_code[0]]
+            ks_cls[1] = T.suit_class[ks_code[1]]
+            ks_cls[2] = T.suit_class[ks_code[2]]
+            ks_cls[3] = T.honor_class[ks_code[3]]
+            hmp = T.pair_mp[ks_cls[0] * ns + ks_cls[1]]
+            hsz = T.pair_sz[ks_cls[2] * nh + ks_cls[3]]
+            drest = T.final[(hmp * nsz + hsz) * 8 + 1]
+            thr = base - 8 + knit[i]
+            if drest - 1 >= thr:
+                continue                        # no draw gets this assignment under base
+            fill = KNIT_KINDS[i] & ~held
+            eff |= fill
+            todo = ~eff & ~fill & ALL_KINDS     # the draws that join the rest
+            if drest < thr:
+                eff |= todo
+                continue
+            while todo:                         # (drawable kinds: at most 3 held, no fifth copy)
                 k = mj_ctz64(todo)
                 todo &= todo - 1
-                sset = k // 9
-                for i in range(6):
-                    if not ks_on[i]:
-                        continue
-                    if k < 27 and not (held >> k) & 1 and (KNIT_MASK[KNIT_PERM[i][sset]] >> (k % 9)) & 1:
-                        q = 9 - ks_knit[i] - 1 + ks_drest[i]       # fills a knitted slot
-                    else:                                            # joins the set + pair part
-                        cm = ks_cls[i][0]
-                        cp2 = ks_cls[i][1]
-                        cs2 = ks_cls[i][2]
-                        cz2 = ks_cls[i][3]
-                        if sset == 0:
-                            cm = T.suit_class[ks_code[i][0] + POW5[k]]
-                        elif sset == 1:
-                            cp2 = T.suit_class[ks_code[i][1] + POW5[k - 9]]
-                        elif sset == 2:
-                            cs2 = T.suit_class[ks_code[i][2] + POW5[k - 18]]
-                        else:
-                            cz2 = T.honor_class[ks_code[i][3] + POW5[k - 27]]
-                        q = 9 - ks_knit[i] + T.final[(T.pair_mp[cm * ns + cp2] * nsz + T.pair_sz[cs2 * nh + cz2]) * 8 + 1]
-                    if q - 1 < base:
-                        eff |= (<uint64_t>1) << k
-                        break
+                if k < 9:
+                    dp = T.final[(T.pair_mp[T.suit_class[ks_code[0] + POW5[k]] * ns + ks_cls[1]] * nsz + hsz) * 8 + 1]
+                elif k < 18:
+                    dp = T.final[(T.pair_mp[ks_cls[0] * ns + T.suit_class[ks_code[1] + POW5[k - 9]]] * nsz + hsz) * 8 + 1]
+                elif k < 27:
+                    dp = T.final[(hmp * nsz + T.pair_sz[T.suit_class[ks_code[2] + POW5[k - 18]] * nh + ks_cls[3]]) * 8 + 1]
+                else:
+                    dp = T.final[(hmp * nsz + T.pair_sz[ks_cls[2] * nh + T.honor_class[ks_code[3] + POW5[k - 27]]]) * 8 + 1]
+                eff |= (<uint64_t>(dp < thr)) << k
     total = std_total
     eff &= ~taken
     while eff:
@@ -612,16 +666,16 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     shanten of the best, the lowest danger() (ties as greedy).
     """
     cdef player_t* p = &g.p[seat]
-    cdef int k, s, u, best_s = 99, best_u = -1, best_k = -1, best_d = 1 << 30
+    cdef int k, s, best_s = 99, best_k = -1, best_d = 1 << 30
     cdef int sh[34]
     cdef bint threat = defensive and threatened(g, seat)
     cdef codes_t c
-    cdef draws_ctx_t dx
-    cdef uint64_t std_eff, cands = 0
-    cdef int sets, live = 0
+    cdef hand_t f14
+    cdef uint64_t cands = 0
+    cdef int live = 0
     cdef bint std = g.R.forms == FORM_STANDARD
     codes_of(p.hand, &c)
-    best_s = std_each_discard(g, p.hand, &c, sh) if std else each_discard(g, p.hand, &c, sh, &live)
+    best_s = std_each_discard(g, p.hand, &c, sh) if std else each_discard(g, p.hand, &c, sh, &live, &f14)
     if threat:
         for k in range(34):
             if sh[k] <= best_s + 1:
@@ -634,16 +688,31 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
         cands |= (<uint64_t>(sh[k] == best_s)) << k
     if not (cands & (cands - 1)):      # a single candidate: nothing to break
         return mj_ctz64(cands)
-    draws_setup(g, seat, &c, &dx)
-    sets = c.n // 3                    # (n - 1 + 1) // 3 for the hand after the discard
+    return most_effective(g, seat, &c, cands, best_s, live, &f14, NULL)
+
+
+cdef int most_effective(game_t* g, int seat, const codes_t* c, uint64_t cands, int best_s, int live,
+                        const hand_t* f14, int* counts) noexcept nogil:
+    """The greedy tie-break: the candidate discard (a kind in the bit set cands, all at shanten
+    best_s) leaving the most unseen effective tiles, the lowest kind on ties. counts (may be
+    NULL) receives each candidate's count. live, f14: from each_discard."""
+    cdef player_t* p = &g.p[seat]
+    cdef draws_ctx_t dx
+    cdef hand_t f13
+    cdef uint64_t std_eff
+    cdef int k, u, best_u = -1, best_k = -1, sets = c.n // 3   # (n - 1 + 1) // 3 after the discard
+    draws_setup(g, seat, c, &dx)
     while cands:                       # ascending kinds: a tie keeps the lowest
         k = mj_ctz64(cands)
         cands &= cands - 1
         u = std_after(g.T, &dx, k, sets, best_s, &std_eff)
         if live:                       # a special form can matter
+            hand_minus(f14, p.hand, k, features_for(g.R.forms), &f13)
             p.hand[k] -= 1
-            u = mixed_ukeire(g, p.hand, &dx, std_eff, u, best_s, live)
+            u = mixed_ukeire(g, p.hand, &f13, &dx, std_eff, u, best_s, live)
             p.hand[k] += 1
+        if counts != NULL:
+            counts[k] = u
         if u > best_u:
             best_u = u
             best_k = k
@@ -664,8 +733,9 @@ cdef int best_after_discard(game_t* g, uint8_t* h) noexcept nogil:
     """min over discards of the shanten of h minus that tile (h is 3k+2)."""
     cdef int sh[34]
     cdef codes_t c
+    cdef hand_t f
     codes_of(h, &c)
-    return each_discard(g, h, &c, sh, NULL)
+    return each_discard(g, h, &c, sh, NULL, &f)
 
 
 # ------------------------------------------------------------------------------------------
@@ -734,7 +804,7 @@ cdef bint can_win_on(game_t* g, int seat, int k) noexcept nogil:
     if p.hand[k] >= 4 or (g.R.ready_rule and not p.ready):
         return False
     p.hand[k] += 1
-    ok = complete(g, p.hand)
+    ok = complete(g, p.hand, p.n_hand + 1)
     p.hand[k] -= 1
     return ok
 
@@ -888,7 +958,7 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
     cdef player_t* p = &g.p[seat]
     cdef int k, s, base, n = 0, choice
     cdef int opts[40]
-    cdef bint win = complete(g, p.hand) and (not g.R.ready_rule or p.ready)
+    cdef bint win = complete(g, p.hand, p.n_hand) and (not g.R.ready_rule or p.ready)
     if p.policy == POL_PYTHON:
         if win:
             opts[n] = 1000
@@ -1307,3 +1377,37 @@ def play_logged(dict rules, uint64_t game_index, uint64_t k0, uint64_t k1, const
     init_game(&g, &R, T, <void*>ctx if ctx is not None else NULL, &evv[0, 0], capacity)
     r = play_game(&g, game_index, k0, k1, &policies[0], &out[0], &wv[0, 0], &dv[0, 0])
     return ev[: g.n_ev].copy(), np.asarray(walls), np.asarray(dice), r == -2
+
+
+def _greedy_scores_of(dict rules, const uint8_t[::1] hand, const uint8_t[::1] visible):
+    """Test hook: the greedy policy's view of `hand` (34 counts, a closed 3k+2 hand of seat 0)
+    when `visible` (34 counts) have been seen. Returns (shanten after each discard, 99 for
+    kinds not held; unseen effective tiles of each discard at the best shanten, -1 for the
+    others; the kind it discards, no opponent threatening)."""
+    cdef rules_t R = make_rules(rules)
+    cdef game_t g
+    cdef codes_t c
+    cdef hand_t f14
+    cdef int k, best_s, live = 0, choice
+    cdef int sh[34]
+    cdef int counts[34]
+    cdef uint64_t cands = 0
+    memset(&g, 0, sizeof(game_t))
+    init_game(&g, &R, mj_get_tables(), NULL, NULL, 0)
+    for k in range(34):
+        g.p[0].hand[k] = hand[k]
+        g.p[0].n_hand += hand[k]
+        g.visible[k] = visible[k]
+        counts[k] = -1
+    for k in range(4):
+        g.p[k].last_claim_kind = -1
+    codes_of(g.p[0].hand, &c)
+    if R.forms == FORM_STANDARD:
+        best_s = std_each_discard(&g, g.p[0].hand, &c, sh)
+    else:
+        best_s = each_discard(&g, g.p[0].hand, &c, sh, &live, &f14)
+    for k in range(34):
+        cands |= (<uint64_t>(sh[k] == best_s)) << k
+    most_effective(&g, 0, &c, cands, best_s, live, &f14, counts)
+    choice = greedy_discard(&g, 0, False)
+    return [sh[k] for k in range(34)], [counts[k] for k in range(34)], choice

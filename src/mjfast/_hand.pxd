@@ -26,10 +26,13 @@ cdef extern from *:
     /* the six assignments of knit classes to the suits m, p, s */
     static const int MJ_KNIT_PERM[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     static const uint32_t MJ_POW5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
+    /* the terminal and honor kinds */
+    static const int MJ_ORPHANS[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
     """
     const uint32_t KNIT_MASK "MJ_KNIT_MASK"[3]
     const int KNIT_PERM "MJ_KNIT_PERM"[6][3]
     const uint32_t POW5 "MJ_POW5"[9]
+    const int ORPHANS "MJ_ORPHANS"[13]
 
 
 ctypedef struct hand_t:
@@ -216,6 +219,69 @@ cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int
                     d = 9 - knit_total + distance_sets_pair(t, c[0], c[1], c[2], f.code[3], 1)
                     best = imin(best, d)
     return best
+
+
+cdef inline void special_distances(hand_t* f, int forms, const mj_tables_t* t, int cap, int* d) noexcept nogil:
+    """Each special form's distance on its own, capped at `cap`: d[0] seven pairs, d[1]
+    thirteen orphans, d[2] honors-and-knitted, d[3] knitted straight (99 for a form not in
+    `forms`). One pass: the knit counts are shared, and the knitted forms' six assignments
+    are only tried when the per-suit bound can get under `cap` (as in special_distance)."""
+    cdef int i, s, knit_total, honors, top, best
+    cdef uint32_t c[3]
+    cdef int k3[3][3]
+    d[0] = d[1] = d[2] = d[3] = 99
+    if forms & FORM_SEVEN_PAIRS:
+        if forms & FLAG_KONG_TWO_PAIRS:
+            d[0] = imin(cap, pairs_distance(f.ge[2] + f.ge[4], f.ge[1] - f.ge[2] + f.ge[3] - f.ge[4]))
+        else:
+            d[0] = imin(cap, pairs_distance(f.ge[2], f.ge[1] - f.ge[2]))
+    if forms & FORM_THIRTEEN_ORPHANS:
+        d[1] = imin(cap, 14 - f.orphan_kinds - f.orphan_pair)
+    if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
+        top = 0
+        for s in range(3):
+            k3[s][0] = knit_count(f.held[s], 0)
+            k3[s][1] = knit_count(f.held[s], 1)
+            k3[s][2] = knit_count(f.held[s], 2)
+            top += max(k3[s][0], k3[s][1], k3[s][2])
+        honors = mj_popcount32(f.held[3])
+        if forms & FORM_HONORS_KNITTED:
+            d[2] = cap
+            if 14 - imin(top + honors, 14) < cap:
+                for i in range(6):
+                    knit_total = k3[0][KNIT_PERM[i][0]] + k3[1][KNIT_PERM[i][1]] + k3[2][KNIT_PERM[i][2]]
+                    d[2] = imin(d[2], 14 - imin(knit_total + honors, 14))
+        if forms & FORM_KNITTED_STRAIGHT:
+            best = cap
+            if 9 - top < cap:
+                for i in range(6):
+                    knit_total = k3[0][KNIT_PERM[i][0]] + k3[1][KNIT_PERM[i][1]] + k3[2][KNIT_PERM[i][2]]
+                    if 9 - knit_total < best:
+                        for s in range(3):
+                            c[s] = f.code[s] - bits_code(f.held[s] & KNIT_MASK[KNIT_PERM[i][s]])
+                        best = imin(best, 9 - knit_total + distance_sets_pair(t, c[0], c[1], c[2], f.code[3], 1))
+            d[3] = best
+
+
+cdef inline void hand_minus(const hand_t* f, const uint8_t* h, int k, int feat, hand_t* out) noexcept nogil:
+    """out = the features of hand h less one tile of kind k, from f (h's features as
+    load_counts filled them with `feat`); h is the hand before the removal (h[k] >= 1)."""
+    cdef int s = k // 9, r = k - 9 * (k // 9), c = h[k], j
+    out[0] = f[0]
+    out.code[s] -= POW5[r]
+    out.n -= 1
+    if feat & (FEAT_PAIRS | FEAT_KONGS):
+        if c <= 2 or (feat & FEAT_KONGS):
+            out.ge[c] -= 1
+        if k >= 27 or r == 0 or r == 8:
+            if c == 1:
+                out.orphan_kinds -= 1
+            elif c == 2 and out.orphan_pair:    # was it the only terminal or honor pair?
+                out.orphan_pair = 0
+                for j in range(13):
+                    out.orphan_pair |= h[ORPHANS[j]] - (ORPHANS[j] == k) >= 2
+    if (feat & FEAT_KNITS) and c == 1:
+        out.held[s] &= ~((<uint32_t>1) << r)
 
 
 cdef inline int shanten_hand(hand_t* f, int forms, const mj_tables_t* t) noexcept nogil:
