@@ -369,3 +369,19 @@ def test_game_is_a_function_of_seed_and_index():
     w = mjfast.sim.play_walls(np.array(a.header["wall_ids"]), np.array(a.header["dice"]), rules="basic",
                               policies="greedy")
     assert w.events == a.events and w.header["scores"] == a.header["scores"]
+
+
+@pytest.mark.parametrize("rules", ["classical", "basic", "mcr"])
+def test_win_checks_trusting_the_greedy_shanten_change_nothing(rules):
+    """Win checks skip hands the greedy policy left more than one tile away (wait_sh); with the
+    shortcut off every check runs in full, and the results are the same."""
+    from mjfast import _game
+    kw = dict(rules=rules, policies=["greedy", "defensive", "random", "greedy"], seed=8, threads=1,
+              progress=False)
+    fast = mjfast.simulate(150, **kw).to_dict()
+    _game._set_wait_shortcut(False)
+    try:
+        full = mjfast.simulate(150, **kw).to_dict()
+    finally:
+        _game._set_wait_shortcut(True)
+    assert fast == full

@@ -30,8 +30,8 @@ from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
 from mjfast._hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
     distance_sets_pair, special_distance, features_for, pairs_distance, imin, FEAT_CODES, FEAT_KNITS, POW5,
-    bits_code, knit_count, special_distances, hand_minus,
-    KNIT_MASK, KNIT_PERM,
+    bits_code, special_distances, hand_minus,
+    KNIT_MASK, KNIT_PERM, KNIT_COUNTS,
 )
 from mjfast._bits cimport mj_popcount32, mj_ctz64
 from mjfast._core cimport (
@@ -110,6 +110,9 @@ ctypedef struct player_t:
     int ready
     int bonus
     int policy
+    int wait_sh             # shanten of the concealed hand left by this player's latest
+                            # discard, if the greedy policy made it and the hand has not changed
+                            # since but for draws; -1 when not known. > 0: no tile completes it
     int last_claim_kind     # kind of this player's latest claim (-1 none) and when
     int last_claim_turn
     uint8_t discards[64]    # kinds discarded, in order (claimed ones included)
@@ -290,7 +293,7 @@ cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh, int* liv
     if sp > best + 1:           # greedy uses the best and (defensive) best + 1 discards only
         return best
     for k in range(34):         # (sh[k] is 99 for kinds not held)
-        todo |= (<uint64_t>(sp < sh[k] and sh[k] != 99)) << k
+        todo |= (<uint64_t>((sp < sh[k]) & (sh[k] != 99))) << k
     while todo:
         k = mj_ctz64(todo)
         todo &= todo - 1
@@ -569,9 +572,10 @@ cdef int mixed_ukeire(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t*
         held = (<uint64_t>f.held[0] | (<uint64_t>f.held[1] << 9) | (<uint64_t>f.held[2] << 18)
                 | (<uint64_t>f.held[3] << 27))
         for q in range(3):         # knitted tiles held per assignment of knit classes to suits
-            k3[q][0] = knit_count(f.held[q], 0)
-            k3[q][1] = knit_count(f.held[q], 1)
-            k3[q][2] = knit_count(f.held[q], 2)
+            cnt = KNIT_COUNTS[f.held[q]]
+            k3[q][0] = cnt & 3
+            k3[q][1] = (cnt >> 2) & 3
+            k3[q][2] = (cnt >> 4) & 3
         for i in range(6):
             knit[i] = k3[0][KNIT_PERM[i][0]] + k3[1][KNIT_PERM[i][1]] + k3[2][KNIT_PERM[i][2]]
     if forms & FORM_HONORS_KNITTED:
@@ -683,9 +687,11 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
                 if s < best_d:
                     best_d = s
                     best_k = k
+        p.wait_sh = sh[best_k]         # (exact: each_discard resolves up to best + 1)
         return best_k
     for k in range(34):
         cands |= (<uint64_t>(sh[k] == best_s)) << k
+    p.wait_sh = best_s
     if not (cands & (cands - 1)):      # a single candidate: nothing to break
         return mj_ctz64(cands)
     return most_effective(g, seat, &c, cands, best_s, live, &f14, NULL)
@@ -798,10 +804,22 @@ cdef enum:
     C_CHOW = 4        # option code C_CHOW + 3 * 0..2 ... encoded as 4 + (start position offset)
 
 
+cdef bint WAIT_SHORTCUT = True
+
+
+def _set_wait_shortcut(bint on):
+    """Test hook: whether win checks trust wait_sh (the shanten the greedy policy left);
+    with it off every check runs in full. Results must not depend on it."""
+    global WAIT_SHORTCUT
+    WAIT_SHORTCUT = on
+
+
 cdef bint can_win_on(game_t* g, int seat, int k) noexcept nogil:
     cdef player_t* p = &g.p[seat]
     cdef bint ok
     if p.hand[k] >= 4 or (g.R.ready_rule and not p.ready):
+        return False
+    if p.wait_sh > 0 and WAIT_SHORTCUT:   # not one tile away: nothing completes the hand
         return False
     p.hand[k] += 1
     ok = complete(g, p.hand, p.n_hand + 1)
@@ -906,6 +924,7 @@ cdef void deal_hand(game_t* g, int d1, int d2) noexcept nogil:
         g.p[s].bonus = 0
         g.p[s].last_claim_kind = -1
         g.p[s].last_claim_turn = -100
+        g.p[s].wait_sh = -1
         g.p[s].n_discards = 0
     g.turn = 0
     log_ev(g, EV_HAND, g.dealer, d1, d2)
@@ -958,7 +977,8 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
     cdef player_t* p = &g.p[seat]
     cdef int k, s, base, n = 0, choice
     cdef int opts[40]
-    cdef bint win = complete(g, p.hand, p.n_hand) and (not g.R.ready_rule or p.ready)
+    # (a drawn tile completes a hand only if the hand before it was one tile away)
+    cdef bint win = (p.wait_sh <= 0 or not WAIT_SHORTCUT) and complete(g, p.hand, p.n_hand) and (not g.R.ready_rule or p.ready)
     if p.policy == POL_PYTHON:
         if win:
             opts[n] = 1000
@@ -1005,6 +1025,7 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
 cdef int choose_discard(game_t* g, int seat) noexcept nogil:
     cdef player_t* p = &g.p[seat]
     cdef int k
+    p.wait_sh = -1                     # (greedy_discard knows it)
     if p.ready and g.drawn_kind >= 0:
         return g.drawn_kind            # a ready hand is fixed: the drawn tile goes
     if p.policy == POL_GREEDY:
@@ -1045,6 +1066,7 @@ cdef int do_own_turn(game_t* g, int cur, int32_t* score, int32_t* out) noexcept 
                 return _illegal(g, 2, kind)
             p.hand[kind] -= 4
             p.n_hand -= 4
+            p.wait_sh = -1
             add_meld(g, cur, M_KONG_CONCEALED, kind)
             log_ev(g, EV_CONCEALED_KONG, cur, kind, 0)
             out[20 + cur * 5 + M_KONG_CONCEALED] += 1
@@ -1053,6 +1075,7 @@ cdef int do_own_turn(game_t* g, int cur, int32_t* score, int32_t* out) noexcept 
                 return _illegal(g, 3, kind)
             p.hand[kind] -= 1
             p.n_hand -= 1
+            p.wait_sh = -1
             p.pung_exposed[kind] = 0
             g.visible[kind] += 1
             for j in range(p.n_melds):
@@ -1216,6 +1239,7 @@ cdef int play_hand(game_t* g, int32_t* score, int32_t* out) noexcept nogil:
             mode = MODE_DRAW
             continue
         p = &g.p[claimer]
+        p.wait_sh = -1
         if claim == C_CHOW:
             for j in range(3):
                 if chow_start + j != k:

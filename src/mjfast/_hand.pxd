@@ -26,6 +26,17 @@ cdef extern from *:
     /* the six assignments of knit classes to the suits m, p, s */
     static const int MJ_KNIT_PERM[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     static const uint32_t MJ_POW5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
+    /* MJ_KNIT_COUNTS[m], m a 9-bit rank mask: the ranks held of knit classes 1-4-7, 2-5-8,
+       3-6-9 in bits 0-1, 2-3, 4-5, and the largest of the three in bits 6-7 */
+    #define MJ_KC_(x, i) ((((x) >> (i)) & 1) + (((x) >> ((i) + 3)) & 1) + (((x) >> ((i) + 6)) & 1))
+    #define MJ_KC_MAX_(a, b, c) ((a) > (b) ? ((a) > (c) ? (a) : (c)) : ((b) > (c) ? (b) : (c)))
+    #define MJ_KC(x) (MJ_KC_(x, 0) | (MJ_KC_(x, 1) << 2) | (MJ_KC_(x, 2) << 4) \
+                      | (MJ_KC_MAX_(MJ_KC_(x, 0), MJ_KC_(x, 1), MJ_KC_(x, 2)) << 6))
+    #define MJ_KC4(x) MJ_KC(x), MJ_KC((x) + 1), MJ_KC((x) + 2), MJ_KC((x) + 3)
+    #define MJ_KC16(x) MJ_KC4(x), MJ_KC4((x) + 4), MJ_KC4((x) + 8), MJ_KC4((x) + 12)
+    #define MJ_KC64(x) MJ_KC16(x), MJ_KC16((x) + 16), MJ_KC16((x) + 32), MJ_KC16((x) + 48)
+    #define MJ_KC256(x) MJ_KC64(x), MJ_KC64((x) + 64), MJ_KC64((x) + 128), MJ_KC64((x) + 192)
+    static const uint8_t MJ_KNIT_COUNTS[512] = {MJ_KC256(0), MJ_KC256(256)};
     /* the terminal and honor kinds */
     static const int MJ_ORPHANS[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
     """
@@ -33,6 +44,7 @@ cdef extern from *:
     const int KNIT_PERM "MJ_KNIT_PERM"[6][3]
     const uint32_t POW5 "MJ_POW5"[9]
     const int ORPHANS "MJ_ORPHANS"[13]
+    const uint8_t KNIT_COUNTS "MJ_KNIT_COUNTS"[512]
 
 
 ctypedef struct hand_t:
@@ -170,14 +182,6 @@ cdef inline uint32_t bits_code(uint32_t sel) noexcept nogil:
     return mj_base5_8(x) + ((sel >> 8) & 1) * POW5_8
 
 
-cdef inline int knit_count(uint32_t held, int i) noexcept nogil:
-    """Ranks of knit class i (1-4-7, 2-5-8, 3-6-9 for i = 0, 1, 2) in the 9-bit rank mask.
-
-    The class's three bits sit at 0, 3, 6 after the shift; multiplying by 0x49 adds them up
-    in bits 6..7 (the partial sums below bit 6 stay under 64, so nothing carries in)."""
-    return <int>(((((held >> i) & 0x49) * 0x49) >> 6) & 3)
-
-
 cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int best) noexcept nogil:
     """min(best, distance over the special forms in `forms`) (13/14-tile hands only).
 
@@ -186,7 +190,7 @@ cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int
     can beat `best`; a knitted straight's table lookups likewise only for the assignments
     whose 9 - (knitted tiles held) can.
     """
-    cdef int d, i, s, knit_total, honors, top
+    cdef int d, i, s, knit_total, honors, top, kc
     cdef uint32_t c[3]
     cdef int k3[3][3]
     cdef bint hk, ks
@@ -201,10 +205,11 @@ cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int
     if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
         top = 0
         for s in range(3):
-            k3[s][0] = knit_count(f.held[s], 0)
-            k3[s][1] = knit_count(f.held[s], 1)
-            k3[s][2] = knit_count(f.held[s], 2)
-            top += max(k3[s][0], k3[s][1], k3[s][2])
+            kc = KNIT_COUNTS[f.held[s]]
+            k3[s][0] = kc & 3
+            k3[s][1] = (kc >> 2) & 3
+            k3[s][2] = (kc >> 4) & 3
+            top += kc >> 6
         honors = mj_popcount32(f.held[3])
         hk = (forms & FORM_HONORS_KNITTED) and 14 - imin(top + honors, 14) < best
         ks = (forms & FORM_KNITTED_STRAIGHT) and 9 - top < best
@@ -226,7 +231,7 @@ cdef inline void special_distances(hand_t* f, int forms, const mj_tables_t* t, i
     thirteen orphans, d[2] honors-and-knitted, d[3] knitted straight (99 for a form not in
     `forms`). One pass: the knit counts are shared, and the knitted forms' six assignments
     are only tried when the per-suit bound can get under `cap` (as in special_distance)."""
-    cdef int i, s, knit_total, honors, top, best
+    cdef int i, s, knit_total, honors, top, best, kc
     cdef uint32_t c[3]
     cdef int k3[3][3]
     d[0] = d[1] = d[2] = d[3] = 99
@@ -240,10 +245,11 @@ cdef inline void special_distances(hand_t* f, int forms, const mj_tables_t* t, i
     if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
         top = 0
         for s in range(3):
-            k3[s][0] = knit_count(f.held[s], 0)
-            k3[s][1] = knit_count(f.held[s], 1)
-            k3[s][2] = knit_count(f.held[s], 2)
-            top += max(k3[s][0], k3[s][1], k3[s][2])
+            kc = KNIT_COUNTS[f.held[s]]
+            k3[s][0] = kc & 3
+            k3[s][1] = (kc >> 2) & 3
+            k3[s][2] = (kc >> 4) & 3
+            top += kc >> 6
         honors = mj_popcount32(f.held[3])
         if forms & FORM_HONORS_KNITTED:
             d[2] = cap
