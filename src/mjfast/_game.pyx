@@ -33,7 +33,7 @@ from mjfast._hand cimport (
     bits_code, special_distances, hand_minus,
     KNIT_MASK, KNIT_PERM, KNIT_COUNTS,
 )
-from mjfast._bits cimport mj_popcount32, mj_ctz64
+from mjfast._bits cimport mj_popcount32, mj_ctz64, mj_load64, mj_ones_ge
 from mjfast._core cimport (
     FORMS_SPECIAL, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT,
     FLAG_KONG_TWO_PAIRS,
@@ -365,6 +365,10 @@ cdef inline int pair_stride(const mj_tables_t* T, int s) noexcept nogil:
     return T.n_suit if s == 0 else (T.n_honor if s == 2 else 1)
 
 
+cdef uint64_t SUIT_KINDS[4]
+SUIT_KINDS[:] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27]
+
+
 cdef inline const uint8_t* half_row(const mj_tables_t* T, const draws_ctx_t* x, int s) noexcept nogil:
     """Pair-table row giving suit s's half value with the other suit of the half at H's class:
     the value for class cl of suit s is half_row(s)[cl * pair_stride(s)]."""
@@ -378,9 +382,9 @@ cdef inline const uint8_t* half_row(const mj_tables_t* T, const draws_ctx_t* x, 
 
 
 cdef inline uint64_t setup_suit(const mj_tables_t* T, const uint8_t* own, const uint8_t* visible,
-                                draws_ctx_t* x, int s, int sets) noexcept nogil:
+                                draws_ctx_t* x, int s, int sets, bint classes) noexcept nogil:
     """draws_setup for the kinds of suit s (a constant where inlined); returns the kinds with
-    no unseen copy."""
+    no unseen copy. classes: whether a candidate outside suit s needs same[] and cross[]."""
     cdef int r, k, u, cl, n = 7 if s == 3 else 9, stride = pair_stride(T, s)
     cdef const uint8_t* cls_of = T.honor_class if s == 3 else T.suit_class
     cdef const uint8_t* pt = half_row(T, x, s)
@@ -394,14 +398,16 @@ cdef inline uint64_t setup_suit(const mj_tables_t* T, const uint8_t* own, const 
         x.u[k] = u
         none |= (<uint64_t>(u == 0)) << k
         x.add[k] = POW5[r] & -(<uint32_t>(own[k] < 4))
-        cl = cls_of[x.code[s] + x.add[k]]
-        x.same[k] = cl * stride
-        x.cross[k] = pt[cl * stride] * cmul + cadd
+        if classes:
+            cl = cls_of[x.code[s] + x.add[k]]
+            x.same[k] = cl * stride
+            x.cross[k] = pt[cl * stride] * cmul + cadd
     return none
 
 
-cdef void draws_setup(game_t* g, int seat, const codes_t* c, draws_ctx_t* x) noexcept nogil:
-    """Per-decision part of the candidates' effective-tile counts (c: the 14-tile hand, 3k+2)."""
+cdef void draws_setup(game_t* g, int seat, const codes_t* c, uint64_t cands, draws_ctx_t* x) noexcept nogil:
+    """Per-decision part of the effective-tile counts of the candidate discards `cands` (a
+    bit set of kinds; c: the 14-tile hand, 3k+2)."""
     cdef const mj_tables_t* T = g.T
     cdef const uint8_t* own = g.p[seat].hand
     cdef int s, sets = c.n // 3
@@ -411,8 +417,11 @@ cdef void draws_setup(game_t* g, int seat, const codes_t* c, draws_ctx_t* x) noe
         x.memo_cls[s] = -1
     x.mp0 = T.pair_mp[x.cls[0] * T.n_suit + x.cls[1]]
     x.sz0 = T.pair_sz[x.cls[2] * T.n_honor + x.cls[3]]
-    x.none = (setup_suit(T, own, g.visible, x, 0, sets) | setup_suit(T, own, g.visible, x, 1, sets)
-              | setup_suit(T, own, g.visible, x, 2, sets) | setup_suit(T, own, g.visible, x, 3, sets))
+    # a suit's draws are looked up by class only for candidates in other suits
+    x.none = (setup_suit(T, own, g.visible, x, 0, sets, (cands & ~SUIT_KINDS[0]) != 0)
+              | setup_suit(T, own, g.visible, x, 1, sets, (cands & ~SUIT_KINDS[1]) != 0)
+              | setup_suit(T, own, g.visible, x, 2, sets, (cands & ~SUIT_KINDS[2]) != 0)
+              | setup_suit(T, own, g.visible, x, 3, sets, (cands & ~SUIT_KINDS[3]) != 0))
 
 
 cdef inline int other_suit_gain(const mj_tables_t* T, const draws_ctx_t* x, int B, int A, int clsA,
@@ -707,7 +716,7 @@ cdef int most_effective(game_t* g, int seat, const codes_t* c, uint64_t cands, i
     cdef hand_t f13
     cdef uint64_t std_eff
     cdef int k, u, best_u = -1, best_k = -1, sets = c.n // 3   # (n - 1 + 1) // 3 after the discard
-    draws_setup(g, seat, c, &dx)
+    draws_setup(g, seat, c, cands, &dx)
     while cands:                       # ascending kinds: a tie keeps the lowest
         k = mj_ctz64(cands)
         cands &= cands - 1
@@ -972,6 +981,23 @@ cdef void settle(game_t* g, int winner, int self_draw, int discarder, int32_t* s
         log_ev(g, EV_SCORE, s, delta[s], score[s])
 
 
+cdef inline bint kong_possible(const player_t* p) noexcept nogil:
+    """Whether some kind is held four times, or held once with its pung exposed (SWAR over the
+    34 count bytes: words at 0, 8, 16, 24 and 26, the last overlapping)."""
+    cdef uint64_t w, found = 0
+    w = mj_load64(p.hand)
+    found |= mj_ones_ge(w, 4) | (mj_load64(p.pung_exposed) & mj_ones_ge(w, 1))
+    w = mj_load64(p.hand + 8)
+    found |= mj_ones_ge(w, 4) | (mj_load64(p.pung_exposed + 8) & mj_ones_ge(w, 1))
+    w = mj_load64(p.hand + 16)
+    found |= mj_ones_ge(w, 4) | (mj_load64(p.pung_exposed + 16) & mj_ones_ge(w, 1))
+    w = mj_load64(p.hand + 24)
+    found |= mj_ones_ge(w, 4) | (mj_load64(p.pung_exposed + 24) & mj_ones_ge(w, 1))
+    w = mj_load64(p.hand + 26)
+    found |= mj_ones_ge(w, 4) | (mj_load64(p.pung_exposed + 26) & mj_ones_ge(w, 1))
+    return found != 0
+
+
 cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
     """After a draw: 0 = discard next, 1 = win (self-drawn), 2 = concealed kong, 3 = added kong."""
     cdef player_t* p = &g.p[seat]
@@ -1002,13 +1028,9 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
         return 1
     if not g.R.allow_kong or p.ready or p.policy == POL_RANDOM:
         return 0
-    base = 99                       # best shanten after a discard: computed only if a kong is possible
-    for k in range(34):
-        if p.hand[k] == 4 or (p.pung_exposed[k] and p.hand[k] >= 1):
-            base = best_after_discard(g, p.hand)
-            break
-    if base == 99:
+    if not kong_possible(p):
         return 0
+    base = best_after_discard(g, p.hand)   # best shanten after a discard
     for k in range(34):
         # a concealed kong sets 4 tiles aside, an added kong 1
         n = 4 if p.hand[k] == 4 else (1 if p.pung_exposed[k] and p.hand[k] >= 1 else 0)
