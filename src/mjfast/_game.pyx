@@ -31,7 +31,7 @@ from mjfast._hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
     distance_sets_pair, special_distance, features_for, pairs_distance, imin, FEAT_CODES, FEAT_KNITS, POW5,
     bits_code, special_distances, hand_minus,
-    KNIT_MASK, KNIT_PERM, KNIT_COUNTS,
+    KNIT_MASK, KNIT_PERM, knit_counts, knitted,
 )
 from mjfast._bits cimport mj_popcount32, mj_ctz64, mj_load64, mj_ones_ge
 from mjfast._core cimport (
@@ -548,7 +548,7 @@ cdef int mixed_ukeire(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t*
     cdef bint kong2 = (forms & FLAG_KONG_TWO_PAIRS) != 0
     cdef int ok[5]
     cdef int perm_tot[6]
-    cdef int k3[3][3]
+    cdef int k3[9]
     cdef int knit[6]
     cdef uint32_t ks_code[4]
     cdef int ks_cls[4]
@@ -580,13 +580,9 @@ cdef int mixed_ukeire(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t*
     if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
         held = (<uint64_t>f.held[0] | (<uint64_t>f.held[1] << 9) | (<uint64_t>f.held[2] << 18)
                 | (<uint64_t>f.held[3] << 27))
-        for q in range(3):         # knitted tiles held per assignment of knit classes to suits
-            cnt = KNIT_COUNTS[f.held[q]]
-            k3[q][0] = cnt & 3
-            k3[q][1] = (cnt >> 2) & 3
-            k3[q][2] = (cnt >> 4) & 3
+        knit_counts(f.held, k3)    # knitted tiles held per assignment of knit classes to suits
         for i in range(6):
-            knit[i] = k3[0][KNIT_PERM[i][0]] + k3[1][KNIT_PERM[i][1]] + k3[2][KNIT_PERM[i][2]]
+            knit[i] = knitted(k3, i)
     if forms & FORM_HONORS_KNITTED:
         # knitted tiles + honors held, per assignment
         top = 0

@@ -182,6 +182,24 @@ cdef inline uint32_t bits_code(uint32_t sel) noexcept nogil:
     return mj_base5_8(x) + ((sel >> 8) & 1) * POW5_8
 
 
+cdef inline int knit_counts(const uint32_t* held, int* k3) noexcept nogil:
+    """k3[3 * s + i] = ranks of knit class i held in number suit s (from the rank masks held);
+    returns the sum over the suits of their best class, a bound on any assignment's count."""
+    cdef int s, kc, top = 0
+    for s in range(3):
+        kc = KNIT_COUNTS[held[s]]
+        k3[3 * s] = kc & 3
+        k3[3 * s + 1] = (kc >> 2) & 3
+        k3[3 * s + 2] = (kc >> 4) & 3
+        top += kc >> 6
+    return top
+
+
+cdef inline int knitted(const int* k3, int i) noexcept nogil:
+    """Knitted tiles held under assignment i of knit classes to suits (k3: knit_counts)."""
+    return k3[KNIT_PERM[i][0]] + k3[3 + KNIT_PERM[i][1]] + k3[6 + KNIT_PERM[i][2]]
+
+
 cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int best) noexcept nogil:
     """min(best, distance over the special forms in `forms`) (13/14-tile hands only).
 
@@ -190,9 +208,9 @@ cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int
     can beat `best`; a knitted straight's table lookups likewise only for the assignments
     whose 9 - (knitted tiles held) can.
     """
-    cdef int d, i, s, knit_total, honors, top, kc
+    cdef int d, i, s, knit_total, honors, top
     cdef uint32_t c[3]
-    cdef int k3[3][3]
+    cdef int k3[9]
     cdef bint hk, ks
     if forms & FORM_SEVEN_PAIRS:
         if forms & FLAG_KONG_TWO_PAIRS:
@@ -203,19 +221,13 @@ cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int
     if forms & FORM_THIRTEEN_ORPHANS:
         best = imin(best, 14 - f.orphan_kinds - f.orphan_pair)
     if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
-        top = 0
-        for s in range(3):
-            kc = KNIT_COUNTS[f.held[s]]
-            k3[s][0] = kc & 3
-            k3[s][1] = (kc >> 2) & 3
-            k3[s][2] = (kc >> 4) & 3
-            top += kc >> 6
+        top = knit_counts(f.held, k3)
         honors = mj_popcount32(f.held[3])
         hk = (forms & FORM_HONORS_KNITTED) and 14 - imin(top + honors, 14) < best
         ks = (forms & FORM_KNITTED_STRAIGHT) and 9 - top < best
         if hk or ks:
             for i in range(6):
-                knit_total = k3[0][KNIT_PERM[i][0]] + k3[1][KNIT_PERM[i][1]] + k3[2][KNIT_PERM[i][2]]
+                knit_total = knitted(k3, i)
                 if hk:
                     best = imin(best, 14 - imin(knit_total + honors, 14))
                 if ks and 9 - knit_total < best:
@@ -231,9 +243,9 @@ cdef inline void special_distances(hand_t* f, int forms, const mj_tables_t* t, i
     thirteen orphans, d[2] honors-and-knitted, d[3] knitted straight (99 for a form not in
     `forms`). One pass: the knit counts are shared, and the knitted forms' six assignments
     are only tried when the per-suit bound can get under `cap` (as in special_distance)."""
-    cdef int i, s, knit_total, honors, top, best, kc
+    cdef int i, s, knit_total, honors, top, best
     cdef uint32_t c[3]
-    cdef int k3[3][3]
+    cdef int k3[9]
     d[0] = d[1] = d[2] = d[3] = 99
     if forms & FORM_SEVEN_PAIRS:
         if forms & FLAG_KONG_TWO_PAIRS:
@@ -243,25 +255,19 @@ cdef inline void special_distances(hand_t* f, int forms, const mj_tables_t* t, i
     if forms & FORM_THIRTEEN_ORPHANS:
         d[1] = imin(cap, 14 - f.orphan_kinds - f.orphan_pair)
     if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
-        top = 0
-        for s in range(3):
-            kc = KNIT_COUNTS[f.held[s]]
-            k3[s][0] = kc & 3
-            k3[s][1] = (kc >> 2) & 3
-            k3[s][2] = (kc >> 4) & 3
-            top += kc >> 6
+        top = knit_counts(f.held, k3)
         honors = mj_popcount32(f.held[3])
         if forms & FORM_HONORS_KNITTED:
             d[2] = cap
             if 14 - imin(top + honors, 14) < cap:
                 for i in range(6):
-                    knit_total = k3[0][KNIT_PERM[i][0]] + k3[1][KNIT_PERM[i][1]] + k3[2][KNIT_PERM[i][2]]
+                    knit_total = knitted(k3, i)
                     d[2] = imin(d[2], 14 - imin(knit_total + honors, 14))
         if forms & FORM_KNITTED_STRAIGHT:
             best = cap
             if 9 - top < cap:
                 for i in range(6):
-                    knit_total = k3[0][KNIT_PERM[i][0]] + k3[1][KNIT_PERM[i][1]] + k3[2][KNIT_PERM[i][2]]
+                    knit_total = knitted(k3, i)
                     if 9 - knit_total < best:
                         for s in range(3):
                             c[s] = f.code[s] - bits_code(f.held[s] & KNIT_MASK[KNIT_PERM[i][s]])
