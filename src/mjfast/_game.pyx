@@ -31,7 +31,7 @@ from mjfast._hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
     distance_sets_pair, special_distance, features_for, pairs_distance, imin, FEAT_CODES, FEAT_KNITS, POW5,
     bits_code, special_distances, hand_minus,
-    KNIT_MASK, KNIT_PERM, knit_counts, knitted,
+    KNIT_MASK, KNIT_PERM, knit_counts, knit_totals,
 )
 from mjfast._bits cimport mj_popcount32, mj_ctz64, mj_load64, mj_ones_ge
 from mjfast._core cimport (
@@ -225,39 +225,37 @@ cdef int unseen(game_t* g, int seat, int k) noexcept nogil:
     return 4 - g.p[seat].hand[k] - g.visible[k]
 
 
+cdef inline int minus_suit(const uint8_t* h, int s, uint32_t code, const uint8_t* cls_of,
+                           const uint8_t* pt, int pstride, const uint8_t* row, int fstride, int* sh) noexcept nogil:
+    """std_each_discard for the kinds of suit s (a constant where inlined): the class of the
+    suit without the kind, its pair value (pt[cls * pstride]), FINAL (row[value * fstride])."""
+    cdef int r, v, held, best = 99, n = 7 if s == 3 else 9
+    for r in range(n):
+        held = h[9 * s + r] != 0
+        v = row[pt[cls_of[code - POW5[r] * held] * pstride] * fstride] - 1
+        sh[9 * s + r] = v if held else 99
+        best = imin(best, sh[9 * s + r])
+    return best
+
+
 cdef int std_each_discard(game_t* g, const uint8_t* h, const codes_t* c, int* sh) noexcept nogil:
     """sh[k] = standard shanten of h minus one k for every held kind (99 otherwise); returns the min.
 
     Branch-free over the kinds (whether a kind is held is data the predictor cannot learn):
     a kind not held is looked up with its suit unchanged and then masked to 99."""
     cdef const mj_tables_t* T = g.T
-    cdef const uint8_t* final = T.final
     cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
-    cdef int sets = (c.n - 1) // 3, r, v, held, best = 99
+    cdef int sets = (c.n - 1) // 3
     cdef int cls0 = T.suit_class[c.c[0]], cls1 = T.suit_class[c.c[1]]
     cdef int cls2 = T.suit_class[c.c[2]], cls3 = T.honor_class[c.c[3]]
     cdef int mp0 = T.pair_mp[cls0 * ns + cls1], sz0 = T.pair_sz[cls2 * nh + cls3]
-    for r in range(9):
-        held = h[r] != 0
-        v = final[(T.pair_mp[T.suit_class[c.c[0] - POW5[r] * held] * ns + cls1] * nsz + sz0) * 8 + sets] - 1
-        sh[r] = v if held else 99
-        best = imin(best, sh[r])
-    for r in range(9):
-        held = h[9 + r] != 0
-        v = final[(T.pair_mp[cls0 * ns + T.suit_class[c.c[1] - POW5[r] * held]] * nsz + sz0) * 8 + sets] - 1
-        sh[9 + r] = v if held else 99
-        best = imin(best, sh[9 + r])
-    for r in range(9):
-        held = h[18 + r] != 0
-        v = final[(mp0 * nsz + T.pair_sz[T.suit_class[c.c[2] - POW5[r] * held] * nh + cls3]) * 8 + sets] - 1
-        sh[18 + r] = v if held else 99
-        best = imin(best, sh[18 + r])
-    for r in range(7):
-        held = h[27 + r] != 0
-        v = final[(mp0 * nsz + T.pair_sz[cls2 * nh + T.honor_class[c.c[3] - POW5[r] * held]]) * 8 + sets] - 1
-        sh[27 + r] = v if held else 99
-        best = imin(best, sh[27 + r])
-    return best
+    # FINAL[(mp * n_sz + sz) * 8 + sets] with the other half at H's value
+    cdef const uint8_t* row_mp = T.final + sz0 * 8 + sets
+    cdef const uint8_t* row_sz = T.final + mp0 * nsz * 8 + sets
+    return imin(imin(minus_suit(h, 0, c.c[0], T.suit_class, T.pair_mp + cls1, ns, row_mp, nsz * 8, sh),
+                     minus_suit(h, 1, c.c[1], T.suit_class, T.pair_mp + cls0 * ns, 1, row_mp, nsz * 8, sh)),
+                imin(minus_suit(h, 2, c.c[2], T.suit_class, T.pair_sz + cls3, nh, row_sz, 8, sh),
+                     minus_suit(h, 3, c.c[3], T.honor_class, T.pair_sz + cls2 * nh, 1, row_sz, 8, sh)))
 
 
 cdef int SPECIAL_BITS[4]
@@ -527,6 +525,16 @@ for _i in range(6):
         KNIT_KINDS[_i] |= (<uint64_t>KNIT_MASK[KNIT_PERM[_i][_s]]) << (9 * _s)
 
 
+cdef inline uint64_t count_kinds(const uint8_t* h, int at, const int* ok) noexcept nogil:
+    """Bit i set for the kinds at + i (i < 8) whose count c in h (0..3) has ok[c] (SWAR: count
+    classes as byte lanes of 0/1, the lanes' low bits gathered by a multiply)."""
+    cdef uint64_t w = mj_load64(h + at)
+    cdef uint64_t g1 = mj_ones_ge(w, 1), g2 = mj_ones_ge(w, 2), g3 = mj_ones_ge(w, 3)
+    cdef uint64_t sel = (((0x0101010101010101ULL ^ g1) & -(<uint64_t>ok[0])) | ((g1 - g2) & -(<uint64_t>ok[1]))
+                         | ((g2 - g3) & -(<uint64_t>ok[2])) | ((g3 - mj_ones_ge(w, 4)) & -(<uint64_t>ok[3])))
+    return (sel * 0x0102040810204080ULL) >> 56
+
+
 cdef int mixed_ukeire(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t* dx, uint64_t std_eff,
                       int std_total, int base, int forms) noexcept nogil:
     """Effective-tile count when the rules have special forms (h: the hand after the candidate
@@ -546,7 +554,7 @@ cdef int mixed_ukeire(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t*
     cdef uint64_t taken = std_eff | dx.none      # counted already, or nothing to draw
     cdef uint64_t eff = taken, held, todo
     cdef bint kong2 = (forms & FLAG_KONG_TWO_PAIRS) != 0
-    cdef int ok[5]
+    cdef int ok[4]
     cdef int perm_tot[6]
     cdef int k3[9]
     cdef int knit[6]
@@ -566,9 +574,8 @@ cdef int mixed_ukeire(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t*
                     P = f.ge[2] + (cnt == 1)
                     S = f.ge[1] - f.ge[2] + (1 if cnt == 0 else (-1 if cnt == 1 else 0))
                 ok[cnt] = pairs_distance(P, S) - 1 < base
-            ok[4] = 0
-            for k in range(34):
-                eff |= (<uint64_t>ok[h[k]]) << k
+            eff |= (count_kinds(h, 0, ok) | (count_kinds(h, 8, ok) << 8) | (count_kinds(h, 16, ok) << 16)
+                    | (count_kinds(h, 24, ok) << 24) | ((count_kinds(h, 26, ok) >> 6) << 32))
     if (forms & FORM_THIRTEEN_ORPHANS) and 14 - f.orphan_kinds - f.orphan_pair - 2 < base:
         for k in range(34):
             if (eff >> k) & 1 or not (k >= 27 or k % 9 == 0 or k % 9 == 8):
@@ -581,8 +588,7 @@ cdef int mixed_ukeire(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t*
         held = (<uint64_t>f.held[0] | (<uint64_t>f.held[1] << 9) | (<uint64_t>f.held[2] << 18)
                 | (<uint64_t>f.held[3] << 27))
         knit_counts(f.held, k3)    # knitted tiles held per assignment of knit classes to suits
-        for i in range(6):
-            knit[i] = knitted(k3, i)
+        knit_totals(k3, knit)
     if forms & FORM_HONORS_KNITTED:
         # knitted tiles + honors held, per assignment
         top = 0

@@ -195,9 +195,15 @@ cdef inline int knit_counts(const uint32_t* held, int* k3) noexcept nogil:
     return top
 
 
-cdef inline int knitted(const int* k3, int i) noexcept nogil:
-    """Knitted tiles held under assignment i of knit classes to suits (k3: knit_counts)."""
-    return k3[KNIT_PERM[i][0]] + k3[3 + KNIT_PERM[i][1]] + k3[6 + KNIT_PERM[i][2]]
+cdef inline void knit_totals(const int* k3, int* tot) noexcept nogil:
+    """tot[i] = knitted tiles held under assignment i of knit classes to suits (KNIT_PERM[i];
+    k3: knit_counts)."""
+    tot[0] = k3[0] + k3[4] + k3[8]
+    tot[1] = k3[0] + k3[5] + k3[7]
+    tot[2] = k3[1] + k3[3] + k3[8]
+    tot[3] = k3[1] + k3[5] + k3[6]
+    tot[4] = k3[2] + k3[3] + k3[7]
+    tot[5] = k3[2] + k3[4] + k3[6]
 
 
 cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int best) noexcept nogil:
@@ -211,6 +217,7 @@ cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int
     cdef int d, i, s, knit_total, honors, top
     cdef uint32_t c[3]
     cdef int k3[9]
+    cdef int tot[6]
     cdef bint hk, ks
     if forms & FORM_SEVEN_PAIRS:
         if forms & FLAG_KONG_TWO_PAIRS:
@@ -222,12 +229,13 @@ cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int
         best = imin(best, 14 - f.orphan_kinds - f.orphan_pair)
     if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
         top = knit_counts(f.held, k3)
+        knit_totals(k3, tot)
         honors = mj_popcount32(f.held[3])
         hk = (forms & FORM_HONORS_KNITTED) and 14 - imin(top + honors, 14) < best
         ks = (forms & FORM_KNITTED_STRAIGHT) and 9 - top < best
         if hk or ks:
             for i in range(6):
-                knit_total = knitted(k3, i)
+                knit_total = tot[i]
                 if hk:
                     best = imin(best, 14 - imin(knit_total + honors, 14))
                 if ks and 9 - knit_total < best:
@@ -246,6 +254,7 @@ cdef inline void special_distances(hand_t* f, int forms, const mj_tables_t* t, i
     cdef int i, s, knit_total, honors, top, best
     cdef uint32_t c[3]
     cdef int k3[9]
+    cdef int tot[6]
     d[0] = d[1] = d[2] = d[3] = 99
     if forms & FORM_SEVEN_PAIRS:
         if forms & FLAG_KONG_TWO_PAIRS:
@@ -256,18 +265,19 @@ cdef inline void special_distances(hand_t* f, int forms, const mj_tables_t* t, i
         d[1] = imin(cap, 14 - f.orphan_kinds - f.orphan_pair)
     if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
         top = knit_counts(f.held, k3)
+        knit_totals(k3, tot)
         honors = mj_popcount32(f.held[3])
         if forms & FORM_HONORS_KNITTED:
             d[2] = cap
             if 14 - imin(top + honors, 14) < cap:
                 for i in range(6):
-                    knit_total = knitted(k3, i)
+                    knit_total = tot[i]
                     d[2] = imin(d[2], 14 - imin(knit_total + honors, 14))
         if forms & FORM_KNITTED_STRAIGHT:
             best = cap
             if 9 - top < cap:
                 for i in range(6):
-                    knit_total = knitted(k3, i)
+                    knit_total = tot[i]
                     if 9 - knit_total < best:
                         for s in range(3):
                             c[s] = f.code[s] - bits_code(f.held[s] & KNIT_MASK[KNIT_PERM[i][s]])
