@@ -33,7 +33,7 @@ from mjfast._hand cimport (
     bits_code, special_distances, hand_minus,
     KNIT_MASK, KNIT_PERM, knit_counts, knit_totals,
 )
-from mjfast._bits cimport mj_popcount32, mj_ctz64, mj_load64, mj_ones_ge
+from mjfast._bits cimport mj_popcount32, mj_popcount64, mj_ctz64, mj_load64, mj_ones_ge
 from mjfast._core cimport (
     FORMS_SPECIAL, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT,
     FLAG_KONG_TWO_PAIRS,
@@ -319,12 +319,15 @@ cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh, int* liv
 # most of the table work is shared: the classes of every suit plus one tile (and their
 # pair-table values) are computed once per decision from H (draws_setup); a candidate then
 # needs one table load per draw in the other half (m/p vs s/z), two in the same half, and
-# three in its own suit (std_after). Every kind is evaluated, drawable or not (a kind with no
-# unseen copy counts 0): the loops then have fixed trip counts, and nothing branches on the
-# hand's contents, which the branch predictor cannot learn.
+# three in its own suit (std_hits), and candidates whose suit keeps the same class without
+# them share the other suits' part. Every kind is evaluated, drawable or not: the loops have
+# fixed trip counts and nothing branches on the hand's contents, which the branch predictor
+# cannot learn. The loops only collect the effective kinds as a bit set; a weighted popcount
+# turns it into unseen copies (kinds with none weigh 0).
 ctypedef struct draws_ctx_t:
-    int u[34]                  # unseen copies from the seat's view (the same for every
-                               # candidate: the discarded copy leaves the hand and becomes visible)
+    uint64_t u_bit[3]          # kinds whose unseen count (from the seat's view; the same for
+                               # every candidate: the discarded copy leaves the hand and becomes
+                               # visible) has bit b set, b = 0, 1, 2
     uint64_t none              # kinds with no unseen copy
     uint32_t add[34]           # POW5 of the kind's rank, 0 if H holds all four (no fifth copy)
     int cross[34]              # offset into FINAL of the kind's half (m/p or s/z) in H + kind,
@@ -334,11 +337,10 @@ ctypedef struct draws_ctx_t:
     uint32_t code[4]           # H's suit codes
     int cls[4]                 # H's suit classes
     int mp0, sz0
-    # other-suit part of the last candidate of each suit (class of that suit without it,
-    # effective-tile count and kinds outside that suit): candidates whose suit keeps the same
-    # class share it
+    # other-suit part of the last candidate of each suit: the class of that suit without the
+    # candidate, and the effective kinds outside that suit (shared by the next candidates of
+    # the suit whose class is the same)
     int memo_cls[4]
-    int memo_total[4]
     uint64_t memo_eff[4]
 
 
@@ -379,28 +381,62 @@ cdef inline const uint8_t* half_row(const mj_tables_t* T, const draws_ctx_t* x, 
     return T.pair_sz + x.cls[2] * T.n_honor
 
 
-cdef inline uint64_t setup_suit(const mj_tables_t* T, const uint8_t* own, const uint8_t* visible,
-                                draws_ctx_t* x, int s, int sets, bint classes) noexcept nogil:
-    """draws_setup for the kinds of suit s (a constant where inlined); returns the kinds with
-    no unseen copy. classes: whether a candidate outside suit s needs same[] and cross[]."""
-    cdef int r, k, u, cl, n = 7 if s == 3 else 9, stride = pair_stride(T, s)
+cdef inline uint64_t lane_bits(uint64_t lanes) noexcept nogil:
+    """Bit i = bit 0 of byte lane i (the other bits of each lane must be 0)."""
+    return (lanes * 0x0102040810204080ULL) >> 56
+
+
+cdef inline void unseen_planes(const uint8_t* own, const uint8_t* visible, draws_ctx_t* x) noexcept nogil:
+    """x.u_bit and x.none from the unseen counts 4 - own - visible of the 34 kinds (SWAR over
+    byte lanes: words at 0, 8, 16, 24 and 26, the last overlapping for kinds 32 and 33)."""
+    cdef int w, at, k, u
+    cdef uint64_t s, un, over = 0, b0 = 0, b1 = 0, b2 = 0, none = 0, lo = 0x0101010101010101ULL
+    for w in range(5):
+        at = 8 * w if w < 4 else 26
+        s = mj_load64(own + at) + mj_load64(visible + at)             # lanes 0..8, no carry
+        over |= ((s + 0x7B7B7B7B7B7B7B7BULL) & 0x8080808080808080ULL)  # a lane above 4
+        un = 0x0404040404040404ULL - s                                 # 4 - s (if no lane > 4)
+        if w < 4:
+            b0 |= lane_bits(un & lo) << at
+            b1 |= lane_bits((un >> 1) & lo) << at
+            b2 |= lane_bits((un >> 2) & lo) << at
+            none |= lane_bits(mj_ones_ge(s, 4)) << at
+        else:
+            b0 |= (lane_bits(un & lo) >> 6) << 32
+            b1 |= (lane_bits((un >> 1) & lo) >> 6) << 32
+            b2 |= (lane_bits((un >> 2) & lo) >> 6) << 32
+            none |= (lane_bits(mj_ones_ge(s, 4)) >> 6) << 32
+    if over:            # more than 4 copies accounted for (not in a valid game): clamp per kind
+        b0 = b1 = b2 = none = 0
+        for k in range(34):
+            u = 4 - own[k] - visible[k]
+            u = u if u > 0 else 0
+            none |= (<uint64_t>(u == 0)) << k
+            b0 |= (<uint64_t>(u & 1)) << k
+            b1 |= (<uint64_t>((u >> 1) & 1)) << k
+            b2 |= (<uint64_t>(u >> 2)) << k
+    x.u_bit[0] = b0
+    x.u_bit[1] = b1
+    x.u_bit[2] = b2
+    x.none = none
+
+
+cdef inline void setup_suit(const mj_tables_t* T, const uint8_t* own, draws_ctx_t* x, int s, int sets,
+                            bint classes) noexcept nogil:
+    """draws_setup for the kinds of suit s (a constant where inlined). classes: whether a
+    candidate outside suit s needs same[] and cross[]."""
+    cdef int r, k, cl, n = 7 if s == 3 else 9, stride = pair_stride(T, s)
     cdef const uint8_t* cls_of = T.honor_class if s == 3 else T.suit_class
     cdef const uint8_t* pt = half_row(T, x, s)
     # FINAL[(mp * n_sz + sz) * 8 + sets]: this half's part of the index
     cdef int cmul = T.n_sz * 8 if s < 2 else 8, cadd = sets if s < 2 else 0
-    cdef uint64_t none = 0
     for r in range(n):
         k = 9 * s + r
-        u = 4 - own[k] - visible[k]
-        u = u if u > 0 else 0
-        x.u[k] = u
-        none |= (<uint64_t>(u == 0)) << k
         x.add[k] = POW5[r] & -(<uint32_t>(own[k] < 4))
         if classes:
             cl = cls_of[x.code[s] + x.add[k]]
             x.same[k] = cl * stride
             x.cross[k] = pt[cl * stride] * cmul + cadd
-    return none
 
 
 cdef void draws_setup(game_t* g, int seat, const codes_t* c, uint64_t cands, draws_ctx_t* x) noexcept nogil:
@@ -415,31 +451,29 @@ cdef void draws_setup(game_t* g, int seat, const codes_t* c, uint64_t cands, dra
         x.memo_cls[s] = -1
     x.mp0 = T.pair_mp[x.cls[0] * T.n_suit + x.cls[1]]
     x.sz0 = T.pair_sz[x.cls[2] * T.n_honor + x.cls[3]]
+    unseen_planes(own, g.visible, x)
     # a suit's draws are looked up by class only for candidates in other suits
-    x.none = (setup_suit(T, own, g.visible, x, 0, sets, (cands & ~SUIT_KINDS[0]) != 0)
-              | setup_suit(T, own, g.visible, x, 1, sets, (cands & ~SUIT_KINDS[1]) != 0)
-              | setup_suit(T, own, g.visible, x, 2, sets, (cands & ~SUIT_KINDS[2]) != 0)
-              | setup_suit(T, own, g.visible, x, 3, sets, (cands & ~SUIT_KINDS[3]) != 0))
+    setup_suit(T, own, x, 0, sets, (cands & ~SUIT_KINDS[0]) != 0)
+    setup_suit(T, own, x, 1, sets, (cands & ~SUIT_KINDS[1]) != 0)
+    setup_suit(T, own, x, 2, sets, (cands & ~SUIT_KINDS[2]) != 0)
+    setup_suit(T, own, x, 3, sets, (cands & ~SUIT_KINDS[3]) != 0)
 
 
-cdef inline int other_suit_gain(const mj_tables_t* T, const draws_ctx_t* x, int B, int A, int clsA,
-                                int hc, int sets, int base, uint64_t* eff) noexcept nogil:
-    """std_after's part for the draws in suit B != A (B a constant where inlined: fixed trip
+cdef inline uint64_t other_suit_hits(const mj_tables_t* T, const draws_ctx_t* x, int B, int A, int clsA,
+                                     int hc, int sets, int lim) noexcept nogil:
+    """std_hits' part for the draws in suit B != A (B a constant where inlined: fixed trip
     count, resolved branches)."""
-    cdef int r, k, total = 0, off = 9 * B
+    cdef int r, k, off = 9 * B
     cdef const uint8_t* final = T.final
     cdef const uint8_t* row
     cdef const uint8_t* pt
     cdef int n = 7 if B == 3 else 9
-    cdef bint hit
     cdef uint64_t e = 0
     if (B < 2) != (A < 2):          # other half: FINAL with the candidate's half value hc
         row = final + (hc * 8 if B < 2 else hc * T.n_sz * 8 + sets)
         for r in range(n):
             k = off + r
-            hit = row[x.cross[k]] - 1 < base
-            total += x.u[k] & -(<int>hit)
-            e |= (<uint64_t>hit) << k
+            e |= (<uint64_t>(row[x.cross[k]] < lim)) << k
     else:                           # same half: pair value of (B with the draw, A without the candidate)
         if B == 0:
             pt = T.pair_mp + clsA
@@ -453,31 +487,25 @@ cdef inline int other_suit_gain(const mj_tables_t* T, const draws_ctx_t* x, int 
             row = final + x.sz0 * 8 + sets
             for r in range(n):
                 k = off + r
-                hit = row[pt[x.same[k]] * T.n_sz * 8] - 1 < base
-                total += x.u[k] & -(<int>hit)
-                e |= (<uint64_t>hit) << k
+                e |= (<uint64_t>(row[pt[x.same[k]] * T.n_sz * 8] < lim)) << k
         else:
             row = final + x.mp0 * T.n_sz * 8 + sets
             for r in range(n):
                 k = off + r
-                hit = row[pt[x.same[k]] * 8] - 1 < base
-                total += x.u[k] & -(<int>hit)
-                e |= (<uint64_t>hit) << k
-    eff[0] |= e
-    return total
+                e |= (<uint64_t>(row[pt[x.same[k]] * 8] < lim)) << k
+    return e
 
 
-cdef inline int std_after(const mj_tables_t* T, draws_ctx_t* x, int cand, int sets, int base,
-                          uint64_t* effective) noexcept nogil:
-    """Unseen copies of the kinds k that bring the standard shanten of H - cand + k below
-    `base`; `effective` receives those kinds (a bit set; kinds with no unseen copy may be in it)."""
-    cdef int A = cand // 9, ra = cand - 9 * (cand // 9), r, k, n, cb, clsA, hc, total = 0, fmul, pmul
+cdef inline uint64_t std_hits(const mj_tables_t* T, draws_ctx_t* x, int cand, int sets, int base) noexcept nogil:
+    """The kinds k that bring the standard shanten of H - cand + k below `base` (a bit set;
+    kinds with no unseen copy may be in it: unseen_count() weighs them 0)."""
+    cdef int A = cand // 9, ra = cand - 9 * (cand // 9), r, k, n, cb, clsA, hc, fmul, pmul
+    cdef int lim = base + 1                       # FINAL holds distances: shanten + 1
     cdef uint32_t codeA = x.code[A] - POW5[ra]
     cdef const uint8_t* final = T.final
     cdef const uint8_t* cls_of = T.honor_class if A == 3 else T.suit_class
     cdef const uint8_t* pt
     cdef const uint8_t* row
-    cdef bint hit
     cdef uint64_t eff = 0, other = 0
     clsA = cls_of[codeA]
     hc = half_value(T, A, clsA, x.cls)            # candidate's half without the candidate
@@ -494,24 +522,26 @@ cdef inline int std_after(const mj_tables_t* T, draws_ctx_t* x, int cand, int se
     for r in range(n):
         k = 9 * A + r
         cb = cls_of[codeA + x.add[k]]
-        hit = row[pt[cb * pmul] * fmul] - 1 < base
-        total += x.u[k] & -(<int>hit)
-        eff |= (<uint64_t>hit) << k
+        eff |= (<uint64_t>(row[pt[cb * pmul] * fmul] < lim)) << k
     # the other suits depend on the candidate only through clsA
     if x.memo_cls[A] != clsA:
         x.memo_cls[A] = clsA
-        x.memo_total[A] = 0
         if A != 0:
-            x.memo_total[A] += other_suit_gain(T, x, 0, A, clsA, hc, sets, base, &other)
+            other |= other_suit_hits(T, x, 0, A, clsA, hc, sets, lim)
         if A != 1:
-            x.memo_total[A] += other_suit_gain(T, x, 1, A, clsA, hc, sets, base, &other)
+            other |= other_suit_hits(T, x, 1, A, clsA, hc, sets, lim)
         if A != 2:
-            x.memo_total[A] += other_suit_gain(T, x, 2, A, clsA, hc, sets, base, &other)
+            other |= other_suit_hits(T, x, 2, A, clsA, hc, sets, lim)
         if A != 3:
-            x.memo_total[A] += other_suit_gain(T, x, 3, A, clsA, hc, sets, base, &other)
+            other |= other_suit_hits(T, x, 3, A, clsA, hc, sets, lim)
         x.memo_eff[A] = other
-    effective[0] = eff | x.memo_eff[A]
-    return total + x.memo_total[A]
+    return eff | x.memo_eff[A]
+
+
+cdef inline int unseen_count(const draws_ctx_t* x, uint64_t kinds) noexcept nogil:
+    """Unseen copies of the kinds in the bit set (weighted popcount over u's bit planes)."""
+    return (mj_popcount64(kinds & x.u_bit[0]) + 2 * mj_popcount64(kinds & x.u_bit[1])
+            + 4 * mj_popcount64(kinds & x.u_bit[2]))
 
 
 # 34-bit kind sets: every kind, the honors, and per assignment i of knit classes to suits
@@ -535,12 +565,12 @@ cdef inline uint64_t count_kinds(const uint8_t* h, int at, const int* ok) noexce
     return (sel * 0x0102040810204080ULL) >> 56
 
 
-cdef int mixed_ukeire(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t* dx, uint64_t std_eff,
-                      int std_total, int base, int forms) noexcept nogil:
-    """Effective-tile count when the rules have special forms (h: the hand after the candidate
-    discard, 13 tiles; f: its features, all the rule set's): a drawable kind counts if the standard form (std_eff, std_total: the
-    kinds and count from std_after) or some special form in `forms` (each_discard's live
-    forms) brings the hand below `base`.
+cdef uint64_t mixed_hits(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t* dx, uint64_t std_eff,
+                         int base, int forms) noexcept nogil:
+    """Effective kinds when the rules have special forms (h: the hand after the candidate
+    discard, 13 tiles; f: its features, all the rule set's): a kind is effective if the
+    standard form (std_eff: from std_hits) or some special form in `forms` (each_discard's
+    live forms) brings the hand below `base` (kinds with no unseen copy may be included).
 
     The special forms' draws are collected in a bit set over kinds, one form after another;
     each form looks only at the kinds no earlier form took, and only when its distance from h
@@ -550,7 +580,7 @@ cdef int mixed_ukeire(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t*
     knitted slot, or one that joins the set-and-pair part, a table lookup)."""
     cdef const mj_tables_t* T = g.T
     cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
-    cdef int k, i, q, top, total = 0, P, S, cnt
+    cdef int k, i, q, top, P, S, cnt
     cdef uint64_t taken = std_eff | dx.none      # counted already, or nothing to draw
     cdef uint64_t eff = taken, held, todo
     cdef bint kong2 = (forms & FLAG_KONG_TWO_PAIRS) != 0
@@ -645,13 +675,7 @@ cdef int mixed_ukeire(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t*
                 else:
                     dp = T.final[(hmp * nsz + T.pair_sz[ks_cls[2] * nh + T.honor_class[ks_code[3] + POW5[k - 27]]]) * 8 + 1]
                 eff |= (<uint64_t>(dp < thr)) << k
-    total = std_total
-    eff &= ~taken
-    while eff:
-        k = mj_ctz64(eff)
-        total += dx.u[k]
-        eff &= eff - 1
-    return total
+    return eff
 
 
 cdef int danger(game_t* g, int seat, int k) noexcept nogil:
@@ -716,18 +740,19 @@ cdef int most_effective(game_t* g, int seat, const codes_t* c, uint64_t cands, i
     cdef player_t* p = &g.p[seat]
     cdef draws_ctx_t dx
     cdef hand_t f13
-    cdef uint64_t std_eff
+    cdef uint64_t eff
     cdef int k, u, best_u = -1, best_k = -1, sets = c.n // 3   # (n - 1 + 1) // 3 after the discard
     draws_setup(g, seat, c, cands, &dx)
     while cands:                       # ascending kinds: a tie keeps the lowest
         k = mj_ctz64(cands)
         cands &= cands - 1
-        u = std_after(g.T, &dx, k, sets, best_s, &std_eff)
+        eff = std_hits(g.T, &dx, k, sets, best_s)
         if live:                       # a special form can matter
             hand_minus(f14, p.hand, k, features_for(g.R.forms), &f13)
             p.hand[k] -= 1
-            u = mixed_ukeire(g, p.hand, &f13, &dx, std_eff, u, best_s, live)
+            eff = mixed_hits(g, p.hand, &f13, &dx, eff, best_s, live)
             p.hand[k] += 1
+        u = unseen_count(&dx, eff)
         if counts != NULL:
             counts[k] = u
         if u > best_u:
