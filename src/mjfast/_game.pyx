@@ -41,6 +41,12 @@ from mjfast._core cimport (
 
 cnp.import_array()
 
+cdef extern from *:
+    """
+    #define MJ_LANES_LO 0x0101010101010101ULL
+    """
+    const uint64_t LANES_LO "MJ_LANES_LO"      # 1 in each byte lane
+
 cdef enum:
     MAX_SET = 192
     FIRST_BONUS = 136
@@ -225,8 +231,39 @@ cdef int unseen(game_t* g, int seat, int k) noexcept nogil:
     return 4 - g.p[seat].hand[k] - g.visible[k]
 
 
+cdef inline uint64_t lanes_to_kinds(uint64_t w0, uint64_t w8, uint64_t w16, uint64_t w24, uint64_t w26) noexcept nogil:
+    """34-bit kind set from byte-lane flags (bit 7 of each lane) of the words at 0, 8, 16, 24
+    and 26 of a 34-byte array (the last overlapping: its lanes 6, 7 are kinds 32, 33)."""
+    return (((w0 >> 7) & LANES_LO) * 0x0102040810204080ULL >> 56
+            | (((w8 >> 7) & LANES_LO) * 0x0102040810204080ULL >> 56) << 8
+            | (((w16 >> 7) & LANES_LO) * 0x0102040810204080ULL >> 56) << 16
+            | (((w24 >> 7) & LANES_LO) * 0x0102040810204080ULL >> 56) << 24
+            | ((((w26 >> 7) & LANES_LO) * 0x0102040810204080ULL >> 56) >> 6) << 32)
+
+
+cdef inline uint64_t lanes_equal(uint64_t w, uint64_t v) noexcept nogil:
+    """Bit 7 set in the byte lanes of w equal to v (lanes below 128)."""
+    cdef uint64_t y = w ^ (v * LANES_LO)
+    return ~(((y & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | y) & 0x8080808080808080ULL
+
+
+cdef inline uint64_t kinds_equal(const uint8_t* sh, int v) noexcept nogil:
+    """The kinds k with sh[k] == v (sh: 34 values below 128)."""
+    return lanes_to_kinds(lanes_equal(mj_load64(sh), v), lanes_equal(mj_load64(sh + 8), v),
+                          lanes_equal(mj_load64(sh + 16), v), lanes_equal(mj_load64(sh + 24), v),
+                          lanes_equal(mj_load64(sh + 26), v))
+
+
+cdef inline uint64_t kinds_above(const uint8_t* sh, int v) noexcept nogil:
+    """The kinds k with sh[k] > v (sh: 34 values below 128; 0 <= v < 128): x + 127 - v
+    reaches bit 7 exactly when x > v, and stays below 256."""
+    cdef uint64_t add = <uint64_t>(127 - v) * LANES_LO
+    return lanes_to_kinds(mj_load64(sh) + add, mj_load64(sh + 8) + add, mj_load64(sh + 16) + add,
+                          mj_load64(sh + 24) + add, mj_load64(sh + 26) + add)
+
+
 cdef inline int minus_suit(const uint8_t* h, int s, uint32_t code, const uint8_t* cls_of,
-                           const uint8_t* pt, int pstride, const uint8_t* row, int fstride, int* sh) noexcept nogil:
+                           const uint8_t* pt, int pstride, const uint8_t* row, int fstride, uint8_t* sh) noexcept nogil:
     """std_each_discard for the kinds of suit s (a constant where inlined): the class of the
     suit without the kind, its pair value (pt[cls * pstride]), FINAL (row[value * fstride])."""
     cdef int r, v, held, best = 99, n = 7 if s == 3 else 9
@@ -238,7 +275,7 @@ cdef inline int minus_suit(const uint8_t* h, int s, uint32_t code, const uint8_t
     return best
 
 
-cdef int std_each_discard(game_t* g, const uint8_t* h, const codes_t* c, int* sh) noexcept nogil:
+cdef int std_each_discard(game_t* g, const uint8_t* h, const codes_t* c, uint8_t* sh) noexcept nogil:
     """sh[k] = standard shanten of h minus one k for every held kind (99 otherwise); returns the min.
 
     Branch-free over the kinds (whether a kind is held is data the predictor cannot learn):
@@ -262,7 +299,7 @@ cdef int SPECIAL_BITS[4]
 SPECIAL_BITS[:] = [FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT]
 
 
-cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh, int* live, hand_t* f) noexcept nogil:
+cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, uint8_t* sh, int* live, hand_t* f) noexcept nogil:
     """std_each_discard() for the rule set's forms: a special form can only matter for a
     discard whose standard shanten is above that form's shanten of the whole hand (removing a
     tile never lowers a form's shanten), so each discard evaluates only those forms.
@@ -290,8 +327,7 @@ cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, int* sh, int* liv
         sp = imin(sp, sf[i])
     if sp > best + 1:           # greedy uses the best and (defensive) best + 1 discards only
         return best
-    for k in range(34):         # (sh[k] is 99 for kinds not held)
-        todo |= (<uint64_t>((sp < sh[k]) & (sh[k] != 99))) << k
+    todo = kinds_above(sh, sp) & ~kinds_equal(sh, 99)   # (sh[k] is 99 for kinds not held)
     while todo:
         k = mj_ctz64(todo)
         todo &= todo - 1
@@ -706,7 +742,7 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     """
     cdef player_t* p = &g.p[seat]
     cdef int k, s, best_s = 99, best_k = -1, best_d = 1 << 30
-    cdef int sh[34]
+    cdef uint8_t sh[34]
     cdef bint threat = defensive and threatened(g, seat)
     cdef codes_t c
     cdef hand_t f14
@@ -724,8 +760,7 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
                     best_k = k
         p.wait_sh = sh[best_k]         # (exact: each_discard resolves up to best + 1)
         return best_k
-    for k in range(34):
-        cands |= (<uint64_t>(sh[k] == best_s)) << k
+    cands = kinds_equal(sh, best_s)
     p.wait_sh = best_s
     if not (cands & (cands - 1)):      # a single candidate: nothing to break
         return mj_ctz64(cands)
@@ -773,7 +808,7 @@ cdef int random_discard(game_t* g, int seat) noexcept nogil:
 
 cdef int best_after_discard(game_t* g, uint8_t* h) noexcept nogil:
     """min over discards of the shanten of h minus that tile (h is 3k+2)."""
-    cdef int sh[34]
+    cdef uint8_t sh[34]
     cdef codes_t c
     cdef hand_t f
     codes_of(h, &c)
@@ -1462,7 +1497,7 @@ def _greedy_scores_of(dict rules, const uint8_t[::1] hand, const uint8_t[::1] vi
     cdef codes_t c
     cdef hand_t f14
     cdef int k, best_s, live = 0, choice
-    cdef int sh[34]
+    cdef uint8_t sh[34]
     cdef int counts[34]
     cdef uint64_t cands = 0
     memset(&g, 0, sizeof(game_t))
@@ -1479,8 +1514,7 @@ def _greedy_scores_of(dict rules, const uint8_t[::1] hand, const uint8_t[::1] vi
         best_s = std_each_discard(&g, g.p[0].hand, &c, sh)
     else:
         best_s = each_discard(&g, g.p[0].hand, &c, sh, &live, &f14)
-    for k in range(34):
-        cands |= (<uint64_t>(sh[k] == best_s)) << k
+    cands = kinds_equal(sh, best_s)
     most_effective(&g, 0, &c, cands, best_s, live, &f14, counts)
     choice = greedy_discard(&g, 0, False)
     return [sh[k] for k in range(34)], [counts[k] for k in range(34)], choice
