@@ -44,8 +44,11 @@ cnp.import_array()
 cdef extern from *:
     """
     #define MJ_LANES_LO 0x0101010101010101ULL
+    static const int MJ_SUIT_OF[34] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                       2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3};
     """
     const uint64_t LANES_LO "MJ_LANES_LO"      # 1 in each byte lane
+    const int SUIT_OF "MJ_SUIT_OF"[34]         # the suit of each kind
 
 cdef enum:
     MAX_SET = 192
@@ -262,37 +265,54 @@ cdef inline uint64_t kinds_above(const uint8_t* sh, int v) noexcept nogil:
                           mj_load64(sh + 24) + add, mj_load64(sh + 26) + add)
 
 
-cdef inline int minus_suit(const uint8_t* h, int s, uint32_t code, const uint8_t* cls_of,
-                           const uint8_t* pt, int pstride, const uint8_t* row, int fstride, uint8_t* sh) noexcept nogil:
-    """std_each_discard for the kinds of suit s (a constant where inlined): the class of the
-    suit without the kind, its pair value (pt[cls * pstride]), FINAL (row[value * fstride])."""
-    cdef int r, v, held, best = 99, n = 7 if s == 3 else 9
-    for r in range(n):
-        held = h[9 * s + r] != 0
-        v = row[pt[cls_of[code - POW5[r] * held] * pstride] * fstride] - 1
-        sh[9 * s + r] = v if held else 99
-        best = imin(best, sh[9 * s + r])
-    return best
+cdef inline uint64_t held_kinds(const uint8_t* h) noexcept nogil:
+    """The kinds with a count of at least one in h (34 counts 0..4), by SWAR."""
+    return lanes_to_kinds(mj_ones_ge(mj_load64(h), 1) << 7, mj_ones_ge(mj_load64(h + 8), 1) << 7,
+                          mj_ones_ge(mj_load64(h + 16), 1) << 7, mj_ones_ge(mj_load64(h + 24), 1) << 7,
+                          mj_ones_ge(mj_load64(h + 26), 1) << 7)
 
 
 cdef int std_each_discard(game_t* g, const uint8_t* h, const codes_t* c, uint8_t* sh) noexcept nogil:
     """sh[k] = standard shanten of h minus one k for every held kind (99 otherwise); returns the min.
 
-    Branch-free over the kinds (whether a kind is held is data the predictor cannot learn):
-    a kind not held is looked up with its suit unchanged and then masked to 99."""
+    Only the held kinds are looked up (a hand holds about a third of the kinds): per suit,
+    the class of the suit without the kind, its pair value pt[s][class * pstride[s]], and
+    FINAL row[s][value * fstride[s]] with the other half at h's value."""
     cdef const mj_tables_t* T = g.T
     cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
-    cdef int sets = (c.n - 1) // 3
+    cdef int sets = (c.n - 1) // 3, k, s, v, best = 99
     cdef int cls0 = T.suit_class[c.c[0]], cls1 = T.suit_class[c.c[1]]
     cdef int cls2 = T.suit_class[c.c[2]], cls3 = T.honor_class[c.c[3]]
     cdef int mp0 = T.pair_mp[cls0 * ns + cls1], sz0 = T.pair_sz[cls2 * nh + cls3]
-    # FINAL[(mp * n_sz + sz) * 8 + sets] with the other half at H's value
-    cdef const uint8_t* row_mp = T.final + sz0 * 8 + sets
-    cdef const uint8_t* row_sz = T.final + mp0 * nsz * 8 + sets
-    return imin(imin(minus_suit(h, 0, c.c[0], T.suit_class, T.pair_mp + cls1, ns, row_mp, nsz * 8, sh),
-                     minus_suit(h, 1, c.c[1], T.suit_class, T.pair_mp + cls0 * ns, 1, row_mp, nsz * 8, sh)),
-                imin(minus_suit(h, 2, c.c[2], T.suit_class, T.pair_sz + cls3, nh, row_sz, 8, sh),
-                     minus_suit(h, 3, c.c[3], T.honor_class, T.pair_sz + cls2 * nh, 1, row_sz, 8, sh)))
+    cdef const uint8_t* cls_of[4]
+    cdef const uint8_t* pt[4]
+    cdef const uint8_t* row[4]
+    cdef int pstride[4]
+    cdef int fstride[4]
+    cdef uint64_t held = held_kinds(h)
+    cls_of[0] = cls_of[1] = cls_of[2] = T.suit_class
+    cls_of[3] = T.honor_class
+    pt[0] = T.pair_mp + cls1
+    pt[1] = T.pair_mp + cls0 * ns
+    pt[2] = T.pair_sz + cls3
+    pt[3] = T.pair_sz + cls2 * nh
+    pstride[0] = ns
+    pstride[1] = 1
+    pstride[2] = nh
+    pstride[3] = 1
+    row[0] = row[1] = T.final + sz0 * 8 + sets
+    row[2] = row[3] = T.final + mp0 * nsz * 8 + sets
+    fstride[0] = fstride[1] = nsz * 8
+    fstride[2] = fstride[3] = 8
+    memset(sh, 99, 34)
+    while held:
+        k = mj_ctz64(held)
+        held &= held - 1
+        s = SUIT_OF[k]
+        v = row[s][pt[s][cls_of[s][c.c[s] - POW5[k - 9 * s]] * pstride[s]] * fstride[s]] - 1
+        sh[k] = v
+        best = imin(best, v)
+    return best
 
 
 cdef int SPECIAL_BITS[4]
