@@ -120,7 +120,9 @@ class PyGreedy(mjfast.Policy):
         return None
 
 
-@pytest.mark.parametrize("rules,games", [("classical", 3), ("basic", 3), ("mcr", 2)])
+@pytest.mark.parametrize("rules,games", [("classical", 3), ("basic", 3), ("mcr", 2),
+                                         pytest.param("mcr", 60, marks=pytest.mark.slow),
+                                         pytest.param("classical", 40, marks=pytest.mark.slow)])
 def test_builtin_greedy_equals_documented_rules(rules, games):
     for g in range(games):
         fast = mjfast.replay(40 + g, g, rules=rules, policies="greedy")

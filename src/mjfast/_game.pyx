@@ -179,15 +179,6 @@ cdef inline void codes_of(const uint8_t* h, codes_t* c) noexcept nogil:
     c.n = f.n
 
 
-cdef inline void codes_add(codes_t* c, int k, int delta) noexcept nogil:
-    """Add delta copies of kind k to the coded hand."""
-    if delta > 0:
-        c.c[k // 9] += POW5[k % 9] * <uint32_t>delta
-    else:
-        c.c[k // 9] -= POW5[k % 9] * <uint32_t>(-delta)
-    c.n += delta
-
-
 cdef inline bint complete(game_t* g, uint8_t* h, int n) noexcept nogil:
     """Whether the concealed tiles h (n of them) with the exposed sets form a winning hand."""
     cdef hand_t f
@@ -322,7 +313,9 @@ SPECIAL_BITS[:] = [FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORM_HONORS_KNITTED,
 cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, uint8_t* sh, int* live, hand_t* f) noexcept nogil:
     """std_each_discard() for the rule set's forms: a special form can only matter for a
     discard whose standard shanten is above that form's shanten of the whole hand (removing a
-    tile never lowers a form's shanten), so each discard evaluates only those forms.
+    tile never lowers a form's shanten), so each discard evaluates only those forms. sh[k]
+    is exact where it is at most the returned best + 1 (all the greedy and defensive policies
+    use); a larger value may stand for a smaller one that is still above best + 1.
 
     ``live`` (may be NULL) receives the special forms (with the rule flags) whose shanten of h
     is at most the returned best: the only ones that can bring a discard's hand plus a drawn
