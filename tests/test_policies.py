@@ -19,8 +19,9 @@ class PyGreedy(mjfast.Policy):
     name = "py-greedy"
 
     def __init__(self, rules):
+        # "classical+special": classical with seven pairs and thirteen orphans also winning
         self.rules = "mcr" if rules == "mcr" else None
-        self.form = "all" if rules == "mcr" else "standard"
+        self.form = "all" if rules in ("mcr", "classical+special") else "standard"
 
     def sh(self, counts) -> int:
         return mjfast.shanten(np.asarray(counts, dtype=np.uint8), form=self.form, rules=self.rules)
@@ -191,7 +192,13 @@ def _greedy_positions(draw):
     return hand, visible
 
 
-@pytest.mark.parametrize("rules", ["mcr", "classical"])
+def _kernel(rules):
+    if rules == "classical+special":
+        return game_rules("classical", special_forms=("seven_pairs", "thirteen_orphans")).kernel()
+    return game_rules(rules).kernel()
+
+
+@pytest.mark.parametrize("rules", ["mcr", "classical", "classical+special"])
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 @given(position=_greedy_positions())
@@ -199,7 +206,7 @@ def test_greedy_scores_equal_documented_rules_on_single_hands(rules, position):
     """Shanten after each discard and effective-tile count of each tied discard, as the
     engine computes them, equal PyGreedy's plain recomputation; so does the discard."""
     hand, visible = position
-    sh, counts, choice = _game._greedy_scores_of(game_rules(rules).kernel(), hand, visible)
+    sh, counts, choice = _game._greedy_scores_of(_kernel(rules), hand, visible)
     ref = PyGreedy(rules)
     h = hand.astype(np.int64)
     ref_sh = {}
