@@ -30,7 +30,7 @@ from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
 from mjfast._hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
     distance_sets_pair, special_distance, features_for, pairs_distance, imin, FEAT_CODES, FEAT_KNITS, POW5,
-    bits_code, special_distances, hand_minus,
+    bits_code, special_distances, hand_minus, seven_pairs_distance,
     KNIT_MASK, KNIT_PERM, knit_counts, knit_totals,
 )
 from mjfast._bits cimport mj_popcount32, mj_popcount64, mj_ctz64, mj_load64, mj_ones_ge
@@ -46,9 +46,11 @@ cdef extern from *:
     #define MJ_LANES_LO 0x0101010101010101ULL
     static const int MJ_SUIT_OF[34] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1,
                                        2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3};
+    static const int MJ_WORD_AT[5] = {0, 8, 16, 24, 26};
     """
     const uint64_t LANES_LO "MJ_LANES_LO"      # 1 in each byte lane
     const int SUIT_OF "MJ_SUIT_OF"[34]         # the suit of each kind
+    const int WORD_AT "MJ_WORD_AT"[5]          # the 8-byte words lanes_to_kinds takes
 
 cdef enum:
     MAX_SET = 192
@@ -225,14 +227,43 @@ cdef int unseen(game_t* g, int seat, int k) noexcept nogil:
     return 4 - g.p[seat].hand[k] - g.visible[k]
 
 
+# Index helpers of the shanten tables: with the other suit of its half at class `partner`,
+# suit s's class cl gives the half value pair_row(s, partner)[cl * pair_stride(s)]; with the
+# other half at its value (mp0 or sz0), half value v gives the distance
+# final_row(s)[v * final_stride(s)] (FINAL[(mp * n_sz + sz) * 8 + sets]).
+cdef inline int pair_stride(const mj_tables_t* T, int s) noexcept nogil:
+    return T.n_suit if s == 0 else (T.n_honor if s == 2 else 1)
+
+
+cdef inline const uint8_t* pair_row(const mj_tables_t* T, int s, int partner) noexcept nogil:
+    if s == 0:
+        return T.pair_mp + partner
+    if s == 1:
+        return T.pair_mp + partner * T.n_suit
+    if s == 2:
+        return T.pair_sz + partner
+    return T.pair_sz + partner * T.n_honor
+
+
+cdef inline int final_stride(const mj_tables_t* T, int s) noexcept nogil:
+    return T.n_sz * 8 if s < 2 else 8
+
+
+cdef inline const uint8_t* final_row(const mj_tables_t* T, int s, int mp0, int sz0, int sets) noexcept nogil:
+    return T.final + (sz0 * 8 if s < 2 else mp0 * T.n_sz * 8) + sets
+
+
+cdef inline uint64_t lane_bits(uint64_t lanes) noexcept nogil:
+    """Bit i = bit 0 of byte lane i (the other bits of each lane must be 0)."""
+    return (lanes * 0x0102040810204080ULL) >> 56
+
+
 cdef inline uint64_t lanes_to_kinds(uint64_t w0, uint64_t w8, uint64_t w16, uint64_t w24, uint64_t w26) noexcept nogil:
     """34-bit kind set from byte-lane flags (bit 7 of each lane) of the words at 0, 8, 16, 24
     and 26 of a 34-byte array (the last overlapping: its lanes 6, 7 are kinds 32, 33)."""
-    return (((w0 >> 7) & LANES_LO) * 0x0102040810204080ULL >> 56
-            | (((w8 >> 7) & LANES_LO) * 0x0102040810204080ULL >> 56) << 8
-            | (((w16 >> 7) & LANES_LO) * 0x0102040810204080ULL >> 56) << 16
-            | (((w24 >> 7) & LANES_LO) * 0x0102040810204080ULL >> 56) << 24
-            | ((((w26 >> 7) & LANES_LO) * 0x0102040810204080ULL >> 56) >> 6) << 32)
+    return (lane_bits((w0 >> 7) & LANES_LO) | lane_bits((w8 >> 7) & LANES_LO) << 8
+            | lane_bits((w16 >> 7) & LANES_LO) << 16 | lane_bits((w24 >> 7) & LANES_LO) << 24
+            | (lane_bits((w26 >> 7) & LANES_LO) >> 6) << 32)
 
 
 cdef inline uint64_t lanes_equal(uint64_t w, uint64_t v) noexcept nogil:
@@ -270,11 +301,8 @@ cdef int std_each_discard(game_t* g, const uint8_t* h, const codes_t* c, uint8_t
     the class of the suit without the kind, its pair value pt[s][class * pstride[s]], and
     FINAL row[s][value * fstride[s]] with the other half at h's value."""
     cdef const mj_tables_t* T = g.T
-    cdef int ns = T.n_suit, nh = T.n_honor, nsz = T.n_sz
     cdef int sets = (c.n - 1) // 3, k, s, v, best = 99
-    cdef int cls0 = T.suit_class[c.c[0]], cls1 = T.suit_class[c.c[1]]
-    cdef int cls2 = T.suit_class[c.c[2]], cls3 = T.honor_class[c.c[3]]
-    cdef int mp0 = T.pair_mp[cls0 * ns + cls1], sz0 = T.pair_sz[cls2 * nh + cls3]
+    cdef int cls[4]
     cdef const uint8_t* cls_of[4]
     cdef const uint8_t* pt[4]
     cdef const uint8_t* row[4]
@@ -283,18 +311,14 @@ cdef int std_each_discard(game_t* g, const uint8_t* h, const codes_t* c, uint8_t
     cdef uint64_t held = held_kinds(h)
     cls_of[0] = cls_of[1] = cls_of[2] = T.suit_class
     cls_of[3] = T.honor_class
-    pt[0] = T.pair_mp + cls1
-    pt[1] = T.pair_mp + cls0 * ns
-    pt[2] = T.pair_sz + cls3
-    pt[3] = T.pair_sz + cls2 * nh
-    pstride[0] = ns
-    pstride[1] = 1
-    pstride[2] = nh
-    pstride[3] = 1
-    row[0] = row[1] = T.final + sz0 * 8 + sets
-    row[2] = row[3] = T.final + mp0 * nsz * 8 + sets
-    fstride[0] = fstride[1] = nsz * 8
-    fstride[2] = fstride[3] = 8
+    for s in range(4):
+        cls[s] = cls_of[s][c.c[s]]
+    cdef int mp0 = T.pair_mp[cls[0] * T.n_suit + cls[1]], sz0 = T.pair_sz[cls[2] * T.n_honor + cls[3]]
+    for s in range(4):
+        pt[s] = pair_row(T, s, cls[s ^ 1])
+        pstride[s] = pair_stride(T, s)
+        row[s] = final_row(T, s, mp0, sz0, sets)
+        fstride[s] = final_stride(T, s)
     memset(sh, 99, 34)
     while held:
         k = mj_ctz64(held)
@@ -397,77 +421,36 @@ cdef inline int suit_cls(const mj_tables_t* T, int s, uint32_t code) noexcept no
     return T.honor_class[code] if s == 3 else T.suit_class[code]
 
 
-cdef inline int half_value(const mj_tables_t* T, int s, int cls_s, const int* cls) noexcept nogil:
-    """pair_mp / pair_sz value of suit s's half, with suit s at class cls_s, the other at cls."""
-    if s == 0:
-        return T.pair_mp[cls_s * T.n_suit + cls[1]]
-    if s == 1:
-        return T.pair_mp[cls[0] * T.n_suit + cls_s]
-    if s == 2:
-        return T.pair_sz[cls_s * T.n_honor + cls[3]]
-    return T.pair_sz[cls[2] * T.n_honor + cls_s]
-
-
-cdef inline int pair_stride(const mj_tables_t* T, int s) noexcept nogil:
-    """Index step of suit s's class in its pair table (pair_mp[m * n_suit + p],
-    pair_sz[s * n_honor + z])."""
-    return T.n_suit if s == 0 else (T.n_honor if s == 2 else 1)
-
-
 cdef uint64_t SUIT_KINDS[4]
 SUIT_KINDS[:] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27]
 
 
-cdef inline const uint8_t* half_row(const mj_tables_t* T, const draws_ctx_t* x, int s) noexcept nogil:
-    """Pair-table row giving suit s's half value with the other suit of the half at H's class:
-    the value for class cl of suit s is half_row(s)[cl * pair_stride(s)]."""
-    if s == 0:
-        return T.pair_mp + x.cls[1]
-    if s == 1:
-        return T.pair_mp + x.cls[0] * T.n_suit
-    if s == 2:
-        return T.pair_sz + x.cls[3]
-    return T.pair_sz + x.cls[2] * T.n_honor
-
-
-cdef inline uint64_t lane_bits(uint64_t lanes) noexcept nogil:
-    """Bit i = bit 0 of byte lane i (the other bits of each lane must be 0)."""
-    return (lanes * 0x0102040810204080ULL) >> 56
-
-
 cdef inline void unseen_planes(const uint8_t* own, const uint8_t* visible, draws_ctx_t* x) noexcept nogil:
     """x.u_bit and x.none from the unseen counts 4 - own - visible of the 34 kinds (SWAR over
-    byte lanes: words at 0, 8, 16, 24 and 26, the last overlapping for kinds 32 and 33)."""
-    cdef int w, at, k, u
-    cdef uint64_t s, un, over = 0, b0 = 0, b1 = 0, b2 = 0, none = 0, lo = 0x0101010101010101ULL
+    byte lanes, the words lanes_to_kinds takes)."""
+    cdef int w, b, k, u
+    cdef uint64_t over = 0
+    cdef uint64_t un[5]
+    cdef uint64_t s
     for w in range(5):
-        at = 8 * w if w < 4 else 26
-        s = mj_load64(own + at) + mj_load64(visible + at)             # lanes 0..8, no carry
-        over |= ((s + 0x7B7B7B7B7B7B7B7BULL) & 0x8080808080808080ULL)  # a lane above 4
-        un = 0x0404040404040404ULL - s                                 # 4 - s (if no lane > 4)
-        if w < 4:
-            b0 |= lane_bits(un & lo) << at
-            b1 |= lane_bits((un >> 1) & lo) << at
-            b2 |= lane_bits((un >> 2) & lo) << at
-            none |= lane_bits(mj_ones_ge(s, 4)) << at
-        else:
-            b0 |= (lane_bits(un & lo) >> 6) << 32
-            b1 |= (lane_bits((un >> 1) & lo) >> 6) << 32
-            b2 |= (lane_bits((un >> 2) & lo) >> 6) << 32
-            none |= (lane_bits(mj_ones_ge(s, 4)) >> 6) << 32
+        s = mj_load64(own + WORD_AT[w]) + mj_load64(visible + WORD_AT[w])   # lanes 0..8, no carry
+        over |= (s + 0x7B7B7B7B7B7B7B7BULL) & 0x8080808080808080ULL           # a lane above 4
+        un[w] = 4 * LANES_LO - s                                             # 4 - s if none is
     if over:            # more than 4 copies accounted for (not in a valid game): clamp per kind
-        b0 = b1 = b2 = none = 0
+        x.u_bit[0] = x.u_bit[1] = x.u_bit[2] = x.none = 0
         for k in range(34):
             u = 4 - own[k] - visible[k]
             u = u if u > 0 else 0
-            none |= (<uint64_t>(u == 0)) << k
-            b0 |= (<uint64_t>(u & 1)) << k
-            b1 |= (<uint64_t>((u >> 1) & 1)) << k
-            b2 |= (<uint64_t>(u >> 2)) << k
-    x.u_bit[0] = b0
-    x.u_bit[1] = b1
-    x.u_bit[2] = b2
-    x.none = none
+            x.none |= (<uint64_t>(u == 0)) << k
+            for b in range(3):
+                x.u_bit[b] |= (<uint64_t>((u >> b) & 1)) << k
+        return
+    for b in range(3):
+        x.u_bit[b] = lanes_to_kinds(((un[0] >> b) & LANES_LO) << 7, ((un[1] >> b) & LANES_LO) << 7,
+                                    ((un[2] >> b) & LANES_LO) << 7, ((un[3] >> b) & LANES_LO) << 7,
+                                    ((un[4] >> b) & LANES_LO) << 7)
+    x.none = lanes_to_kinds(lanes_equal(un[0], 0), lanes_equal(un[1], 0), lanes_equal(un[2], 0),
+                            lanes_equal(un[3], 0), lanes_equal(un[4], 0))
 
 
 cdef inline void setup_suit(const mj_tables_t* T, const uint8_t* own, draws_ctx_t* x, int s, int sets,
@@ -476,9 +459,9 @@ cdef inline void setup_suit(const mj_tables_t* T, const uint8_t* own, draws_ctx_
     candidate outside suit s needs same[] and cross[]."""
     cdef int r, k, cl, n = 7 if s == 3 else 9, stride = pair_stride(T, s)
     cdef const uint8_t* cls_of = T.honor_class if s == 3 else T.suit_class
-    cdef const uint8_t* pt = half_row(T, x, s)
+    cdef const uint8_t* pt = pair_row(T, s, x.cls[s ^ 1])
     # FINAL[(mp * n_sz + sz) * 8 + sets]: this half's part of the index
-    cdef int cmul = T.n_sz * 8 if s < 2 else 8, cadd = sets if s < 2 else 0
+    cdef int cmul = final_stride(T, s), cadd = sets if s < 2 else 0
     for r in range(n):
         k = 9 * s + r
         x.add[k] = POW5[r] & -(<uint32_t>(own[k] < 4))
@@ -512,7 +495,7 @@ cdef inline uint64_t other_suit_hits(const mj_tables_t* T, const draws_ctx_t* x,
                                      int hc, int sets, int lim) noexcept nogil:
     """std_hits' part for the draws in suit B != A (B a constant where inlined: fixed trip
     count, resolved branches)."""
-    cdef int r, k, off = 9 * B
+    cdef int r, k, fmul, off = 9 * B
     cdef const uint8_t* final = T.final
     cdef const uint8_t* row
     cdef const uint8_t* pt
@@ -524,24 +507,12 @@ cdef inline uint64_t other_suit_hits(const mj_tables_t* T, const draws_ctx_t* x,
             k = off + r
             e |= (<uint64_t>(row[x.cross[k]] < lim)) << k
     else:                           # same half: pair value of (B with the draw, A without the candidate)
-        if B == 0:
-            pt = T.pair_mp + clsA
-        elif B == 1:
-            pt = T.pair_mp + clsA * T.n_suit
-        elif B == 2:
-            pt = T.pair_sz + clsA
-        else:
-            pt = T.pair_sz + clsA * T.n_honor
-        if B < 2:
-            row = final + x.sz0 * 8 + sets
-            for r in range(n):
-                k = off + r
-                e |= (<uint64_t>(row[pt[x.same[k]] * T.n_sz * 8] < lim)) << k
-        else:
-            row = final + x.mp0 * T.n_sz * 8 + sets
-            for r in range(n):
-                k = off + r
-                e |= (<uint64_t>(row[pt[x.same[k]] * 8] < lim)) << k
+        pt = pair_row(T, B, clsA)
+        row = final_row(T, B, x.mp0, x.sz0, sets)
+        fmul = final_stride(T, B)
+        for r in range(n):
+            k = off + r
+            e |= (<uint64_t>(row[pt[x.same[k]] * fmul] < lim)) << k
     return e
 
 
@@ -551,22 +522,16 @@ cdef inline uint64_t std_hits(const mj_tables_t* T, draws_ctx_t* x, int cand, in
     cdef int A = cand // 9, ra = cand - 9 * (cand // 9), r, k, n, cb, clsA, hc, fmul, pmul
     cdef int lim = base + 1                       # FINAL holds distances: shanten + 1
     cdef uint32_t codeA = x.code[A] - POW5[ra]
-    cdef const uint8_t* final = T.final
     cdef const uint8_t* cls_of = T.honor_class if A == 3 else T.suit_class
-    cdef const uint8_t* pt
+    cdef const uint8_t* pt = pair_row(T, A, x.cls[A ^ 1])
     cdef const uint8_t* row
     cdef uint64_t eff = 0, other = 0
-    clsA = cls_of[codeA]
-    hc = half_value(T, A, clsA, x.cls)            # candidate's half without the candidate
-    # own suit: the class of codeA plus the draw, its pair value, FINAL
-    pt = half_row(T, x, A)
     pmul = pair_stride(T, A)
-    if A < 2:
-        row = final + x.sz0 * 8 + sets
-        fmul = T.n_sz * 8
-    else:
-        row = final + x.mp0 * T.n_sz * 8 + sets
-        fmul = 8
+    clsA = cls_of[codeA]
+    hc = pt[clsA * pmul]                          # candidate's half without the candidate
+    # own suit: the class of codeA plus the draw, its pair value, FINAL
+    row = final_row(T, A, x.mp0, x.sz0, sets)
+    fmul = final_stride(T, A)
     n = 7 if A == 3 else 9
     for r in range(n):
         k = 9 * A + r
@@ -604,14 +569,12 @@ for _i in range(6):
         KNIT_KINDS[_i] |= (<uint64_t>KNIT_MASK[KNIT_PERM[_i][_s]]) << (9 * _s)
 
 
-cdef inline uint64_t count_kinds(const uint8_t* h, int at, const int* ok) noexcept nogil:
-    """Bit i set for the kinds at + i (i < 8) whose count c in h (0..3) has ok[c] (SWAR: count
-    classes as byte lanes of 0/1, the lanes' low bits gathered by a multiply)."""
-    cdef uint64_t w = mj_load64(h + at)
+cdef inline uint64_t count_lanes(uint64_t w, const int* ok) noexcept nogil:
+    """Bit 7 set in the byte lanes of w (counts 0..4) whose count c has ok[c] (c < 4; the
+    count classes as lanes of 0/1, SWAR)."""
     cdef uint64_t g1 = mj_ones_ge(w, 1), g2 = mj_ones_ge(w, 2), g3 = mj_ones_ge(w, 3)
-    cdef uint64_t sel = (((0x0101010101010101ULL ^ g1) & -(<uint64_t>ok[0])) | ((g1 - g2) & -(<uint64_t>ok[1]))
-                         | ((g2 - g3) & -(<uint64_t>ok[2])) | ((g3 - mj_ones_ge(w, 4)) & -(<uint64_t>ok[3])))
-    return (sel * 0x0102040810204080ULL) >> 56
+    return ((((LANES_LO ^ g1) & -(<uint64_t>ok[0])) | ((g1 - g2) & -(<uint64_t>ok[1]))
+             | ((g2 - g3) & -(<uint64_t>ok[2])) | ((g3 - mj_ones_ge(w, 4)) & -(<uint64_t>ok[3]))) << 7)
 
 
 cdef uint64_t mixed_hits(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx_t* dx, uint64_t std_eff,
@@ -643,7 +606,7 @@ cdef uint64_t mixed_hits(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx
     cdef uint64_t fill
     cdef uint64_t kinds
     if forms & FORM_SEVEN_PAIRS:
-        if special_distance(f, FORM_SEVEN_PAIRS | (forms & FLAG_KONG_TWO_PAIRS), T, 99) - 2 < base:
+        if seven_pairs_distance(f, forms) - 2 < base:
             # the drawn kind's count in h (0..3; 4: nothing to draw) decides
             for cnt in range(4):
                 if kong2:     # pairs = ge2 + ge4, singles = ge1 - ge2 + ge3 - ge4
@@ -653,8 +616,9 @@ cdef uint64_t mixed_hits(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx
                     P = f.ge[2] + (cnt == 1)
                     S = f.ge[1] - f.ge[2] + (1 if cnt == 0 else (-1 if cnt == 1 else 0))
                 ok[cnt] = pairs_distance(P, S) - 1 < base
-            eff |= (count_kinds(h, 0, ok) | (count_kinds(h, 8, ok) << 8) | (count_kinds(h, 16, ok) << 16)
-                    | (count_kinds(h, 24, ok) << 24) | ((count_kinds(h, 26, ok) >> 6) << 32))
+            eff |= lanes_to_kinds(count_lanes(mj_load64(h), ok), count_lanes(mj_load64(h + 8), ok),
+                                  count_lanes(mj_load64(h + 16), ok), count_lanes(mj_load64(h + 24), ok),
+                                  count_lanes(mj_load64(h + 26), ok))
     if (forms & FORM_THIRTEEN_ORPHANS) and 14 - f.orphan_kinds - f.orphan_pair - 2 < base:
         for k in range(34):
             if (eff >> k) & 1 or not (k >= 27 or k % 9 == 0 or k % 9 == 8):
@@ -747,6 +711,17 @@ cdef bint threatened(game_t* g, int seat) noexcept nogil:
     return False
 
 
+cdef inline int greedy_shanten(game_t* g, uint8_t* h, codes_t* c, uint8_t* sh, int* live, hand_t* f14) noexcept nogil:
+    """The greedy policy's shanten after each discard of h (sh) and their best, for the rule
+    set's forms; c receives h's codes, live and f14 what each_discard gives (0 for standard
+    rules)."""
+    codes_of(h, c)
+    live[0] = 0
+    if g.R.forms == FORM_STANDARD:
+        return std_each_discard(g, h, c, sh)
+    return each_discard(g, h, c, sh, live, f14)
+
+
 cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     """Kind to discard: lowest shanten, then most unseen effective tiles, then lowest kind.
 
@@ -759,11 +734,9 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     cdef bint threat = defensive and threatened(g, seat)
     cdef codes_t c
     cdef hand_t f14
-    cdef uint64_t cands = 0
-    cdef int live = 0
-    cdef bint std = g.R.forms == FORM_STANDARD
-    codes_of(p.hand, &c)
-    best_s = std_each_discard(g, p.hand, &c, sh) if std else each_discard(g, p.hand, &c, sh, &live, &f14)
+    cdef uint64_t cands
+    cdef int live
+    best_s = greedy_shanten(g, p.hand, &c, sh, &live, &f14)
     if threat:
         for k in range(34):
             if sh[k] <= best_s + 1:
@@ -1058,18 +1031,12 @@ cdef void settle(game_t* g, int winner, int self_draw, int discarder, int32_t* s
 
 cdef inline bint kong_possible(const player_t* p) noexcept nogil:
     """Whether some kind is held four times, or held once with its pung exposed (SWAR over the
-    34 count bytes: words at 0, 8, 16, 24 and 26, the last overlapping)."""
+    34 count bytes)."""
+    cdef int i
     cdef uint64_t w, found = 0
-    w = mj_load64(p.hand)
-    found |= mj_ones_ge(w, 4) | (mj_load64(p.pung_exposed) & mj_ones_ge(w, 1))
-    w = mj_load64(p.hand + 8)
-    found |= mj_ones_ge(w, 4) | (mj_load64(p.pung_exposed + 8) & mj_ones_ge(w, 1))
-    w = mj_load64(p.hand + 16)
-    found |= mj_ones_ge(w, 4) | (mj_load64(p.pung_exposed + 16) & mj_ones_ge(w, 1))
-    w = mj_load64(p.hand + 24)
-    found |= mj_ones_ge(w, 4) | (mj_load64(p.pung_exposed + 24) & mj_ones_ge(w, 1))
-    w = mj_load64(p.hand + 26)
-    found |= mj_ones_ge(w, 4) | (mj_load64(p.pung_exposed + 26) & mj_ones_ge(w, 1))
+    for i in range(5):
+        w = mj_load64(p.hand + WORD_AT[i])
+        found |= mj_ones_ge(w, 4) | (mj_load64(p.pung_exposed + WORD_AT[i]) & mj_ones_ge(w, 1))
     return found != 0
 
 
@@ -1509,10 +1476,10 @@ def _greedy_scores_of(dict rules, const uint8_t[::1] hand, const uint8_t[::1] vi
     cdef game_t g
     cdef codes_t c
     cdef hand_t f14
-    cdef int k, best_s, live = 0, choice
+    cdef int k, best_s, live, choice
     cdef uint8_t sh[34]
     cdef int counts[34]
-    cdef uint64_t cands = 0
+    cdef uint64_t cands
     memset(&g, 0, sizeof(game_t))
     init_game(&g, &R, mj_get_tables(), NULL, NULL, 0)
     for k in range(34):
@@ -1522,11 +1489,7 @@ def _greedy_scores_of(dict rules, const uint8_t[::1] hand, const uint8_t[::1] vi
         counts[k] = -1
     for k in range(4):
         g.p[k].last_claim_kind = -1
-    codes_of(g.p[0].hand, &c)
-    if R.forms == FORM_STANDARD:
-        best_s = std_each_discard(&g, g.p[0].hand, &c, sh)
-    else:
-        best_s = each_discard(&g, g.p[0].hand, &c, sh, &live, &f14)
+    best_s = greedy_shanten(&g, g.p[0].hand, &c, sh, &live, &f14)
     cands = kinds_equal(sh, best_s)
     most_effective(&g, 0, &c, cands, best_s, live, &f14, counts)
     choice = greedy_discard(&g, 0, False)

@@ -206,6 +206,35 @@ cdef inline void knit_totals(const int* k3, int* tot) noexcept nogil:
     tot[5] = k3[2] + k3[4] + k3[6]
 
 
+cdef inline int seven_pairs_distance(const hand_t* f, int forms) noexcept nogil:
+    """Seven pairs' distance from the pair counts (a four-of-a-kind as two pairs when `forms`
+    has FLAG_KONG_TWO_PAIRS)."""
+    if forms & FLAG_KONG_TWO_PAIRS:
+        return pairs_distance(f.ge[2] + f.ge[4], f.ge[1] - f.ge[2] + f.ge[3] - f.ge[4])
+    return pairs_distance(f.ge[2], f.ge[1] - f.ge[2])
+
+
+cdef inline int honors_knitted_distance(const int* tot, int honors) noexcept nogil:
+    """Honors-and-knitted's distance: the best assignment's knitted tiles (tot: knit_totals)
+    plus the honors held."""
+    return 14 - imin(max(tot[0], tot[1], tot[2], tot[3], tot[4], tot[5]) + honors, 14)
+
+
+cdef inline int knitted_straight_distance(const hand_t* f, const mj_tables_t* t, const int* tot,
+                                          int best) noexcept nogil:
+    """min(best, the knitted straight's distance): per assignment, the knitted tiles held
+    (tot: knit_totals) and the rest of the hand's distance to 1 set + pair, looked up only for
+    the assignments whose 9 - (knitted tiles held) can beat `best`."""
+    cdef int i, s
+    cdef uint32_t c[3]
+    for i in range(6):
+        if 9 - tot[i] < best:
+            for s in range(3):
+                c[s] = f.code[s] - bits_code(f.held[s] & KNIT_MASK[KNIT_PERM[i][s]])
+            best = imin(best, 9 - tot[i] + distance_sets_pair(t, c[0], c[1], c[2], f.code[3], 1))
+    return best
+
+
 cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int best) noexcept nogil:
     """min(best, distance over the special forms in `forms`) (13/14-tile hands only).
 
@@ -214,35 +243,21 @@ cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int
     can beat `best`; a knitted straight's table lookups likewise only for the assignments
     whose 9 - (knitted tiles held) can.
     """
-    cdef int d, i, s, knit_total, honors, top
-    cdef uint32_t c[3]
+    cdef int honors, top
     cdef int k3[9]
     cdef int tot[6]
-    cdef bint hk, ks
     if forms & FORM_SEVEN_PAIRS:
-        if forms & FLAG_KONG_TWO_PAIRS:
-            d = pairs_distance(f.ge[2] + f.ge[4], f.ge[1] - f.ge[2] + f.ge[3] - f.ge[4])
-        else:
-            d = pairs_distance(f.ge[2], f.ge[1] - f.ge[2])
-        best = imin(best, d)
+        best = imin(best, seven_pairs_distance(f, forms))
     if forms & FORM_THIRTEEN_ORPHANS:
         best = imin(best, 14 - f.orphan_kinds - f.orphan_pair)
     if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
         top = knit_counts(f.held, k3)
         knit_totals(k3, tot)
         honors = mj_popcount32(f.held[3])
-        hk = (forms & FORM_HONORS_KNITTED) and 14 - imin(top + honors, 14) < best
-        ks = (forms & FORM_KNITTED_STRAIGHT) and 9 - top < best
-        if hk or ks:
-            for i in range(6):
-                knit_total = tot[i]
-                if hk:
-                    best = imin(best, 14 - imin(knit_total + honors, 14))
-                if ks and 9 - knit_total < best:
-                    for s in range(3):
-                        c[s] = f.code[s] - bits_code(f.held[s] & KNIT_MASK[KNIT_PERM[i][s]])
-                    d = 9 - knit_total + distance_sets_pair(t, c[0], c[1], c[2], f.code[3], 1)
-                    best = imin(best, d)
+        if (forms & FORM_HONORS_KNITTED) and 14 - imin(top + honors, 14) < best:
+            best = imin(best, honors_knitted_distance(tot, honors))
+        if (forms & FORM_KNITTED_STRAIGHT) and 9 - top < best:
+            best = knitted_straight_distance(f, t, tot, best)
     return best
 
 
@@ -251,16 +266,12 @@ cdef inline void special_distances(hand_t* f, int forms, const mj_tables_t* t, i
     thirteen orphans, d[2] honors-and-knitted, d[3] knitted straight (99 for a form not in
     `forms`). One pass: the knit counts are shared, and the knitted forms' six assignments
     are only tried when the per-suit bound can get under `cap` (as in special_distance)."""
-    cdef int i, s, knit_total, honors, top, best
-    cdef uint32_t c[3]
+    cdef int honors, top
     cdef int k3[9]
     cdef int tot[6]
     d[0] = d[1] = d[2] = d[3] = 99
     if forms & FORM_SEVEN_PAIRS:
-        if forms & FLAG_KONG_TWO_PAIRS:
-            d[0] = imin(cap, pairs_distance(f.ge[2] + f.ge[4], f.ge[1] - f.ge[2] + f.ge[3] - f.ge[4]))
-        else:
-            d[0] = imin(cap, pairs_distance(f.ge[2], f.ge[1] - f.ge[2]))
+        d[0] = imin(cap, seven_pairs_distance(f, forms))
     if forms & FORM_THIRTEEN_ORPHANS:
         d[1] = imin(cap, 14 - f.orphan_kinds - f.orphan_pair)
     if forms & (FORM_HONORS_KNITTED | FORM_KNITTED_STRAIGHT):
@@ -270,19 +281,11 @@ cdef inline void special_distances(hand_t* f, int forms, const mj_tables_t* t, i
         if forms & FORM_HONORS_KNITTED:
             d[2] = cap
             if 14 - imin(top + honors, 14) < cap:
-                for i in range(6):
-                    knit_total = tot[i]
-                    d[2] = imin(d[2], 14 - imin(knit_total + honors, 14))
+                d[2] = imin(cap, honors_knitted_distance(tot, honors))
         if forms & FORM_KNITTED_STRAIGHT:
-            best = cap
+            d[3] = cap
             if 9 - top < cap:
-                for i in range(6):
-                    knit_total = tot[i]
-                    if 9 - knit_total < best:
-                        for s in range(3):
-                            c[s] = f.code[s] - bits_code(f.held[s] & KNIT_MASK[KNIT_PERM[i][s]])
-                        best = imin(best, 9 - knit_total + distance_sets_pair(t, c[0], c[1], c[2], f.code[3], 1))
-            d[3] = best
+                d[3] = knitted_straight_distance(f, t, tot, cap)
 
 
 cdef inline void hand_minus(const hand_t* f, const uint8_t* h, int k, int feat, hand_t* out) noexcept nogil:
