@@ -603,13 +603,50 @@ def test_illegal_discard_raises():
 # ---------------------------------------------------------------------------------------------
 # invariants
 
-def _check_log(log, jokers=8):
+def _complete(hand, exposed) -> bool:
+    """A complete beginner hand, directly: the held natural kinds are one per remaining set plus
+    the pair, none exposed already, at most four of each, one of them exactly two (the pair,
+    never a joker); the fixed tile count makes the jokers fill the sets exactly. Checked against
+    the reference below; fast enough to run after every discard of a game log."""
+    need = 3 - len(exposed)
+    if int(hand.sum()) != 14 - 4 * len(exposed):
+        return False
+    kinds = np.flatnonzero(hand[:35])
+    if len(kinds) != need + 1 or any(int(k) in exposed for k in kinds) or hand[kinds].max() > 4:
+        return False
+    return bool((hand[kinds] == 2).any())
+
+
+def test_direct_completeness_matches_the_reference():
+    rng = np.random.default_rng(3)
+    seen = 0
+    for _ in range(3000):
+        exposed = [int(k) for k in rng.choice(35, size=rng.integers(0, 4), replace=False)]
+        kinds = rng.choice(35, size=4, replace=False)
+        hand = np.zeros(36, int)
+        for k in kinds:                              # near-complete shapes, then noise
+            hand[k] += rng.integers(1, 5)
+        hand[35] = rng.integers(0, 5)
+        while hand.sum() > 14 - 4 * len(exposed):
+            hand[rng.choice(np.flatnonzero(hand))] -= 1
+        while hand.sum() < 14 - 4 * len(exposed):
+            hand[rng.choice(kinds)] += 1
+        want = _amreference.is_complete(hand, exposed)
+        assert _complete(hand, exposed) == want, (hand, exposed)
+        seen += want
+    assert seen > 50
+
+
+def _check_log(log, jokers=8, builtin=False):
     """Replay a log with plain counters: every count stays >= 0, every hand holds 13 tiles
     (exposed sets counted as 4) after each discard and 14 at Mahjong, the winning hand is
     complete by the reference, every tile is accounted for at the end of each hand (hands +
     exposed sets + discards on the table + the wall left = the whole set, kind by kind), and
-    the scores move by zero sum."""
+    the scores move by zero sum. With ``builtin`` (built-in policies only, which never pass a
+    win): nobody discards from a complete hand (after a draw, a call or joker exchanges), and a
+    discard that a live player can go Mahjong on is won by the first such player in turn order."""
     full = np.array([4] * 34 + [8, jokers])
+    checked = 0
     for h, wall in enumerate(log.header["wall_ids"]):
         ev = events(log, hand=h)
         if not ev:
@@ -618,10 +655,17 @@ def _check_log(log, jokers=8):
         exp_tiles = np.zeros(36, int)
         table = np.zeros(36, int)
         exposed = [[] for _ in range(4)]
+        dead = [False] * 4
         taken = 0
         last = None
+        must_win = None                    # the seat that has to win on the last discard
         for e in ev:
             t, s = e["type"], e["seat"]
+            if must_win is not None:
+                assert t == "win" and s == must_win, (h, e, must_win)
+                must_win = None
+            if t == "dead":
+                dead[s] = True
             if t in ("deal", "draw"):
                 assert e["id"] == wall[taken]                     # tiles come off the wall in order
                 hand[s][am_tile_index(e["tile"])] += 1
@@ -631,10 +675,24 @@ def _check_log(log, jokers=8):
             elif t == "receive":
                 hand[s][am_tile_index(e["tile"])] += 1
             elif t == "discard":
+                if builtin:                   # a complete hand is always declared
+                    assert not _complete(hand[s], exposed[s]), (h, e)
+                    checked += 1
                 last = am_tile_index(e["tile"])
                 hand[s][last] -= 1
                 table[last] += 1
                 assert hand[s].sum() + 4 * len(exposed[s]) == 13
+                if builtin and last != 35:
+                    for i in range(1, 4):
+                        o = (s + i) % 4
+                        if dead[o]:
+                            continue
+                        hand[o][last] += 1
+                        won = _complete(hand[o], exposed[o])
+                        hand[o][last] -= 1
+                        if won:
+                            must_win = o
+                            break
             elif t == "call":
                 k = am_tile_index(e["tile"])
                 assert k == last and k != 35
@@ -662,18 +720,38 @@ def _check_log(log, jokers=8):
             rest[35 if i >= 144 else 34 if i >= 136 else i // 4] += 1
         assert np.array_equal(sum(hand) + exp_tiles + table + rest, full)
         assert sum(e["delta"] for e in events(log, "score", hand=h)) == 0
+    return checked
 
 
 def test_logs_are_consistent_greedy_and_random():
     for g in range(8):
         for pols in ("greedy", "random", ["greedy", "random", "greedy", "random"]):
-            _check_log(mjfast.replay(g, 0, rules="american", policies=pols))
+            _check_log(mjfast.replay(g, 0, rules="american", policies=pols), builtin=True)
     _check_log(mjfast.replay(3, 1, rules="american", jokers=3), jokers=3)
     blind = 0
     for g in range(8):                     # greedy blind passes now and then: covered above too
         log = mjfast.replay(g, 0, rules="american")
         blind += len(events(log, "blind_pass"))
     assert blind > 0
+
+
+def test_complete_hands_are_always_declared():
+    """Regression (issue 13): a Mahjong completed by a joker exchange was never declared (the
+    shortcut that skips the win check used the distance from before the exchange)."""
+    log = mjfast.replay(11, 46, rules="american")
+    first = events(log, hand=0)
+    i = next(i for i, e in enumerate(first) if e["type"] == "joker_exchange" and e["seat"] == 3
+             and e["tile"] == "1p")
+    assert first[i + 1]["type"] == "win" and first[i + 1]["seat"] == 3 and first[i + 1]["self_drawn"]
+    exchange_wins = 0
+    for g in range(40):
+        for pols in ("greedy", ["greedy", "random", "greedy", "random"]):
+            log = mjfast.replay(5, g, rules="american", policies=pols)
+            assert _check_log(log, builtin=True) > 0
+            ev = log.events
+            exchange_wins += sum(1 for a, b in zip(ev, ev[1:])
+                                 if a["type"] == "joker_exchange" and b["type"] == "win")
+    assert exchange_wins > 0                # the case the shortcut got wrong was exercised
 
 
 def test_scores_sum_and_counters():

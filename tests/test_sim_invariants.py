@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import copy
 import math
+import json
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import mjfast
 from mjfast import tiles
@@ -385,3 +387,104 @@ def test_win_checks_trusting_the_greedy_shanten_change_nothing(rules):
     finally:
         _game._set_wait_shortcut(True)
     assert fast == full
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 13: rerun plays the header, not the seed's game
+
+def _edited(text: str, edit) -> str:
+    lines = text.splitlines()
+    h = json.loads(lines[0])
+    edit(h)
+    return "\n".join([json.dumps(h)] + lines[1:]) + "\n"
+
+
+@pytest.mark.parametrize("rules", ["classical", "mcr", "american"])
+def test_rerun_plays_the_headers_walls(rules):
+    """A header whose walls were changed was silently replaced by the seed's game."""
+    log = mjfast.replay(4, 2, rules=rules)
+    text = log.to_jsonl()
+    n = len(log.header["wall_ids"][0])
+    swap = next(i for i in range(60, n) if log.header["wall_ids"][0][i] // 4 != log.header["wall_ids"][0][59] // 4)
+
+    def move(h):                                  # two live tiles of different kinds trade places
+        w = h["wall_ids"][0]
+        w[59], w[swap] = w[swap], w[59]
+        h.pop("walls", None)                      # tile names are optional; ids are the truth
+    edited = _edited(text, move)
+    again = mjfast.rerun(edited)
+    assert again.header["wall_ids"] == json.loads(edited.splitlines()[0])["wall_ids"]
+    assert again.events != log.events             # the edited walls were played
+    assert mjfast.rerun(again.to_jsonl()).to_jsonl() == again.to_jsonl()
+    if rules != "american":
+        play = mjfast.sim.play_walls(again.header["wall_ids"], again.header["dice"], rules=rules)
+        assert [e for e in play.events if e["hand"] == 0] == [e for e in again.events if e["hand"] == 0]
+
+    def names_disagree(h):
+        h["walls"][0][0], h["walls"][0][-1] = h["walls"][0][-1], h["walls"][0][0]
+    if log.header["walls"][0][0] != log.header["walls"][0][-1]:
+        with pytest.raises(ValueError, match="'walls'"):
+            mjfast.rerun(_edited(text, names_disagree))
+    with pytest.raises(ValueError, match="'version'"):
+        mjfast.rerun(_edited(text, lambda h: h.update(version=2)))
+    with pytest.raises(ValueError, match="wall_ids"):
+        mjfast.rerun(_edited(text, lambda h: h["wall_ids"][0].__setitem__(0, h["wall_ids"][0][1])))
+    if rules != "american":
+        with pytest.raises(ValueError, match="'dice'"):
+            mjfast.rerun(_edited(text, lambda h: h.update(dice=[[13, 2]] * len(h["dice"]))))
+        other_dice = _edited(text, lambda h: h.update(dice=[[12, 12]] * len(h["dice"])))
+        assert mjfast.rerun(other_dice).header["dice"] == [[12, 12]] * len(log.header["dice"])
+
+
+def test_rerun_of_play_walls_logs():
+    wall = np.random.default_rng(3).permutation(136)
+    log = mjfast.sim.play_walls([wall] * 4, [[3, 9]] * 4, rules="classical", policies=["random"] * 4)
+    assert mjfast.rerun(log).to_jsonl() == log.to_jsonl()
+    am = mjfast.sim.play_walls([np.random.default_rng(4).permutation(152)], rules="american", policies="random")
+    assert mjfast.rerun(am).to_jsonl() == am.to_jsonl()
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 13: scores never overflow; every allowed scoring option keeps a zero-sum game
+
+def test_base_points_bounded_with_a_clear_error():
+    for bad in (0, -5, 10**6 + 1, 2**28, 2**31, 2**70, 1.5, True, "20"):
+        for rules in ("classical", "basic", "mcr", "american"):
+            with pytest.raises(ValueError, match="base_points must be an int from 1 to 10\\*\\*6"):
+                mjfast.simulate(2, rules=rules, base_points=bad, seed=1, progress=False)
+    res = mjfast.simulate(200, seed=1, base_points=10**6, progress=False)   # was -158913789952 at 2**28
+    assert int(res.points.sum()) == 0
+    assert all(sum(v * k for k, v in h.items()) == res.points[s] for s, h in enumerate(res.points_hist))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=st.sampled_from([1, 7, 20, 999_983, 10**6]) | st.integers(1, 10**6),
+       payment=st.sampled_from(["each", "discarder"]), rounds=st.sampled_from([1, 16]),
+       rules=st.sampled_from(["classical", "basic", "mcr"]), seed=st.integers(0, 2**32))
+def test_scores_sum_to_zero_for_every_allowed_option(base, payment, rounds, rules, seed):
+    res = mjfast.simulate(6, rules=rules, base_points=base, payment=payment, rounds=rounds, seed=seed,
+                          policies=["greedy", "random", "defensive", "greedy"], progress=False, threads=1)
+    assert int(res.points.sum()) == 0
+    assert res.mean_points(0).se >= 0 or res.games < 2
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=st.integers(1, 10**6), start=st.integers(0, 10**6), rounds=st.sampled_from([1, 16]),
+       seed=st.integers(0, 2**32))
+def test_american_scores_sum_for_every_allowed_option(base, start, rounds, seed):
+    res = mjfast.simulate(3, rules="american", base_points=base, start_points=start, rounds=rounds, seed=seed,
+                          progress=False, threads=1)
+    assert int(res.points.sum()) == 3 * 4 * start
+
+
+def test_points_second_moment_is_exact_beyond_int64():
+    """The sum of squared game points passed int64 for large base_points over long runs: it is
+    now an exact integer, so the standard error of mean points stays right."""
+    from mjfast.sim import _Accumulator
+    acc = _Accumulator()
+    rows = np.zeros((4096, mjfast._game.OUT_WIDTH), np.int32)
+    rows[:, 0], rows[:, 1] = 2**31 - 1, -(2**31 - 1)
+    for _ in range(3):
+        acc.add(rows, np.array([["greedy"] * 4] * len(rows)))
+    assert acc.points_sq[0] == 3 * 4096 * (2**31 - 1) ** 2 > 2**63
+    assert acc.by_policy["greedy"]["points_sq"] == 2 * 3 * 4096 * (2**31 - 1) ** 2

@@ -635,9 +635,10 @@ cdef int own_turn(amgame_t* g, int seat) noexcept nogil:
     cdef amplayer_t* p = &g.p[seat]
     cdef int opts[64]
     cdef int n, i, d, d2, k, o, choice
+    cdef bint exchanged = False         # p.d describes the hand before this turn's exchanges
     while True:
         n = exchange_options(g, seat, opts + 1)
-        if n == 0 and p.d > 1 and (p.policy != POL_PYTHON or g.py_quiet_own[seat] & 1):
+        if n == 0 and not exchanged and p.d > 1 and (p.policy != POL_PYTHON or g.py_quiet_own[seat] & 1):
             return 0                    # one drawn tile cannot complete the hand
         d = pdist(p)
         if p.policy == POL_PYTHON and g.py_quiet_own[seat] & 1 and n == 0 and d != 0:
@@ -654,6 +655,7 @@ cdef int own_turn(amgame_t* g, int seat) noexcept nogil:
             if choice == 0:
                 return 1
             do_exchange(g, seat, opts[choice] >> 2, opts[choice] & 3)
+            exchanged = True
             continue
         if d == 0:
             return 1
@@ -673,6 +675,7 @@ cdef int own_turn(amgame_t* g, int seat) noexcept nogil:
         if choice < 0:
             return 0
         do_exchange(g, seat, opts[choice] >> 2, opts[choice] & 3)
+        exchanged = True
 
 
 cdef int choose_discard(amgame_t* g, int seat) noexcept nogil:

@@ -73,12 +73,12 @@ import numpy as np
 from . import _amgame, _dask, tiles
 from ._config import resolve_threads
 from ._progress import Progress
-from ._seeding import root_key
+from ._seeding import root_key, seed_to_json
 from .sim import (
-    Comparison, GameLog, Mean, Policy, SimResult, _check_count, _Context, _policy_name,
+    Comparison, GameLog, Mean, Policy, SimResult, _check_count, _check_walls, _Context, _policy_name,
     _resolve_policies, _tile_of_id,
 )
-from .stats import Estimate, Z95
+from .stats import Estimate, Z95, exact_square_sums
 
 AMERICAN_POLICIES = {"random": 0, "greedy": 1}
 _PY = 3
@@ -586,7 +586,8 @@ class AmericanSimResult(SimResult):
         mt = self.mean_turns()
         return {
             "rules": self.rules.name, "options": self.rules.to_dict(), "games": self.games, "hands": self.hands,
-            "seed": self.seeds[0] if len(self.seeds) == 1 else list(self.seeds), "duplicate": self.duplicate,
+            "seed": seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(s) for s in self.seeds],
+            "duplicate": self.duplicate,
             "seats": seats, "policies": pols,
             "exhaustive_draws": self.exhaustive_draws,
             "exhaustive_draw_rate": self.exhaustive_draw_rate().to_dict(),
@@ -606,7 +607,7 @@ class AmericanSimResult(SimResult):
             return f"{e.p:6.4f} [{e.low:6.4f}, {e.high:6.4f}]"
 
         lines = [f"mjfast simulate: rules=american games={self.games:,} hands={self.hands:,} "
-                 f"seed={self.seeds[0] if len(self.seeds) == 1 else list(self.seeds)}"
+                 f"seed={seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(x) for x in self.seeds]}"
                  + ("  (duplicate)" if self.duplicate else "")]
         lines.append(f"{'':<14}{'win rate':>26}{'self-draw share':>26}{'jokerless share':>26}"
                      f"{'dead-hand rate':>26}{'mean points':>22}")
@@ -643,7 +644,8 @@ class _AmAccumulator:
     def __init__(self):
         self.games = 0
         self.hands = 0
-        self.c = {k: np.zeros(4, np.int64) for k in ("wins", "self", "deal", "jl", "dead", "points", "points_sq")}
+        self.c = {k: np.zeros(4, np.int64) for k in ("wins", "self", "deal", "jl", "dead", "points")}
+        self.c["points_sq"] = np.zeros(4, object)    # Python ints: exact however many games
         self.claims = np.zeros((4, 2), np.int64)
         self.hist = [dict() for _ in range(4)]
         self.draws = 0
@@ -661,7 +663,7 @@ class _AmAccumulator:
         self.hands += int(o[:, 32].sum())
         for key, lo in (("points", 0), ("wins", 4), ("self", 8), ("deal", 12), ("jl", 16), ("dead", 20)):
             self.c[key] += o[:, lo:lo + 4].sum(axis=0)
-        self.c["points_sq"] += (o[:, 0:4] ** 2).sum(axis=0)
+        self.c["points_sq"] += np.array(exact_square_sums(o[:, 0:4]), object)
         self.claims[:, 0] += o[:, 24:28].sum(axis=0)
         self.claims[:, 1] += o[:, 28:32].sum(axis=0)
         for s in range(4):
@@ -683,7 +685,7 @@ class _AmAccumulator:
             for key, lo in (("wins", 4), ("self_draw_wins", 8), ("deal_ins", 12), ("jokerless_wins", 16),
                             ("dead_hands", 20), ("points", 0)):
                 c[key] += int((o[:, lo:lo + 4] * mask).sum())
-            c["points_sq"] += int((o[:, 0:4] ** 2 * mask).sum())
+            c["points_sq"] += exact_square_sums(o[:, 0:4], mask)[0]
             c["claims"] = c["claims"] + np.array([int((o[:, 24:28] * mask).sum()), int((o[:, 28:32] * mask).sum())])
 
     def merge(self, other: "_AmAccumulator") -> "_AmAccumulator":
@@ -1034,7 +1036,7 @@ def replay(seed, game_index: int, *, rules: AmericanRules, policies="greedy") ->
     if failed:
         raise ctx.error
     sv = key.seed_value()
-    return GameLog(_header(rules, pols, walls, out, sv if isinstance(sv, (int, type(None))) else str(sv), gi),
+    return GameLog(_header(rules, pols, walls, out, seed_to_json(sv), gi),
                    _decode(ev))
 
 
@@ -1052,29 +1054,29 @@ def play_walls(walls, *, rules: AmericanRules, policies="greedy", seed=0) -> Gam
     >>> log.events[1]
     {'hand': 0, 'type': 'deal', 'seat': 0, 'tile': '1m', 'id': 0}
     """
-    w = np.asarray(walls)
-    if w.dtype.kind not in "iu":
-        raise TypeError("walls must hold integer tile ids")
-    if w.ndim != 2:
-        raise ValueError(f"walls must have shape (hands, tiles), got {w.shape}")
-    if w.shape[1] != rules.n_tiles:
-        raise ValueError(f"each wall must hold the {rules.n_tiles} tiles of rules='american' "
-                         f"with {rules.jokers} jokers, got {w.shape[1]}")
-    if not 1 <= w.shape[0] <= rules.hands_per_game:
-        raise ValueError(f"give 1 to {rules.hands_per_game} walls, got {w.shape[0]}")
-    for i, row in enumerate(w):
-        if not np.array_equal(np.sort(row), np.arange(rules.n_tiles)):
-            raise ValueError(f"wall {i} is not a permutation of the tile ids 0..{rules.n_tiles - 1}")
+    w = _check_walls(walls, rules)
+    pols = _resolve(policies)
+    return _play_scripted(rules, w, pols, seed, None, {})
+
+
+def _play_scripted(rules: AmericanRules, w: np.ndarray, pols: list, seed, gi, header: dict) -> GameLog:
+    """Play game ``gi`` (None: a play_walls game, played as game 0) on the checked walls ``w``,
+    the built-in policies' random stream keyed by ``seed`` (None: play_walls' default, 0). A
+    non-empty ``header`` (a re-run) is kept with the new scores; else play_walls' header."""
     kern = rules.kernel()
     kern["hands_per_game"] = w.shape[0]
-    pols = _resolve(policies)
-    key = root_key(seed)
+    key = root_key(seed if seed is not None else 0)
     out = np.zeros(_amgame.OUT_WIDTH, np.int32)
     ctx = _AmContext(pols, rules) if any(not isinstance(p, str) for p in pols) else None
-    ev, used, failed = _amgame.play_logged(kern, 0, key.k0, key.k1, _codes(pols), out, ctx,
+    ev, used, failed = _amgame.play_logged(kern, gi or 0, key.k0, key.k1, _codes(pols), out, ctx,
                                            np.ascontiguousarray(w, dtype=np.uint8))
     if failed:
         raise ctx.error
-    header = _header(rules, pols, used, out, None, None)
-    header["out"] = out.tolist()
+    if header:
+        header = dict(header, scores=out[:4].tolist())
+        if "out" in header:
+            header["out"] = out.tolist()
+    else:
+        header = _header(rules, pols, used, out, None, None)
+        header["out"] = out.tolist()
     return GameLog(header, _decode(ev))

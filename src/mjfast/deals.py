@@ -36,7 +36,7 @@ from . import _core, _deal
 from ._config import resolve_threads
 from . import _dask
 from ._progress import Progress, timed_chunks
-from ._seeding import root_key
+from ._seeding import root_key, seed_to_json
 from .hands import form_bits
 from .stats import Estimate
 
@@ -405,7 +405,7 @@ class DealStats:
 
 
 def _seed_json(seeds: tuple):
-    vals = [s if isinstance(s, int) or s is None else str(s) for s in seeds]
+    vals = [seed_to_json(s) for s in seeds]
     return vals[0] if len(vals) == 1 else vals
 
 

@@ -29,6 +29,8 @@ import math
 from fractions import Fraction
 from typing import Any, Sequence
 
+from ._seeding import seed_to_json
+
 KINDS = ("deal", "win_by_turn", "win_rate")
 _SEATS = (("dealer", 14), ("non_dealer", 13))
 
@@ -275,7 +277,7 @@ def _deal_table(rules_list, method, samples, seed, threads, progress) -> OddsTab
         else:
             n = 1_000_000 if samples is None else samples
             st = deals.deal_stats(n, rules=rules, seed=seed, threads=threads, progress=progress)
-            meta["seed"] = st.seed if hasattr(st, "seed") else seed
+            meta["seed"] = seed_to_json(st.seed if hasattr(st, "seed") else seed)
             for seat, n_tiles in _SEATS:
                 for form in forms:
                     for s, e in st.shanten_estimates(seat, form).items():
@@ -302,7 +304,7 @@ def _win_by_turn_table(rules_list, hands, draws, method, samples, policy, seed, 
         for rules in rules_list:
             res = winturn.win_by_turn_random(n, draws=draws, rules=rules, policy=policy, seed=seed, threads=threads,
                                              progress=progress)
-            meta["seed"] = res.seed
+            meta["seed"] = seed_to_json(res.seed)
             for r in res.rows():
                 rows.append({"rules": rules, "policy": policy, "hand": None, "start_shanten": r["start_shanten"],
                              "hands": r["hands"], "method": "monte_carlo", **_pick_curve(r)})
@@ -338,7 +340,7 @@ def _win_rate_table(rules_list, games, policies, by, seed, threads, progress) ->
     meta = {"games": games, "policies": policies if isinstance(policies, str) else list(policies), "by": by}
     for rules in rules_list:
         res = sim.simulate(games, rules=rules, policies=policies, seed=seed, threads=threads, progress=progress)
-        meta["seed"] = res.seeds[0] if res.seeds else seed
+        meta["seed"] = seed_to_json(res.seeds[0] if res.seeds else seed)
         if by == "seat":
             groups = []
             for seat in range(4):

@@ -36,13 +36,14 @@ from . import _core, _game, tiles
 from ._config import resolve_threads
 from . import _dask
 from ._progress import Progress, timed_chunks
-from ._seeding import root_key
+from ._seeding import root_key, seed_to_json
 from .hands import form_bits
-from .stats import Estimate, Z95
+from .stats import Estimate, Z95, exact_square_sums
 
 GAME_RULES = ("classical", "basic", "mcr", "american")
 BUILTIN_POLICIES = {"random": 0, "greedy": 1, "defensive": 2}
 CLAIM_KINDS = ("chow", "pung", "kong", "concealed_kong", "added_kong")
+MAX_BASE_POINTS = 10**6    # every scoring option is bounded so 32-bit game scores cannot overflow
 _PY = 3
 
 
@@ -111,7 +112,7 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
 
     Options: ``flowers`` (bool), ``special_forms`` (tuple of form names that also win;
     classical/basic only), ``dead_wall`` ("dice" or a tile count 0-40), ``ready_declaration``
-    (bool), ``base_points`` (int > 0), ``payment`` ("each" or "discarder"), ``rounds``
+    (bool), ``base_points`` (int 1 to 10**6), ``payment`` ("each" or "discarder"), ``rounds``
     (1-16 deals per seat), ``chow`` and ``kong`` (allow those claims).
     ``"american"`` returns an :class:`~mjfast.AmericanRules` with its own options:
     ``jokers`` (0-10, default 8), ``second_charleston`` ("policy", True, False),
@@ -166,8 +167,10 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
     if not (isinstance(dw, str) and dw == "dice") and (isinstance(dw, bool) or not isinstance(dw, numbers.Integral) or not 0 <= dw <= 40):
         raise ValueError(f"dead_wall must be 'dice' or a tile count 0-40, got {dw!r}")
     bp = merged["base_points"]
-    if isinstance(bp, bool) or not isinstance(bp, numbers.Integral) or bp <= 0:
-        raise ValueError(f"base_points must be a positive int, got {bp!r}")
+    if isinstance(bp, bool) or not isinstance(bp, numbers.Integral) or not 1 <= bp <= MAX_BASE_POINTS:
+        # the bound keeps every game's score inside the engine's 32-bit counters (a game is at
+        # most 16 rounds x 4 hands, each moving at most 3 * base_points to one player)
+        raise ValueError(f"base_points must be an int from 1 to 10**6, got {bp!r}")
     if not isinstance(merged["payment"], str) or merged["payment"] not in ("each", "discarder"):
         raise ValueError(f"payment must be 'each' or 'discarder', got {merged['payment']!r}")
     rd = merged["rounds"]
@@ -526,7 +529,8 @@ class SimResult:
         mt = self.mean_turns()
         return {
             "rules": self.rules.name, "options": self.rules.to_dict(), "games": self.games, "hands": self.hands,
-            "seed": self.seeds[0] if len(self.seeds) == 1 else list(self.seeds), "duplicate": self.duplicate,
+            "seed": seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(s) for s in self.seeds],
+            "duplicate": self.duplicate,
             "seats": seats, "policies": pols,
             "exhaustive_draws": self.exhaustive_draws,
             "exhaustive_draw_rate": self.exhaustive_draw_rate().to_dict(),
@@ -539,7 +543,7 @@ class SimResult:
             return f"{e.p:6.4f} [{e.low:6.4f}, {e.high:6.4f}]"
 
         lines = [f"mjfast simulate: rules={self.rules.name} games={self.games:,} hands={self.hands:,} "
-                 f"seed={self.seeds[0] if len(self.seeds) == 1 else list(self.seeds)}"
+                 f"seed={seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(x) for x in self.seeds]}"
                  + ("  (duplicate)" if self.duplicate else "")]
         lines.append(f"{'':<14}{'win rate':>26}{'self-draw share':>26}{'deal-in rate':>26}{'mean points':>22}")
         rows = [(f"seat {s} {'' if self.duplicate else _policy_name(self.policies[s])}", dict(seat=s)) for s in range(4)]
@@ -594,7 +598,7 @@ class _Accumulator:
         self.deal_ins = np.zeros(4, np.int64)
         self.claims = np.zeros((4, 5), np.int64)
         self.points = np.zeros(4, np.int64)
-        self.points_sq = np.zeros(4, np.int64)
+        self.points_sq = np.zeros(4, object)   # Python ints: exact however many games
         self.hist = [dict() for _ in range(4)]
         self.draws = 0
         self.turns = 0
@@ -611,7 +615,7 @@ class _Accumulator:
         self.deal_ins += o[:, 12:16].sum(axis=0)
         self.claims += o[:, 20:40].reshape(-1, 4, 5).sum(axis=0)
         self.points += o[:, 0:4].sum(axis=0)
-        self.points_sq += (o[:, 0:4] ** 2).sum(axis=0)
+        self.points_sq += np.array(exact_square_sums(o[:, 0:4]), object)
         for s in range(4):
             vals, counts = np.unique(o[:, s], return_counts=True)
             for v, c in zip(vals.tolist(), counts.tolist()):
@@ -630,7 +634,7 @@ class _Accumulator:
             c["self_draw_wins"] += int((o[:, 8:12] * mask).sum())
             c["deal_ins"] += int((o[:, 12:16] * mask).sum())
             c["points"] += int((o[:, 0:4] * mask).sum())
-            c["points_sq"] += int((o[:, 0:4] ** 2 * mask).sum())
+            c["points_sq"] += exact_square_sums(o[:, 0:4], mask)[0]
             c["claims"] = c["claims"] + (o[:, 20:40].reshape(-1, 4, 5) * mask[:, :, None]).sum(axis=(0, 1))
 
     def merge(self, other: "_Accumulator") -> "_Accumulator":
@@ -1001,7 +1005,7 @@ def replay(seed, game_index: int, *, rules: str | GameRules = "classical", polic
     if failed:
         raise ctx.error
     seed_value = key.seed_value()
-    header = {"version": 1, "seed": seed_value if isinstance(seed_value, (int, type(None))) else str(seed_value),
+    header = {"version": 1, "seed": seed_to_json(seed_value),
               "game_index": gi, "rules": r.name, "options": r.to_dict(),
               "policies": [_policy_name(p) for p in pols],
               "walls": [[_tile_of_id(int(i)) for i in w] for w in walls], "wall_ids": walls.tolist(),
@@ -1037,47 +1041,79 @@ def play_walls(walls, dice=None, *, rules: str | GameRules = "classical", polici
     >>> log.events[1]
     {'hand': 0, 'type': 'deal', 'seat': 0, 'tile': '1m', 'id': 0}
     """
-    w = np.asarray(walls)
-    if w.dtype.kind not in "iu":
-        raise TypeError("walls must hold integer tile ids")
-    if w.ndim != 2:
-        raise ValueError(f"walls must have shape (hands, tiles), got {w.shape}")
     r = game_rules(rules, **rule_options)
     if _is_american(r):
         from . import amsim
         if dice is not None:
             raise ValueError("rules='american' deals without dice")
-        return amsim.play_walls(w, rules=r, policies=policies)
+        return amsim.play_walls(walls, rules=r, policies=policies)
+    w = _check_walls(walls, r)
+    d = np.full((w.shape[0], 2), 2, np.int32) if dice is None else _check_dice(dice, w.shape[0])
+    pols = _resolve_policies(policies)
+    header = {"version": 1, "seed": None, "game_index": None, "rules": r.name, "options": r.to_dict(),
+              "policies": [_policy_name(p) for p in pols], "wall_ids": w.tolist(), "dice": d.tolist()}
+    return _play_scripted(r, w, d, pols, 0, 0, 0, header)
+
+
+def _check_walls(walls, r, field: str = "walls") -> np.ndarray:
+    """Scripted walls as an (hands, n_tiles) int array, each row a permutation of the tile ids."""
+    try:
+        w = np.asarray(walls)
+    except (TypeError, ValueError):
+        raise ValueError(f"{field} must be a (hands, tiles) array of integer tile ids") from None
+    if w.dtype.kind not in "iu":
+        raise TypeError(f"{field} must hold integer tile ids")
+    if w.ndim != 2:
+        raise ValueError(f"{field} must have shape (hands, tiles), got {w.shape}")
     if w.shape[1] != r.n_tiles:
-        raise ValueError(f"each wall must hold the {r.n_tiles} tiles of rules={r.name!r}, got {w.shape[1]}")
+        extra = f" with {r.jokers} jokers" if _is_american(r) else ""
+        raise ValueError(f"each wall in {field} must hold the {r.n_tiles} tiles of rules={r.name!r}{extra}, "
+                         f"got {w.shape[1]}")
     if not 1 <= w.shape[0] <= r.hands_per_game:
-        raise ValueError(f"give 1 to {r.hands_per_game} walls, got {w.shape[0]}")
+        raise ValueError(f"{field}: give 1 to {r.hands_per_game} walls, got {w.shape[0]}")
     for i, row in enumerate(w):
         if not np.array_equal(np.sort(row), np.arange(r.n_tiles)):
-            raise ValueError(f"wall {i} is not a permutation of the tile ids 0..{r.n_tiles - 1}")
-    d = np.full((w.shape[0], 2), 2, np.int32) if dice is None else np.asarray(dice, dtype=np.int32)
-    if d.shape != (w.shape[0], 2) or d.min() < 2 or d.max() > 12:
-        raise ValueError("dice must be one (total, total) pair per wall, each total 2-12")
+            raise ValueError(f"wall {i} of {field} is not a permutation of the tile ids 0..{r.n_tiles - 1}")
+    return w
+
+
+def _check_dice(dice, hands: int, field: str = "dice") -> np.ndarray:
+    try:
+        d = np.asarray(dice, dtype=np.int32)
+    except (TypeError, ValueError):
+        d = None
+    if d is None or d.shape != (hands, 2) or d.min() < 2 or d.max() > 12:
+        raise ValueError(f"{field} must be one (total, total) pair per wall, each total 2-12")
+    return d
+
+
+def _play_scripted(r: GameRules, w: np.ndarray, d: np.ndarray, pols: list, k0: int, k1: int, gi: int,
+                   header: dict) -> GameLog:
+    """Play game ``gi`` on the checked walls ``w`` and dice ``d``, the built-in policies' random
+    stream keyed by (k0, k1); returns the log with ``header`` plus the final scores."""
     r = dataclasses.replace(r, rounds=1) if w.shape[0] < r.hands_per_game else r
     kern = r.kernel()
     kern["hands_per_game"] = w.shape[0]
-    pols = _resolve_policies(policies)
     _core.ensure_tables()
     out = np.zeros(_game.OUT_WIDTH, np.int32)
     ctx = _Context(pols) if any(not isinstance(p, str) for p in pols) else None
-    ev, walls_used, dice_used, failed = _game.play_logged(kern, 0, 0, 0, _codes(pols), out, ctx,
+    ev, walls_used, dice_used, failed = _game.play_logged(kern, gi, k0, k1, _codes(pols), out, ctx,
                                                           np.ascontiguousarray(w, dtype=np.uint8),
                                                           np.ascontiguousarray(d))
     if failed:
         raise ctx.error
-    header = {"version": 1, "seed": None, "game_index": None, "rules": r.name, "options": r.to_dict(),
-              "policies": [_policy_name(p) for p in pols], "wall_ids": w.tolist(), "dice": d.tolist(),
-              "scores": out[:4].tolist()}
-    return GameLog(header, _decode(ev, walls_used))
+    return GameLog(dict(header, scores=out[:4].tolist()), _decode(ev, walls_used))
 
 
 def rerun(log: GameLog | str, *, policies=None) -> GameLog:
     """Re-run a logged game from its header and return the new log (equal for the same code).
+
+    The game is played on the header's walls (``wall_ids``) and dice, with the header's rules,
+    options and policies; the header's seed and game index key the built-in policies' random
+    choices. A header whose walls or dice were edited therefore plays the edited game (a
+    what-if); a header that contradicts itself (``walls`` naming other tiles than
+    ``wall_ids``), an unknown ``version``, or malformed walls or dice raise ``ValueError``
+    naming the field. Logs written by :func:`play_walls` re-run too.
 
     ``policies`` must be given when the logged game used Python policies (they are logged by
     name only).
@@ -1094,13 +1130,34 @@ def rerun(log: GameLog | str, *, policies=None) -> GameLog:
     if not isinstance(log, GameLog):
         raise TypeError(f"rerun expects a GameLog or its JSON-lines text, not {type(log).__name__}")
     h = log.header
-    missing = [k for k in ("seed", "game_index", "rules", "options", "policies") if k not in h]
+    missing = [k for k in ("version", "seed", "game_index", "rules", "options", "policies", "wall_ids")
+               if k not in h]
     if missing or not isinstance(h.get("options"), dict):
         raise ValueError(f"this event log header lacks {missing or ['options']}; it cannot be re-run")
-    if h.get("seed") is None:
+    if h["version"] != 1:
+        raise ValueError(f"the header's 'version' is {h['version']!r}; this mjfast reads event logs of version 1")
+    seed, gi = h["seed"], h["game_index"]
+    if seed is None and gi is not None:
         raise ValueError("this log has no seed (the run was seeded from a Generator); it cannot be re-run")
+    if gi is not None:
+        gi = _check_count(gi, "the header's 'game_index'")
     opts = {k: v for k, v in h["options"].items() if k not in ("name", "tiles")}
     if h["rules"] != "american":
         opts["special_forms"] = tuple(opts.get("special_forms", ()))
-    pols = policies if policies is not None else h["policies"]
-    return replay(h["seed"], h["game_index"], rules=h["rules"], policies=pols, **opts)
+    r = game_rules(h["rules"], **opts)
+    if h["options"].get("tiles", r.n_tiles) != r.n_tiles:
+        raise ValueError(f"the header's options say 'tiles': {h['options']['tiles']!r}, but its rules use {r.n_tiles}")
+    w = _check_walls(h["wall_ids"], r, "the header's 'wall_ids'")
+    if "walls" in h and h["walls"] != [[_tile_of_id(int(i)) for i in row] for row in w]:
+        raise ValueError("the header's 'walls' (tile names) do not match its 'wall_ids'")
+    if _is_american(r):
+        from . import amsim
+        pols = amsim._resolve(policies if policies is not None else h["policies"])
+        return amsim._play_scripted(r, w, pols, seed, gi, dict(h, policies=[_policy_name(p) for p in pols]))
+    pols = _resolve_policies(policies if policies is not None else h["policies"])
+    header = dict(h, policies=[_policy_name(p) for p in pols])
+    if "dice" not in h:
+        raise ValueError("this event log header lacks ['dice']; it cannot be re-run")
+    d = _check_dice(h["dice"], w.shape[0], "the header's 'dice'")
+    key = root_key(seed) if seed is not None else None
+    return _play_scripted(r, w, d, pols, key.k0 if key else 0, key.k1 if key else 0, gi or 0, header)

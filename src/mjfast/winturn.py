@@ -59,7 +59,7 @@ import numpy as np
 from . import _core, hands, tiles
 from ._config import resolve_threads
 from ._progress import Progress
-from ._seeding import root_key
+from ._seeding import root_key, seed_to_json
 from .analysis import _check_rules, read_hand
 from .stats import Estimate
 
@@ -334,7 +334,7 @@ class WinByTurn:
     def to_dict(self) -> dict:
         d = {k: getattr(self, k) for k in ("hand", "start", "discard", "rules", "policy", "method", "draws",
                                              "shanten", "unseen", "samples")}
-        d["seed"] = self.seed if isinstance(self.seed, (int, type(None))) else str(self.seed)
+        d["seed"] = seed_to_json(self.seed)
         if self.method == "exact":
             d["win"] = [float(v) for v in self.win]
             d["tenpai"] = [float(v) for v in self.tenpai]
