@@ -8,8 +8,10 @@ order ``wall_ids``, the dice, the rule options) and checks every event against t
   all from the front of the wall; bonus tiles (flower sets only) set aside at once and replaced
   from the back after the deal, dealer first, chains included;
 * every draw is the next tile at the front and only from the live wall (``dead_wall`` tiles at
-  the back are never drawn live); every replacement (bonus tile, kong) is the next tile at the
-  back; an exhaustive draw happens exactly when a live draw is due and the live wall is empty
+  the back are never drawn live; replacements use them up first, or with
+  ``refill_dead_wall=True`` each one moves the live wall's end); every replacement (bonus tile,
+  kong) is the next tile at the back; an added kong uses the tile just drawn under
+  ``added_kong="drawn"``; an exhaustive draw happens exactly when a live draw is due and the live wall is empty
   (or a kong finds no tile left for its replacement);
 * every discard is held by the player on turn, who holds 14 tiles (kongs counting 3);
 * claims: chow only by the seat after the discarder, with the two other tiles held; pung with
@@ -88,6 +90,12 @@ class _Hand:
         self.back = self.n - 1
         dw = ref.opts["dead_wall"]
         self.reserve = 2 * (dice[0] + dice[1]) if dw == "dice" else int(dw)
+        # the live wall is wall[front .. live_end]. Seed 000's reading (refill_dead_wall=False):
+        # replacements use up the reserved dead wall first and the live wall keeps its end until
+        # the dead wall is empty; with refill_dead_wall=True the dead wall keeps its size, so
+        # every replacement moves the live wall's end by one tile.
+        self.refill = bool(ref.opts.get("refill_dead_wall", False))
+        self.live_end = self.n - 1 - self.reserve
         self.conc = [[0] * 34 for _ in range(4)]
         self.melds = [[] for _ in range(4)]           # (type, kind) ; chow: kind = start
         self.pung_exposed = [set() for _ in range(4)]
@@ -103,7 +111,7 @@ class _Hand:
         raise RefereeError(f"hand {self.h}: {msg}" + (f" at event {e}" if e is not None else ""))
 
     def live_left(self) -> int:
-        return self.back - self.front + 1 - self.reserve
+        return min(self.live_end, self.back) - self.front + 1
 
     def size(self, s: int) -> int:
         return sum(self.conc[s]) + 3 * len(self.melds[s])
@@ -200,6 +208,8 @@ class _Hand:
         if e["tile"] != _tile_name_of_id(t):
             self.fail(f"tile name {e['tile']} does not match id {t}", e)
         self.back -= 1
+        if self.refill:
+            self.live_end -= 1
         return t
 
     # -- the hand --------------------------------------------------------------------------
@@ -336,6 +346,9 @@ class _Hand:
                     else:
                         if k not in self.pung_exposed[s] or self.conc[s][k] < 1:
                             self.fail(f"added kong of {e['tile']} without an exposed pung and the tile", e)
+                        if ref.opts.get("added_kong", "any") == "drawn" and self.last_drawn[s] != k:
+                            self.fail(f"added kong of {e['tile']}, not the tile just drawn "
+                                      f"({self.last_drawn[s]}), under added_kong='drawn'", e)
                         self.conc[s][k] -= 1
                         self.pung_exposed[s].discard(k)
                         i = self.melds[s].index(("pung", k))
@@ -527,8 +540,9 @@ class Referee:
             n = sum(key)
             if n % 3 != 2:
                 r = False
-            elif n != 14 and not _standard_possible(key):
-                r = False            # only the standard form exists below 14 tiles
+            elif n != 14 and not _standard_possible(key) and not (self._forms is None and n == 11):
+                r = False            # below 14 tiles only the standard form exists (and under MCR
+                                     # the knitted straight with one called set, at 11)
             elif self._forms is None:
                 r = REF.is_winning(key, "all", "mcr")
             else:

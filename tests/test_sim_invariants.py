@@ -33,6 +33,8 @@ RULESETS = {
                                                   "payment": "discarder", "dead_wall": 6}),
     "mcr": ("mcr", {}),
     "mcr-deadwall": ("mcr", {"dead_wall": 16}),
+    "classical-refill-drawn-kong": ("classical", {"refill_dead_wall": True, "added_kong": "drawn", "flowers": True}),
+    "mcr-deadwall-refill": ("mcr", {"dead_wall": 16, "refill_dead_wall": True}),
 }
 FAST_GAMES = 50
 SLOW_GAMES = 200
@@ -426,7 +428,7 @@ def test_rerun_plays_the_headers_walls(rules):
         with pytest.raises(ValueError, match="'walls'"):
             mjfast.rerun(_edited(text, names_disagree))
     with pytest.raises(ValueError, match="'version'"):
-        mjfast.rerun(_edited(text, lambda h: h.update(version=2)))
+        mjfast.rerun(_edited(text, lambda h: h.update(version=3)))
     with pytest.raises(ValueError, match="wall_ids"):
         mjfast.rerun(_edited(text, lambda h: h["wall_ids"][0].__setitem__(0, h["wall_ids"][0][1])))
     if rules != "american":
@@ -488,3 +490,68 @@ def test_points_second_moment_is_exact_beyond_int64():
         acc.add(rows, np.array([["greedy"] * 4] * len(rows)))
     assert acc.points_sq[0] == 3 * 4096 * (2**31 - 1) ** 2 > 2**63
     assert acc.by_policy["greedy"]["points_sq"] == 2 * 3 * 4096 * (2**31 - 1) ** 2
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 13: two readings of the seeds as options (the dead wall, the added kong)
+
+def test_dead_wall_readings_differ_only_after_replacements():
+    """Seed 000 (default): the live wall keeps its end until the dead wall is used up. With
+    refill_dead_wall=True each replacement shortens the live wall by one. A hand without a
+    replacement plays identically under both; over many games the exhaustive draws differ."""
+    same = differ = 0
+    for g in range(40):
+        flowers = g % 2 == 0
+        a = mjfast.replay(8, g, rules="classical", flowers=flowers)
+        b = mjfast.replay(8, g, rules="classical", flowers=flowers, refill_dead_wall=True)
+        assert a.header["options"]["refill_dead_wall"] is False and b.header["options"]["refill_dead_wall"] is True
+        for h in range(4):
+            ea = [e for e in a.events if e["hand"] == h]
+            eb = [e for e in b.events if e["hand"] == h]
+            if not any(e["type"] in ("replacement", "bonus") for e in ea):
+                assert ea == eb
+                same += 1
+            elif ea != eb:
+                differ += 1
+    assert same > 0 and differ > 0
+    x = mjfast.simulate(400, rules="classical", flowers=True, seed=2, progress=False)
+    y = mjfast.simulate(400, rules="classical", flowers=True, seed=2, refill_dead_wall=True, progress=False)
+    assert x.exhaustive_draws < y.exhaustive_draws     # a fixed live wall lasts longer
+    z = mjfast.simulate(200, rules="basic", seed=2, progress=False)   # no dead wall: no difference
+    w = mjfast.simulate(200, rules="basic", seed=2, refill_dead_wall=True, progress=False)
+    dz, dw = z.to_dict(), w.to_dict()
+    dz.pop("options"), dw.pop("options")
+    assert dz == dw
+
+
+def test_added_kong_option():
+    res = {}
+    for opt in ("any", "drawn"):
+        st = _referee.Stats()
+        held = 0
+        for g in range(60):
+            log = mjfast.replay(12, g, rules="classical", added_kong=opt)
+            st += check_log(log)
+            drawn = None
+            for e in log.events:
+                if e["type"] in ("draw", "replacement"):
+                    drawn = e["tile"]
+                elif e["type"] == "added_kong":
+                    held += e["tile"] != drawn
+                elif e["type"] not in ("bonus",):
+                    drawn = None if e["type"] != "concealed_kong" else drawn
+        res[opt] = (st.kinds["added_kong"], held)
+    assert res["any"][0] > 0 and res["any"][1] > 0        # held copies are added under "any"
+    assert res["drawn"][0] > 0 and res["drawn"][1] == 0   # never under "drawn"
+    with pytest.raises(ValueError, match="added_kong must be 'any' or 'drawn'"):
+        mjfast.simulate(1, added_kong="held", progress=False)
+    with pytest.raises(TypeError, match="refill_dead_wall must be True or False"):
+        mjfast.simulate(1, refill_dead_wall="yes", progress=False)
+
+
+def test_version_1_logs_rerun_with_the_refilled_dead_wall():
+    log = mjfast.replay(3, 4, rules="classical", flowers=True, refill_dead_wall=True)
+    h = dict(log.header, version=1)
+    h["options"] = {k: v for k, v in h["options"].items() if k not in ("refill_dead_wall", "added_kong")}
+    again = mjfast.rerun(mjfast.GameLog(h, log.events))
+    assert again.events == log.events

@@ -604,18 +604,24 @@ def test_exhaustive_draw_and_dead_wall(rules, opts, dice, reserve):
     _referee.check_log(log, builtin=False)
 
 
-@pytest.mark.parametrize("dead", [0, 10])
-def test_replacements_shorten_the_live_wall(dead):
+@pytest.mark.parametrize("dead", [0, 1, 10])
+@pytest.mark.parametrize("refill", [False, True])
+def test_replacements_and_the_live_wall(dead, refill):
+    """Two replacements from the back. Seed 000's reading (default): they use up the dead wall
+    first, so with a dead wall of 10 the live wall keeps its end; with 1 tile the second
+    replacement takes the live wall's last tile; with none both do. With refill_dead_wall=True
+    the dead wall keeps its size: each replacement shortens the live wall by one."""
     # the dealer declares a concealed kong, seat 2 an exposed kong: two replacements from the back
     w = Wall({0: "9999p 3m 1p 1s9s 123z 567z", 1: H1, 2: H2.replace("11m", "33m").replace("7z", "3m"), 3: H3_NO9P})
     pols = scripted(s0=dict(own=["concealed_kong:9p"], discards="3m"), s2=dict(claims=[("3m", "kong")]))
-    log = play(w, pols, dead_wall=dead)
+    log = play(w, pols, dead_wall=dead, refill_dead_wall=refill)
     ev = play_events(log)
     reps = [x for x in ev if x[0] == "replacement"]
     assert [x[2] for x in reps] == [w[w.n - 1], w[w.n - 2]]
     draws = [x for x in ev if x[0] == "draw"]
-    assert draws[-1][2] == w[w.n - dead - 1 - 2]
-    assert [x[2] for x in draws] == [w[i] for i in range(53, w.n - dead - 2)]
+    shortened = 2 if refill else max(0, 2 - dead)
+    assert draws[-1][2] == w[w.n - dead - 1 - shortened]
+    assert [x[2] for x in draws] == [w[i] for i in range(53, w.n - dead - shortened)]
     assert ev[-1][0] == "exhaustive_draw"
     _referee.check_log(log, builtin=False)
 
@@ -912,7 +918,7 @@ def test_seat_views_agree_with_the_event_log():
             assert v.drawn is None or v.hand[tiles.tile_index(v.drawn)] > 0
             assert [list(d) for d in v.discards] == discards
             assert [list(ms) for ms in v.melds] == melds
-            assert v.wall_left == back - front + 1 - reserve
+            assert v.wall_left == min(back, n - 1 - reserve) - front + 1   # seed 000: dead wall first
             assert v.visible.tolist() == vis
             assert v.unseen().min() >= 0 and v.hand_number == e["hand"] and v.dealer == e["hand"] % 4
             checked += 1

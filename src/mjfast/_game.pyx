@@ -8,12 +8,16 @@ policies. Built-in policies draw their own randomness from a second key (k0 ^ PO
 
 Rules (see RULES.md): East (the dealer) has 14 tiles and discards first; draws come from the
 front of the wall, replacements (bonus tiles, kongs) from the back; ``dead_wall`` tiles at the
-back are never drawn as live tiles; exhaustive draw when the live wall is empty. Claims on a
+back are never drawn as live tiles: replacements use them up first and the live wall keeps its
+end until they are gone (or, with ``refill_dead_wall``, each replacement moves the live wall's
+end); exhaustive draw when the live wall is empty. Claims on a
 discard: Mahjong > kong or pung > chow (chow only by the next player); two Mahjong claims go to
 the claimer next in turn order after the discarder. A claimed pung or chow is exposed and the
 claimer discards; an exposed kong draws a replacement first. On their own turn after a draw a
-player may declare a concealed kong (four in hand) or add a drawn tile to an exposed pung, each
-followed by a replacement draw; a discard can never be added to an exposed pung.
+player may declare a concealed kong (four in hand) or add a held tile (``added_kong="drawn"``:
+the tile just drawn) to an exposed pung, each followed by a replacement draw; a discard can
+never be added to an exposed pung. Under MCR the knitted straight also wins with one called
+set (the knitted nine + a pair in hand).
 
 Everything here runs without the GIL except the calls into Python policies.
 """
@@ -30,7 +34,8 @@ from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
 from mjfast._hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
     distance_sets_pair, special_distance, features_for, pairs_distance, imin, FEAT_CODES, FEAT_KNITS, POW5,
-    bits_code, special_distances, hand_minus, seven_pairs_distance,
+    bits_code, special_distances, hand_minus, seven_pairs_distance, called_knitted_distance,
+    knitted_straight_sets,
     KNIT_MASK, KNIT_PERM, knit_counts, knit_totals,
 )
 from mjfast._bits cimport mj_popcount32, mj_popcount64, mj_ctz64, mj_load64, mj_ones_ge
@@ -110,6 +115,9 @@ ctypedef struct rules_t:
     int hands_per_game
     int allow_chow
     int allow_kong
+    int refill_dead_wall  # 1: the dead wall keeps its size (each replacement moves the live wall's
+                          # end); 0: replacements use up the dead wall first (seed 000)
+    int added_kong_drawn  # 1: an added kong only with the tile just drawn; 0: any held copy
 
 ctypedef struct player_t:
     uint8_t hand[34]
@@ -136,7 +144,7 @@ ctypedef struct game_t:
     int n_tiles
     int front
     int back
-    int reserve
+    int live_end             # the last live tile: live draws take wall[front .. live_end]
     player_t p[4]
     uint8_t visible[34]      # discards and exposed tiles, seen by everyone
     int dealer
@@ -186,15 +194,20 @@ cdef inline bint complete(game_t* g, uint8_t* h, int n) noexcept nogil:
     cdef hand_t f
     if standard_winning_counts(h, g.T):
         return True
+    if n == 11 and (g.R.forms & FORM_KNITTED_STRAIGHT):
+        # the knitted straight with one called set: the knitted nine + a pair in hand
+        load_counts(h, &f, FEAT_CODES | FEAT_KNITS)
+        return called_knitted_distance(&f, g.T, 1) == 0
     if not (g.R.forms & FORMS_SPECIAL) or n != 14:
         return False
-    # special forms: only closed 14-tile hands; `best = 1` prunes everything that is not complete
+    # the other special forms: only closed 14-tile hands; `best = 1` prunes everything that is
+    # not complete
     load_counts(h, &f, features_for(g.R.forms))
     return special_distance(&f, g.R.forms, g.T, 1) == 0
 
 
 cdef inline int live_left(game_t* g) noexcept nogil:
-    return g.back - g.front + 1 - g.reserve
+    return g.live_end - g.front + 1
 
 
 cdef inline int draw_back(game_t* g, int seat) noexcept nogil:
@@ -206,6 +219,10 @@ cdef inline int draw_back(game_t* g, int seat) noexcept nogil:
             return -1
         t = g.wall[g.back]
         g.back -= 1
+        if g.R.refill_dead_wall:
+            g.live_end -= 1             # the dead wall takes the live wall's last tile
+        elif g.back < g.live_end:
+            g.live_end = g.back         # the dead wall is used up: replacements shorten the live wall
         if t >= FIRST_BONUS and t < FIRST_JOKER:
             g.p[seat].bonus += 1
             log_ev(g, EV_BONUS, seat, t, 0)
@@ -347,17 +364,21 @@ cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, uint8_t* sh, int*
     tie-break has to look at. 0 when none. When it is not 0, f holds h's features (as
     load_counts fills them for the rule set's forms)."""
     cdef int best = std_each_discard(g, h, c, sh), k, sp, s, i, sub
-    cdef int flags = g.R.forms & FLAG_KONG_TWO_PAIRS, feat = features_for(g.R.forms)
+    cdef int flags = g.R.forms & FLAG_KONG_TWO_PAIRS, forms = g.R.forms, feat = features_for(g.R.forms)
     cdef int sf[4]
     cdef hand_t fk
     cdef uint64_t todo = 0
     if live != NULL:
         live[0] = 0
-    if not (g.R.forms & FORMS_SPECIAL) or c.n != 14:
-        return best              # (special forms need a closed hand: 13 tiles after the discard)
+    if c.n == 11:                # one called set: of the special forms only the knitted straight
+        forms &= FORM_STANDARD | FORM_KNITTED_STRAIGHT
+    elif c.n != 14:
+        forms = FORM_STANDARD    # (special forms need 13 tiles after the discard, or 10)
+    if not (forms & FORMS_SPECIAL):
+        return best
     # each form's shanten of the whole hand, capped at best + 2 (larger values decide nothing)
     load_counts(h, f, feat)
-    special_distances(f, g.R.forms, g.T, best + 3, sf)
+    special_distances(f, forms, g.T, best + 3, sf)
     sp = 99
     for i in range(4):
         sf[i] -= sf[i] != 99
@@ -602,7 +623,7 @@ cdef uint64_t mixed_hits(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx
     cdef int knit[6]
     cdef uint32_t ks_code[4]
     cdef int ks_cls[4]
-    cdef int hmp, hsz, drest, thr, dp
+    cdef int hmp, hsz, drest, thr, dp, ks_sets = knitted_straight_sets(f.n + 1)
     cdef uint64_t fill
     cdef uint64_t kinds
     if forms & FORM_SEVEN_PAIRS:
@@ -666,7 +687,7 @@ cdef uint64_t mixed_hits(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx
             ks_cls[3] = T.honor_class[ks_code[3]]
             hmp = T.pair_mp[ks_cls[0] * ns + ks_cls[1]]
             hsz = T.pair_sz[ks_cls[2] * nh + ks_cls[3]]
-            drest = T.final[(hmp * nsz + hsz) * 8 + 1]
+            drest = T.final[(hmp * nsz + hsz) * 8 + ks_sets]
             thr = base - 8 + knit[i]
             if drest - 1 >= thr:
                 continue                        # no draw gets this assignment under base
@@ -680,13 +701,13 @@ cdef uint64_t mixed_hits(game_t* g, const uint8_t* h, hand_t* f, const draws_ctx
                 k = mj_ctz64(todo)
                 todo &= todo - 1
                 if k < 9:
-                    dp = T.final[(T.pair_mp[T.suit_class[ks_code[0] + POW5[k]] * ns + ks_cls[1]] * nsz + hsz) * 8 + 1]
+                    dp = T.final[(T.pair_mp[T.suit_class[ks_code[0] + POW5[k]] * ns + ks_cls[1]] * nsz + hsz) * 8 + ks_sets]
                 elif k < 18:
-                    dp = T.final[(T.pair_mp[ks_cls[0] * ns + T.suit_class[ks_code[1] + POW5[k - 9]]] * nsz + hsz) * 8 + 1]
+                    dp = T.final[(T.pair_mp[ks_cls[0] * ns + T.suit_class[ks_code[1] + POW5[k - 9]]] * nsz + hsz) * 8 + ks_sets]
                 elif k < 27:
-                    dp = T.final[(hmp * nsz + T.pair_sz[T.suit_class[ks_code[2] + POW5[k - 18]] * nh + ks_cls[3]]) * 8 + 1]
+                    dp = T.final[(hmp * nsz + T.pair_sz[T.suit_class[ks_code[2] + POW5[k - 18]] * nh + ks_cls[3]]) * 8 + ks_sets]
                 else:
-                    dp = T.final[(hmp * nsz + T.pair_sz[ks_cls[2] * nh + T.honor_class[ks_code[3] + POW5[k - 27]]]) * 8 + 1]
+                    dp = T.final[(hmp * nsz + T.pair_sz[ks_cls[2] * nh + T.honor_class[ks_code[3] + POW5[k - 27]]]) * 8 + ks_sets]
                 eff |= (<uint64_t>(dp < thr)) << k
     return eff
 
@@ -970,7 +991,7 @@ cdef void deal_hand(game_t* g, int d1, int d2) noexcept nogil:
     cdef int pending[4]
     g.front = 0
     g.back = g.n_tiles - 1
-    g.reserve = 2 * (d1 + d2) if g.R.dead_wall < 0 else g.R.dead_wall
+    g.live_end = g.back - (2 * (d1 + d2) if g.R.dead_wall < 0 else g.R.dead_wall)
     memset(g.visible, 0, 34)
     for s in range(4):
         memset(g.p[s].hand, 0, 34)
@@ -1040,6 +1061,12 @@ cdef inline bint kong_possible(const player_t* p) noexcept nogil:
     return found != 0
 
 
+cdef inline bint can_add_kong(game_t* g, const player_t* p, int k) noexcept nogil:
+    """Whether p may add a tile of kind k to its exposed pung now: it holds one, and under
+    ``added_kong="drawn"`` it is the tile just drawn."""
+    return p.pung_exposed[k] and p.hand[k] >= 1 and (not g.R.added_kong_drawn or k == g.drawn_kind)
+
+
 cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
     """After a draw: 0 = discard next, 1 = win (self-drawn), 2 = concealed kong, 3 = added kong."""
     cdef player_t* p = &g.p[seat]
@@ -1056,7 +1083,7 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
                 if p.hand[k] == 4:
                     opts[n] = 2000 + k
                     n += 1
-                elif p.pung_exposed[k] and p.hand[k] >= 1:
+                elif can_add_kong(g, p, k):
                     opts[n] = 3000 + k
                     n += 1
         if n == 0:
@@ -1075,7 +1102,7 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
     base = best_after_discard(g, p.hand)   # best shanten after a discard
     for k in range(34):
         # a concealed kong sets 4 tiles aside, an added kong 1
-        n = 4 if p.hand[k] == 4 else (1 if p.pung_exposed[k] and p.hand[k] >= 1 else 0)
+        n = 4 if p.hand[k] == 4 else (1 if can_add_kong(g, p, k) else 0)
         if n:
             p.hand[k] -= n
             s = shanten_of(g, p.hand)
@@ -1135,7 +1162,7 @@ cdef int do_own_turn(game_t* g, int cur, int32_t* score, int32_t* out) noexcept 
             log_ev(g, EV_CONCEALED_KONG, cur, kind, 0)
             out[20 + cur * 5 + M_KONG_CONCEALED] += 1
         elif act == 3:
-            if not (p.pung_exposed[kind] and p.hand[kind] >= 1):
+            if not can_add_kong(g, p, kind):
                 return _illegal(g, 3, kind)
             p.hand[kind] -= 1
             p.n_hand -= 1
@@ -1157,7 +1184,8 @@ cdef int do_own_turn(game_t* g, int cur, int32_t* score, int32_t* out) noexcept 
 ILLEGAL = {
     1: "discard of a tile not in hand",
     2: "concealed kong without four tiles of that kind",
-    3: "added kong without an exposed pung of that kind and the tile in hand",
+    3: "added kong without an exposed pung of that kind and the tile in hand (with added_kong='drawn': "
+       "the tile just drawn)",
 }
 
 
@@ -1408,6 +1436,8 @@ cdef rules_t make_rules(dict r):
     R.hands_per_game = r["hands_per_game"]
     R.allow_chow = r["allow_chow"]
     R.allow_kong = r["allow_kong"]
+    R.refill_dead_wall = r["refill_dead_wall"]
+    R.added_kong_drawn = r["added_kong_drawn"]
     return R
 
 

@@ -220,23 +220,42 @@ cdef inline int honors_knitted_distance(const int* tot, int honors) noexcept nog
     return 14 - imin(max(tot[0], tot[1], tot[2], tot[3], tot[4], tot[5]) + honors, 14)
 
 
+cdef inline int knitted_straight_sets(int n) noexcept nogil:
+    """Sets beside the knitted nine and the pair in a hand of n concealed tiles: 1 for 13/14
+    tiles (closed), 0 for 10/11 (the one set is called: Chinese Official allows the knitted
+    straight with one exposed set)."""
+    return n // 3 - 3
+
+
 cdef inline int knitted_straight_distance(const hand_t* f, const mj_tables_t* t, const int* tot,
                                           int best) noexcept nogil:
     """min(best, the knitted straight's distance): per assignment, the knitted tiles held
-    (tot: knit_totals) and the rest of the hand's distance to 1 set + pair, looked up only for
-    the assignments whose 9 - (knitted tiles held) can beat `best`."""
-    cdef int i, s
+    (tot: knit_totals) and the rest of the hand's distance to knitted_straight_sets(f.n) sets +
+    pair, looked up only for the assignments whose 9 - (knitted tiles held) can beat `best`."""
+    cdef int i, s, sets = knitted_straight_sets(f.n)
     cdef uint32_t c[3]
     for i in range(6):
         if 9 - tot[i] < best:
             for s in range(3):
                 c[s] = f.code[s] - bits_code(f.held[s] & KNIT_MASK[KNIT_PERM[i][s]])
-            best = imin(best, 9 - tot[i] + distance_sets_pair(t, c[0], c[1], c[2], f.code[3], 1))
+            best = imin(best, 9 - tot[i] + distance_sets_pair(t, c[0], c[1], c[2], f.code[3], sets))
     return best
 
 
+cdef inline int called_knitted_distance(hand_t* f, const mj_tables_t* t, int best) noexcept nogil:
+    """min(best, the knitted straight's distance) for a hand of 10 or 11 concealed tiles (the
+    knitted straight with one called set: the knitted nine + a pair in hand)."""
+    cdef int k3[9]
+    cdef int tot[6]
+    if 9 - knit_counts(f.held, k3) >= best:
+        return best
+    knit_totals(k3, tot)
+    return knitted_straight_distance(f, t, tot, best)
+
+
 cdef inline int special_distance(hand_t* f, int forms, const mj_tables_t* t, int best) noexcept nogil:
-    """min(best, distance over the special forms in `forms`) (13/14-tile hands only).
+    """min(best, distance over the special forms in `forms`) (13/14-tile hands only; a 10/11-tile
+    hand has the knitted straight only: called_knitted_distance).
 
     The knitted forms are bounded first by the best knit class of each suit (no assignment
     of classes to suits holds more), so their six assignments are only tried when that bound
@@ -315,6 +334,8 @@ cdef inline int shanten_hand(hand_t* f, int forms, const mj_tables_t* t) noexcep
         best = distance_sets_pair(t, f.code[0], f.code[1], f.code[2], f.code[3], f.n // 3)
     if (forms & FORMS_SPECIAL) and f.n >= 13:
         best = special_distance(f, forms, t, best)
+    elif (forms & FORM_KNITTED_STRAIGHT) and f.n >= 10:
+        best = called_knitted_distance(f, t, best)
     return best - 1
 
 

@@ -35,8 +35,10 @@ cdef inline int _st(int a, int b, int m, int p) noexcept nogil:
     return ((a * 5 + b) * 5 + m) * 2 + p
 
 
-cdef void _step(const int8_t* src, int8_t* dst, int h, bint chows_start) noexcept nogil:
-    """One rank of the DP: src = rows before this rank, dst = rows after it (before the next)."""
+cdef void _step(const int8_t* src, int8_t* dst, int h, bint chows_start, int cap) noexcept nogil:
+    """One rank of the DP: src = rows before this rank, dst = rows after it (before the next);
+    a target holds at most ``cap`` copies of this rank's kind (4, or fewer when called sets
+    hold some)."""
     cdef int a, b, m, p, c, q, r, t, v, nv, ov, cmax, s
     memset(dst, -1, 250)
     for a in range(5):
@@ -53,7 +55,7 @@ cdef void _step(const int8_t* src, int8_t* dst, int h, bint chows_start) noexcep
                                 break
                             for r in range(2 - p):
                                 t = a + b + c + 3 * q + 2 * r
-                                if t > 4:
+                                if t > cap:
                                     break
                                 ov = t if t < h else h
                                 nv = v + ov
@@ -80,7 +82,7 @@ cdef void _walk(int depth, int nk, bint numbers, int tiles, Py_ssize_t index, Py
     for h in range(5):
         if tiles + h > MAXT:
             break
-        _step(cur, nxt, h, numbers and depth <= nk - 3)
+        _step(cur, nxt, h, numbers and depth <= nk - 3, 4)
         _walk(depth + 1, nk, numbers, tiles + h, index + h * weight, weight * 5, rows, out)
 
 
@@ -113,4 +115,38 @@ def distance_vectors(int n_kinds, bint numbers):
         memset(&r[0], -1, 250)
         r[0] = 0  # state (0, 0, 0, 0) with overlap 0
         _walk(0, n_kinds, numbers, 0, 0, 1, &r[0], &o[0])
+    return out
+
+
+def capped_suit_distances(const uint8_t[::1] h, const uint8_t[::1] cap, bint numbers):
+    """The distance vector of one suit pattern when kind i may appear at most ``cap[i]`` times
+    in a target (the same DP as :func:`distance_vectors`, run once for this pattern).
+
+    Used for hands with called sets, whose tiles count against the four copies of a kind.
+
+    Parameters
+    ----------
+    h, cap : uint8 arrays of 9 (number suit) or 7 (honors) counts, ``h[i] <= cap[i] <= 4``
+    numbers : bool
+        Whether chows are allowed.
+
+    Returns
+    -------
+    list of 10 int
+        Entry ``2k + p``: tiles missing for k sets and p pairs from this suit alone; 99 when
+        the caps leave no such target.
+    """
+    cdef int nk = h.shape[0], depth, m, p, best
+    rows = np.empty((nk + 1) * 250, dtype=np.int8)
+    cdef int8_t[::1] r = rows
+    out = []
+    with nogil:
+        memset(&r[0], -1, 250)
+        r[0] = 0
+        for depth in range(nk):
+            _step(&r[depth * 250], &r[(depth + 1) * 250], h[depth], numbers and depth <= nk - 3, cap[depth])
+    for m in range(5):
+        for p in range(2):
+            best = r[nk * 250 + _st(0, 0, m, p)]
+            out.append(3 * m + 2 * p - best if best >= 0 else 99)
     return out

@@ -75,7 +75,7 @@ from ._config import resolve_threads
 from ._progress import Progress
 from ._seeding import root_key, seed_to_json
 from .sim import (
-    Comparison, GameLog, Mean, Policy, SimResult, _check_count, _check_walls, _Context, _policy_name,
+    LOG_VERSION, Comparison, GameLog, Mean, Policy, SimResult, _check_count, _check_walls, _Context, _policy_name,
     _resolve_policies, _tile_of_id,
 )
 from .stats import Estimate, Z95, exact_square_sums
@@ -1012,7 +1012,7 @@ def _decode(ev: np.ndarray) -> list:
 
 
 def _header(r, pols, walls, out, seed, gi):
-    return {"version": 1, "seed": seed, "game_index": gi, "rules": r.name, "options": r.to_dict(),
+    return {"version": LOG_VERSION, "seed": seed, "game_index": gi, "rules": r.name, "options": r.to_dict(),
             "policies": [_policy_name(p) for p in pols], "walls": [[_tile_of_id(int(i)) for i in w] for w in walls],
             "wall_ids": np.asarray(walls).tolist(), "scores": out[:4].tolist()}
 

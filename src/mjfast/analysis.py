@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _core, hands, tiles
+from . import hands, tiles
 
 RULES = (None, "classical", "basic", "mcr")
 _FORMS_OF = {
@@ -46,6 +46,7 @@ class HandInput:
     concealed: np.ndarray      # (34,) uint8
     melds: tuple
     seen: np.ndarray           # (34,) int64: meld tiles + visible
+    called: np.ndarray         # (34,) uint8: the tiles of the hand's called sets and kongs
 
     @property
     def unseen(self) -> np.ndarray:
@@ -84,7 +85,7 @@ def read_hand(hand: Any, visible: Any = None) -> HandInput:
         raise ValueError(f"{tiles.tile_name(k)}: {int(total_hand[k])} in the hand (with its sets) + {int(vis[k])} "
                          f"visible = {int(total[k])} copies; only 4 exist")
     text = hand if isinstance(hand, str) else str(tiles.ParsedHand(concealed, melds=tuple(melds)))
-    return HandInput(text.strip(), concealed, tuple(melds), meld_counts + vis)
+    return HandInput(text.strip(), concealed, tuple(melds), meld_counts + vis, meld_counts.astype(np.uint8))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -220,19 +221,15 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical") 
     h = read_hand(hand, visible)
     conc = h.concealed
     n = int(conc.sum())
-    forms = _FORMS_OF[rules] if n >= 13 else ("standard",)
+    forms = tuple(f for f in _FORMS_OF[rules] if hands._forms_sizes(hands.form_bits(f, rules), 1 << n))
     seen = h.seen
-    one = np.empty(1, np.int8)
-    by_form = {}
-    for f in forms:
-        _core.shanten_counts_batch(conc[None, :], hands.form_bits(f, rules), one, 1)
-        by_form[f] = int(one[0])
+    by_form = {f: int(hands.shanten_rows(conc[None, :], hands.form_bits(f, rules), h.called)[0]) for f in forms}
     sh = min(by_form.values())
     bits = hands.form_bits("all", rules)
     vis = {_NAMES[k]: int(seen[k]) for k in np.flatnonzero(seen).tolist()}
     complete, decomps, waits, eff, eff_count, options = False, [], [], {}, 0, []
     if n % 3 == 1:
-        (_, eff, eff_count, waits), = _options(conc[None, :], seen[None, :], bits)
+        (_, eff, eff_count, waits), = _options(conc[None, :], seen[None, :], bits, h.called)
     else:
         complete = sh == -1
         if complete and by_form.get("standard", 1) == -1:
@@ -242,7 +239,7 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical") 
         rows[np.arange(len(held)), held] -= 1
         seen_rows = np.repeat(seen[None, :], len(held), axis=0)
         seen_rows[np.arange(len(held)), held] += 1      # the discarded copy is seen
-        res = _options(rows, seen_rows, bits)
+        res = _options(rows, seen_rows, bits, h.called)
         order = sorted(range(len(held)), key=lambda i: (res[i][0], -res[i][2], int(held[i])))
         options = [DiscardOption(_NAMES[int(held[i])], *res[i]) for i in order]
     return HandAnalysis(h.text, rules, n + 3 * len(h.melds), n, h.melds, vis, sh, by_form, complete,
@@ -252,19 +249,17 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical") 
 _NAMES = [tiles.tile_name(k) for k in range(34)]
 
 
-def _options(rows: np.ndarray, seen_rows: np.ndarray, bits: int) -> list:
+def _options(rows: np.ndarray, seen_rows: np.ndarray, bits: int, called: np.ndarray) -> list:
     """(shanten, effective tiles, unseen count, waits) of each 3k+1 row, with one kernel call for
     the rows and one for every row plus every kind (the numbers of mjfast.effective_tiles and
-    mjfast.waits, computed together)."""
+    mjfast.waits, computed together). ``called``: the hand's called tiles (they count against
+    the four copies of a kind)."""
     n = len(rows)
-    base = np.empty(n, np.int8)
-    _core.shanten_counts_batch(np.ascontiguousarray(rows), bits, base, 1)
-    addable = rows < 4
+    base = hands.shanten_rows(rows, bits, called)
+    addable = rows + called < 4
     plus = np.repeat(rows, 34, axis=0)
     plus[np.arange(34 * n), np.tile(np.arange(34), n)] += addable.reshape(-1).astype(np.uint8)
-    after = np.empty(34 * n, np.int8)
-    _core.shanten_counts_batch(plus, bits, after, 1)
-    after = after.reshape(n, 34)
+    after = hands.shanten_rows(plus, bits, called).reshape(n, 34)
     unseen = (4 - rows.astype(np.int64) - seen_rows)
     better = addable & (after < base[:, None])
     eff_mask = (better & (unseen > 0)).tolist()

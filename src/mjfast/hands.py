@@ -21,8 +21,10 @@ Forms and rules
     thirteen orphans; ``"classical"``/``"basic"`` -> standard only; ``"mcr"`` -> all five
     (seven pairs counting a four-of-a-kind as two pairs).
 
-Every form except ``"standard"`` needs a closed hand of 13 or 14 tiles; under ``"all"`` the
-special forms are simply skipped for other sizes.
+Every form except ``"standard"`` needs a closed hand of 13 or 14 tiles, except the knitted
+straight, which Chinese Official rules also allow with one called set (the knitted nine and a
+pair in hand: 10 or 11 concealed tiles); under ``"all"`` the special forms are simply skipped
+for other sizes.
 
 ``rules="american"`` (see :mod:`mjfast._american_hands`) has one form, ``"beginner"`` (``"all"``
 means the same): three sets of four identical tiles + a pair, of four different kinds, 14
@@ -33,8 +35,13 @@ given as text with ``f1``..``f8`` and ``j``, 43-count vectors of the extended mo
 
 Shanten is exact and four-copy aware: the number of tiles still missing from the nearest
 complete hand that never uses a fifth copy of a kind, minus one (so -1 = complete,
-0 = tenpai). Tiles in called sets, discards or other hands are not subtracted (pass them as
-``visible`` to :func:`effective_tiles` for unseen-copy counts).
+0 = tenpai). A hand given as text with its called sets (``[111z]``, ``(2222m)``) holds those
+tiles too: the concealed part may then use only the copies its own sets left
+(``"123m456p789s1z [111z]"`` is 1-shanten, not tenpai on a fifth 1z), waits never name a kind
+all of whose copies the hand holds, and unseen counts leave them out. A batch of count rows
+knows nothing of its called sets (four copies of every kind are available). Tiles in discards
+or other hands are not subtracted from the shanten (pass them as ``visible`` to
+:func:`effective_tiles` for unseen-copy counts).
 """
 from __future__ import annotations
 
@@ -43,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _american_hands, _core, tiles
+from . import _american_hands, _called, _core, tiles
 from ._config import resolve_threads
 
 FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
@@ -60,6 +67,7 @@ _ALL_FORMS = {
 # sizes 3k+1 and 3k+2 up to 14 tiles
 _SIZES_ALL = sum(1 << s for s in range(1, 15) if s % 3)
 _SIZES_CLOSED = (1 << 13) | (1 << 14)
+_SIZES_CALLED_KNIT = (1 << 10) | (1 << 11)   # the knitted straight with one called set
 _SIZES_COMPLETE = sum(1 << s for s in range(2, 15) if s % 3 == 2)
 _SIZES_TENPAI = sum(1 << s for s in range(1, 14) if s % 3 == 1)
 
@@ -98,6 +106,11 @@ class _Batch:
     data: np.ndarray  # (n, 34) uint8 or (n, 4) uint32, C-contiguous
     packed: bool
     single: bool
+    called: np.ndarray | None = None   # (34,) tiles in the hand's called sets (text input only)
+
+    @property
+    def has_called(self) -> bool:
+        return self.called is not None and bool(self.called.any())
 
 
 def _size_text(mask: int) -> str:
@@ -115,6 +128,7 @@ def as_batch(hands: Any, sizes: int = _SIZES_ALL, what: str = "hands", threads: 
         if parsed.bonus.any() or parsed.jokers:
             raise ValueError(f"{what}: bonus tiles and jokers are not part of a hand here; remove them from {hands!r}")
         arr = parsed.concealed.reshape(1, 34)
+        called = (parsed.counts_all() - parsed.concealed).astype(np.uint8)
         single, packed = True, False
     else:
         if isinstance(hands, (bytes, bytearray, memoryview)):
@@ -162,13 +176,16 @@ def as_batch(hands: Any, sizes: int = _SIZES_ALL, what: str = "hands", threads: 
             raise ValueError(f"{label}: packed word has bits set outside the 3-bit count fields")
         total = int(tiles.unpack(arr[row]).sum()) if packed else int(arr[row].sum())
         raise ValueError(f"{label} has {total} tiles; allowed sizes here: {_size_text(sizes)}")
-    return _Batch(arr, packed, single)
+    return _Batch(arr, packed, single, called if isinstance(hands, str) else None)
 
 
 def _forms_sizes(bits: int, base_sizes: int) -> int:
-    """Allowed sizes: special-only form sets need closed 13/14-tile hands."""
+    """Allowed sizes: special-only form sets need closed 13/14-tile hands; the knitted
+    straight also 10/11 concealed tiles (with one called set)."""
     if bits & _FORM_BITS["standard"]:
         return base_sizes
+    if bits & _FORM_BITS["knitted_straight"]:
+        return base_sizes & (_SIZES_CLOSED | _SIZES_CALLED_KNIT)
     return base_sizes & _SIZES_CLOSED
 
 
@@ -181,9 +198,9 @@ def shanten(hands: Any, *, form: str = "all", rules: str | None = None, threads:
     Parameters
     ----------
     hands : str, array_like of shape (34,) or (N, 34), or ndarray of shape (N, 4) and dtype uint32
-        One hand as text (called sets in brackets are allowed and left out, as they are
-        complete) or as 34 counts, or a batch of count rows or packed rows. Each hand must
-        hold 1-14 tiles, 3k+1 or 3k+2 of them.
+        One hand as text (called sets in brackets are allowed: they are complete, and their
+        tiles count against the four copies of a kind) or as 34 counts, or a batch of count
+        rows or packed rows. Each hand must hold 1-14 tiles, 3k+1 or 3k+2 of them.
     form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight", "beginner"}
         Winning shape; "all" takes the minimum over the forms `rules` allows. "beginner" is
         the American hand and needs ``rules="american"``.
@@ -219,6 +236,10 @@ def shanten(hands: Any, *, form: str = "all", rules: str | None = None, threads:
     0
     >>> mjfast.shanten("123m456p789s1111z")
     1
+    >>> mjfast.shanten("123m456p789s1z [111z]")   # the called pung holds three 1z
+    1
+    >>> mjfast.shanten("2458m369s147p", rules="mcr")  # knitted straight with a called set, waiting on 4m
+    0
     >>> mjfast.shanten("1122m3344p5566s77z", form="standard")
     3
     >>> batch = np.stack([mjfast.parse_hand("19m19p19s1234567z"), mjfast.parse_hand("123m456p789s1122z")])
@@ -236,6 +257,8 @@ def shanten(hands: Any, *, form: str = "all", rules: str | None = None, threads:
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
     batch = as_batch(hands, _forms_sizes(bits, _SIZES_ALL), threads=threads)
+    if batch.has_called:        # text with called sets: their tiles count against four copies
+        return int(_called.shanten_rows(batch.data, bits, batch.called)[0])
     out = np.empty(len(batch.data), dtype=np.int8)
     kernel = _core.shanten_packed_batch if batch.packed else _core.shanten_counts_batch
     kernel(batch.data, bits, out, threads)
@@ -286,10 +309,28 @@ def _no_jokers_option(jokers, rules) -> None:
 
 
 def _single_counts(hand: Any, sizes: int, what: str) -> np.ndarray:
+    return _single_hand(hand, sizes, what)[0]
+
+
+def _single_hand(hand: Any, sizes: int, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """One hand's concealed counts and the counts of its called sets (zeros unless text)."""
     if not isinstance(hand, str) and np.ndim(hand) != 1:
         raise ValueError(f"{what} must be one hand (text, 34 counts or 4 packed words), not shape {np.shape(hand)}")
     batch = as_batch(hand, sizes, what)
-    return tiles.unpack(batch.data[0]) if batch.packed else batch.data[0].copy()
+    counts = tiles.unpack(batch.data[0]) if batch.packed else batch.data[0].copy()
+    called = batch.called if batch.called is not None else np.zeros(34, np.uint8)
+    return counts, called
+
+
+def shanten_rows(rows: np.ndarray, bits: int, called: np.ndarray) -> np.ndarray:
+    """Shanten of each row of concealed counts (N, 34) held beside the called tiles ``called``
+    (34 counts, zeros for none): the batch kernel, or the capped computation of
+    :mod:`mjfast._called` when called sets hold copies."""
+    if called.any():
+        return _called.shanten_rows(rows, bits, called)
+    out = np.empty(len(rows), dtype=np.int8)
+    _core.shanten_counts_batch(np.ascontiguousarray(rows, dtype=np.uint8), bits, out, 1)
+    return out
 
 
 def _visible_array(visible: Any, extras_ok: bool = True) -> np.ndarray:
@@ -312,14 +353,18 @@ def _visible_array(visible: Any, extras_ok: bool = True) -> np.ndarray:
     return arr.astype(np.int64)
 
 
-def _visible_counts(visible: Any, hand: np.ndarray) -> np.ndarray:
+def _visible_counts(visible: Any, hand: np.ndarray, called: np.ndarray | None = None) -> np.ndarray:
+    """Tiles seen outside the concealed hand: ``visible`` plus the hand's own called sets."""
     seen = _visible_array(visible)
-    total = seen + hand
+    own = hand.astype(np.int64) + (0 if called is None else called.astype(np.int64))
+    total = seen + own
     if total.max() > 4:
         k = int(np.argmax(total))
-        raise ValueError(f"{tiles.tile_name(k)}: {int(hand[k])} in hand + {int(seen[k])} visible = "
+        where = f"{int(own[k])} in hand" if called is None or not called[k] else \
+            f"{int(hand[k])} in hand + {int(called[k])} in called sets"
+        raise ValueError(f"{tiles.tile_name(k)}: {where} + {int(seen[k])} visible = "
                          f"{int(total[k])} copies; only 4 exist")
-    return seen
+    return seen + (0 if called is None else called.astype(np.int64))
 
 
 def waits(hand: Any, *, form: str = "all", rules: str | None = None, jokers: int | None = None) -> list[str]:
@@ -357,8 +402,8 @@ def waits(hand: Any, *, form: str = "all", rules: str | None = None, jokers: int
         return _american_hands.waits(hand, form, jokers)
     _no_jokers_option(jokers, rules)
     bits = form_bits(form, rules)
-    counts = _single_counts(hand, _forms_sizes(bits, _SIZES_TENPAI), "hand")
-    cand = np.flatnonzero(counts < 4)
+    counts, called = _single_hand(hand, _forms_sizes(bits, _SIZES_TENPAI), "hand")
+    cand = np.flatnonzero(counts + called < 4)      # no fifth copy, called sets included
     rows = np.repeat(counts[None, :], len(cand), axis=0)
     rows[np.arange(len(cand)), cand] += 1
     out = np.empty(len(cand), dtype=np.uint8)
@@ -390,21 +435,20 @@ class Improvement:
     count: int
 
 
-def _improvements(rows13: np.ndarray, discards: list, bits: int, seen: np.ndarray) -> list[Improvement]:
+def _improvements(rows13: np.ndarray, discards: list, bits: int, seen: np.ndarray,
+                  called: np.ndarray) -> list[Improvement]:
     """Effective tiles of each 3k+1 row (one batch call for all rows and candidates).
 
-    ``seen`` is (len(rows13), 34): tiles visible outside each row (a discard included).
+    ``seen`` is (len(rows13), 34): tiles visible outside each row (a discard and the hand's
+    called sets included); ``called`` (34,): the hand's called tiles.
     """
     n = len(rows13)
-    base = np.empty(n, dtype=np.int8)
-    _core.shanten_counts_batch(rows13, bits, base, 1)
+    base = shanten_rows(rows13, bits, called)
     cand = np.repeat(rows13, 34, axis=0)
     kinds = np.tile(np.arange(34), n)
     ok = (rows13.astype(np.int64) + seen).reshape(-1) < 4  # at least one unseen copy
     cand[np.arange(len(cand)), kinds] += ok.astype(np.uint8)
-    after = np.empty(len(cand), dtype=np.int8)
-    _core.shanten_counts_batch(cand, bits, after, 1)
-    after = after.reshape(n, 34)
+    after = shanten_rows(cand, bits, called).reshape(n, 34)
     ok = ok.reshape(n, 34)
     result = []
     for i in range(n):
@@ -457,16 +501,16 @@ def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules:
         return _american_hands.effective_tiles(hand, visible, form, jokers, Improvement)
     _no_jokers_option(jokers, rules)
     bits = form_bits(form, rules)
-    counts = _single_counts(hand, _forms_sizes(bits, _SIZES_ALL), "hand")
-    seen = _visible_counts(visible, counts)
+    counts, called = _single_hand(hand, _forms_sizes(bits, _SIZES_ALL), "hand")
+    seen = _visible_counts(visible, counts, called)
     if int(counts.sum()) % 3 == 1:
-        return _improvements(counts[None, :].copy(), [None], bits, seen[None, :])[0]
+        return _improvements(counts[None, :].copy(), [None], bits, seen[None, :], called)[0]
     held = np.flatnonzero(counts)
     rows = np.repeat(counts[None, :], len(held), axis=0)
     rows[np.arange(len(held)), held] -= 1
     seen_rows = np.repeat(seen[None, :], len(held), axis=0)
     seen_rows[np.arange(len(held)), held] += 1  # the discard is visible now
-    imps = _improvements(rows, [tiles.tile_name(int(k)) for k in held], bits, seen_rows)
+    imps = _improvements(rows, [tiles.tile_name(int(k)) for k in held], bits, seen_rows, called)
     order = sorted(range(len(imps)), key=lambda i: (imps[i].shanten, -imps[i].count, int(held[i])))
     return [imps[i] for i in order]
 

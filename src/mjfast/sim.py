@@ -12,7 +12,8 @@ Rule presets (each a set of documented options a user can change):
 ``"classical"`` (seed 000)
     136 tiles (``flowers=True``: 144, bonus tiles set aside and replaced from the back end);
     standard hands only (``special_forms=("seven_pairs", "thirteen_orphans")`` adds them);
-    dead wall = the stacks counted by the dice (``dead_wall="dice"``, or a tile count);
+    dead wall = the stacks counted by the dice (``dead_wall="dice"``, or a tile count), used up
+    by replacements before the live wall shortens (``refill_dead_wall``, see :func:`game_rules`);
     20 points for going out, each loser pays 20 (``payment="discarder"``: the discarder pays
     all three shares of a discard win).
 ``"basic"`` (seed 001)
@@ -20,7 +21,8 @@ Rule presets (each a set of documented options a user can change):
     hand to win and may not change it afterwards (``ready_declaration=False`` turns it off).
 ``"mcr"`` (Chinese Official, its wall and replacement order; fan scoring not modelled)
     144 tiles with bonus replacement; winning forms: standard, seven pairs (a kong counts as
-    two pairs), thirteen orphans, honors-and-knitted, knitted straight; basic 20-point scoring.
+    two pairs), thirteen orphans, honors-and-knitted, knitted straight (closed, or with one
+    called set); basic 20-point scoring.
 """
 from __future__ import annotations
 
@@ -44,6 +46,10 @@ GAME_RULES = ("classical", "basic", "mcr", "american")
 BUILTIN_POLICIES = {"random": 0, "greedy": 1, "defensive": 2}
 CLAIM_KINDS = ("chow", "pung", "kong", "concealed_kong", "added_kong")
 MAX_BASE_POINTS = 10**6    # every scoring option is bounded so 32-bit game scores cannot overflow
+# Event-log header version. 2: the options hold refill_dead_wall and added_kong (mjfast 0.2);
+# a version-1 header lacks them and was played under these readings:
+LOG_VERSION = 2
+_V1_OPTIONS = {"refill_dead_wall": True, "added_kong": "any"}
 _PY = 3
 
 
@@ -68,6 +74,8 @@ class GameRules:
     rounds: int
     chow: bool
     kong: bool
+    refill_dead_wall: bool = False
+    added_kong: str = "any"
 
     @property
     def n_tiles(self) -> int:
@@ -90,6 +98,7 @@ class GameRules:
             "ready_rule": int(self.ready_declaration), "base_points": self.base_points,
             "payment": 0 if self.payment == "each" else 1, "hands_per_game": self.hands_per_game,
             "allow_chow": int(self.chow), "allow_kong": int(self.kong),
+            "refill_dead_wall": int(self.refill_dead_wall), "added_kong_drawn": int(self.added_kong == "drawn"),
         }
 
     def to_dict(self) -> dict:
@@ -113,11 +122,27 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
     Options: ``flowers`` (bool), ``special_forms`` (tuple of form names that also win;
     classical/basic only), ``dead_wall`` ("dice" or a tile count 0-40), ``ready_declaration``
     (bool), ``base_points`` (int 1 to 10**6), ``payment`` ("each" or "discarder"), ``rounds``
-    (1-16 deals per seat), ``chow`` and ``kong`` (allow those claims).
+    (1-16 deals per seat), ``chow`` and ``kong`` (allow those claims), ``refill_dead_wall`` and
+    ``added_kong`` (two readings of the seeds, see below).
     ``"american"`` returns an :class:`~mjfast.AmericanRules` with its own options:
     ``jokers`` (0-10, default 8), ``second_charleston`` ("policy", True, False),
     ``courtesy`` and ``blind_pass`` (bool), ``base_points`` (50), ``start_points`` (650),
     ``rounds`` (see :mod:`mjfast.amsim`).
+
+    Two readings that the seed texts leave open are options:
+
+    ``refill_dead_wall`` (default False, seed 000's reading)
+        The dead wall is the stacks counted off by the dice (``dead_wall``), "reserved as the
+        replacement tiles": kong and bonus replacements use it up, and the live wall keeps
+        its length until the dead wall is empty; only then do replacements come from the end
+        of the live wall. ``True``: the dead wall keeps its size, each replacement taking the
+        live wall's last tile into it (as in Japanese riichi), so every replacement shortens
+        the live wall by one. The two differ only when ``dead_wall`` is not 0.
+    ``added_kong`` (default ``"any"``)
+        Which copy may be added to one's exposed pung on one's own turn: ``"any"`` held copy
+        (seed 000: "if the tile is from the wall the Kong can be formed using the exposed
+        Pung", a tile held since an earlier turn came from the wall too; common practice) or
+        only the tile ``"drawn"`` this turn (a strict reading of "adding a drawn tile").
 
     Examples
     --------
@@ -143,7 +168,8 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
             raise TypeError(f"rules must be a str, not {type(rules).__name__}")
         if rules not in _PRESETS:
             raise ValueError(f"unknown rules {rules!r}; choose one of {GAME_RULES}")
-        merged = dict(_PRESETS[rules], base_points=20, payment="each", rounds=1, chow=True, kong=True)
+        merged = dict(_PRESETS[rules], base_points=20, payment="each", rounds=1, chow=True, kong=True,
+                      refill_dead_wall=False, added_kong="any")
     for key, value in options.items():
         if value is None:
             continue
@@ -152,7 +178,7 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
         merged[key] = value
     if not isinstance(merged["special_forms"], (list, tuple)):
         raise TypeError(f"special_forms must be a tuple of form names, not {type(merged['special_forms']).__name__}")
-    for key in ("flowers", "ready_declaration", "chow", "kong"):
+    for key in ("flowers", "ready_declaration", "chow", "kong", "refill_dead_wall"):
         if not isinstance(merged[key], (bool, np.bool_)):
             raise TypeError(f"{key} must be True or False, not {merged[key]!r}")
     sf = tuple(merged["special_forms"])
@@ -176,8 +202,11 @@ def game_rules(rules: str | GameRules = "classical", **options) -> GameRules:
     rd = merged["rounds"]
     if isinstance(rd, bool) or not isinstance(rd, numbers.Integral) or not 1 <= rd <= 16:
         raise ValueError(f"rounds must be an int from 1 to 16, got {rd!r}")
+    if not isinstance(merged["added_kong"], str) or merged["added_kong"] not in ("any", "drawn"):
+        raise ValueError(f"added_kong must be 'any' or 'drawn', got {merged['added_kong']!r}")
     return GameRules(rules, bool(merged["flowers"]), sf, dw, bool(merged["ready_declaration"]), int(bp),
-                     merged["payment"], int(rd), bool(merged["chow"]), bool(merged["kong"]))
+                     merged["payment"], int(rd), bool(merged["chow"]), bool(merged["kong"]),
+                     bool(merged["refill_dead_wall"]), merged["added_kong"])
 
 
 def _is_american(rules) -> bool:
@@ -1005,7 +1034,7 @@ def replay(seed, game_index: int, *, rules: str | GameRules = "classical", polic
     if failed:
         raise ctx.error
     seed_value = key.seed_value()
-    header = {"version": 1, "seed": seed_to_json(seed_value),
+    header = {"version": LOG_VERSION, "seed": seed_to_json(seed_value),
               "game_index": gi, "rules": r.name, "options": r.to_dict(),
               "policies": [_policy_name(p) for p in pols],
               "walls": [[_tile_of_id(int(i)) for i in w] for w in walls], "wall_ids": walls.tolist(),
@@ -1050,7 +1079,7 @@ def play_walls(walls, dice=None, *, rules: str | GameRules = "classical", polici
     w = _check_walls(walls, r)
     d = np.full((w.shape[0], 2), 2, np.int32) if dice is None else _check_dice(dice, w.shape[0])
     pols = _resolve_policies(policies)
-    header = {"version": 1, "seed": None, "game_index": None, "rules": r.name, "options": r.to_dict(),
+    header = {"version": LOG_VERSION, "seed": None, "game_index": None, "rules": r.name, "options": r.to_dict(),
               "policies": [_policy_name(p) for p in pols], "wall_ids": w.tolist(), "dice": d.tolist()}
     return _play_scripted(r, w, d, pols, 0, 0, 0, header)
 
@@ -1134,8 +1163,9 @@ def rerun(log: GameLog | str, *, policies=None) -> GameLog:
                if k not in h]
     if missing or not isinstance(h.get("options"), dict):
         raise ValueError(f"this event log header lacks {missing or ['options']}; it cannot be re-run")
-    if h["version"] != 1:
-        raise ValueError(f"the header's 'version' is {h['version']!r}; this mjfast reads event logs of version 1")
+    if h["version"] not in (1, LOG_VERSION):
+        raise ValueError(f"the header's 'version' is {h['version']!r}; this mjfast reads event logs of "
+                         f"versions 1 and {LOG_VERSION}")
     seed, gi = h["seed"], h["game_index"]
     if seed is None and gi is not None:
         raise ValueError("this log has no seed (the run was seeded from a Generator); it cannot be re-run")
@@ -1144,6 +1174,8 @@ def rerun(log: GameLog | str, *, policies=None) -> GameLog:
     opts = {k: v for k, v in h["options"].items() if k not in ("name", "tiles")}
     if h["rules"] != "american":
         opts["special_forms"] = tuple(opts.get("special_forms", ()))
+        if h["version"] == 1:       # version-1 logs were played with the refilled dead wall
+            opts = {**_V1_OPTIONS, **opts}
     r = game_rules(h["rules"], **opts)
     if h["options"].get("tiles", r.n_tiles) != r.n_tiles:
         raise ValueError(f"the header's options say 'tiles': {h['options']['tiles']!r}, but its rules use {r.n_tiles}")
