@@ -36,7 +36,7 @@ from mjfast._hand cimport (
     distance_sets_pair, special_distance, features_for, pairs_distance, imin, FEAT_CODES, FEAT_KNITS, POW5,
     bits_code, special_distances, hand_minus, seven_pairs_distance, called_knitted_distance,
     knitted_straight_sets,
-    KNIT_MASK, KNIT_PERM, knit_counts, knit_totals,
+    KNIT_MASK, KNIT_PERM, knit_counts, knit_totals, number_ranks_held,
 )
 from mjfast._bits cimport mj_popcount32, mj_popcount64, mj_ctz64, mj_load64, mj_ones_ge
 from mjfast._core cimport (
@@ -366,12 +366,19 @@ cdef int each_discard(game_t* g, uint8_t* h, const codes_t* c, uint8_t* sh, int*
     cdef int best = std_each_discard(g, h, c, sh), k, sp, s, i, sub
     cdef int flags = g.R.forms & FLAG_KONG_TWO_PAIRS, forms = g.R.forms, feat = features_for(g.R.forms)
     cdef int sf[4]
+    cdef int k3[9]
+    cdef uint32_t held[3]
     cdef hand_t fk
     cdef uint64_t todo = 0
     if live != NULL:
         live[0] = 0
     if c.n == 11:                # one called set: of the special forms only the knitted straight
         forms &= FORM_STANDARD | FORM_KNITTED_STRAIGHT
+        if forms & FORM_KNITTED_STRAIGHT:
+            # its shanten is at least 8 - (knitted tiles held), from the held ranks alone
+            number_ranks_held(h, held)
+            if 8 - knit_counts(held, k3) > best + 1:
+                return best
     elif c.n != 14:
         forms = FORM_STANDARD    # (special forms need 13 tiles after the discard, or 10)
     if not (forms & FORMS_SPECIAL):

@@ -182,6 +182,14 @@ cdef inline uint32_t bits_code(uint32_t sel) noexcept nogil:
     return mj_base5_8(x) + ((sel >> 8) & 1) * POW5_8
 
 
+cdef inline void number_ranks_held(const uint8_t* h, uint32_t* held) noexcept nogil:
+    """held[s] = bit r set when rank r of number suit s is held (the held[] of load_counts for
+    the three number suits only, without the suit codes)."""
+    held[0] = <uint32_t>((mj_ones_ge(mj_load64(h), 1) * 0x0102040810204080ULL) >> 56) | ((h[8] != 0) << 8)
+    held[1] = <uint32_t>((mj_ones_ge(mj_load64(h + 9), 1) * 0x0102040810204080ULL) >> 56) | ((h[17] != 0) << 8)
+    held[2] = <uint32_t>((mj_ones_ge(mj_load64(h + 18), 1) * 0x0102040810204080ULL) >> 56) | ((h[26] != 0) << 8)
+
+
 cdef inline int knit_counts(const uint32_t* held, int* k3) noexcept nogil:
     """k3[3 * s + i] = ranks of knit class i held in number suit s (from the rank masks held);
     returns the sum over the suits of their best class, a bound on any assignment's count."""

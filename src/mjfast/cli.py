@@ -257,6 +257,12 @@ def _cmd_simulate(args) -> int:
         opts["payment"] = args.payment
     if args.rounds:
         opts["rounds"] = args.rounds
+    if args.base_points is not None:
+        opts["base_points"] = args.base_points
+    if args.refill_dead_wall:
+        opts["refill_dead_wall"] = True
+    if args.added_kong is not None:
+        opts["added_kong"] = args.added_kong
     if args.jokers is not None:
         opts["jokers"] = args.jokers
     if args.second_charleston is not None:
@@ -438,6 +444,14 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--flowers", action="store_true", help="classical: play with the 8 bonus tiles")
     sm.add_argument("--payment", choices=["each", "discarder"], default=None)
     sm.add_argument("--rounds", type=int, default=None, help="deals per seat in a game (default 1)")
+    sm.add_argument("--base-points", type=int, default=None,
+                    help="points a winner collects from each loser (1 to 10**6; default 20, american 50)")
+    sm.add_argument("--refill-dead-wall", action="store_true",
+                    help="classical/basic/mcr: the dead wall keeps its size, every replacement shortening the "
+                         "live wall (default: replacements use up the dead wall first, as seed 000 reads)")
+    sm.add_argument("--added-kong", choices=["any", "drawn"], default=None,
+                    help="classical/basic/mcr: which copy may be added to an exposed pung: any held copy "
+                         "(default) or only the tile just drawn")
     sm.add_argument("--jokers", type=int, default=None, help="american: number of jokers (default 8)")
     sm.add_argument("--second-charleston", choices=["policy", "always", "never"], default=None,
                     help="american: second Charleston when a player wants it (default), always or never")
