@@ -17,7 +17,11 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-MODULES = ["_core", "_tablegen", "_deal", "_game", "_american_batch", "_winturn", "_amgame"]
+# (module, source): the required hand-kernel module at its place, the rest under _kernels/
+MODULES = [("mjfast._core", "src/mjfast/_core.pyx")] + [
+    (f"mjfast._kernels.{name}", f"src/mjfast/_kernels/{name}.pyx")
+    for name in ("tablegen", "deal", "chinese_game", "american_batch", "winturn", "american_game")
+]
 
 _OMP_TEST = textwrap.dedent(
     """
@@ -87,14 +91,14 @@ if os.environ.get("MJFAST_NATIVE"):
 
 extensions = [
     Extension(
-        f"mjfast.{name}",
-        [f"src/mjfast/{name}.pyx"],
-        include_dirs=[np.get_include(), "src/mjfast"],
+        name,
+        [source],
+        include_dirs=[np.get_include(), "src/mjfast/_kernels"],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=list(cflags),
         extra_link_args=[],
     )
-    for name in MODULES
+    for name, source in MODULES
 ]
 
 setup(

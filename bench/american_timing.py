@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 import mjfast
-from mjfast import _american_batch as A
+from mjfast._kernels import american_batch as A
 
 
 def _rows(d, seat):

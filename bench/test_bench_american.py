@@ -13,7 +13,8 @@ import pytest
 pytest.importorskip("pytest_benchmark", reason="pip install -e '.[bench]' (pytest-benchmark)")
 
 import mjfast  # noqa: E402
-from mjfast import _american_batch, _reference  # noqa: E402
+from mjfast import _reference
+from mjfast._kernels import american_batch as _american_batch  # noqa: E402
 
 from _timing import record_rate  # noqa: E402
 

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import mjfast
-from mjfast import _amgame, _amreference
+from mjfast import _amreference
+from mjfast._kernels import american_game as _amgame
 from mjfast.amsim import AmericanPolicy, am_tile_index, am_tile_name, american_distance, american_rules
 from mjfast.sim import play_walls
 

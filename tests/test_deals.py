@@ -373,7 +373,7 @@ def test_standard_kernel_falls_back_when_prepared_values_run_out(prepared):
     # stream. Lower the number prepared so the fallback runs: 52 = every deal (also for the
     # two-seat statistics: 26 values), 53 = every deal with a rejection (4 % of deals),
     # 54 = every deal with two (counts already partly written when it gives up).
-    from mjfast import _deal
+    from mjfast._kernels import deal as _deal
 
     n = 100_000
     forms = ("standard", "seven_pairs", "thirteen_orphans")

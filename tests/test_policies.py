@@ -150,7 +150,7 @@ from types import SimpleNamespace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mjfast import _game
+from mjfast._kernels import chinese_game as _game
 from mjfast.sim import game_rules
 
 _ORPHANS = [0, 8, 9, 17, 18, 26] + list(range(27, 34))

@@ -259,7 +259,7 @@ def test_exhaustive_single_suit(suit, ref):
 @pytest.mark.slow
 def test_table_generator_matches_brute_force(ref):
     """Every pattern's 10 distances from the DP generator equal the reference's brute force."""
-    from mjfast import _tables
+    from mjfast._kernels import tables as _tables
 
     t = _tables.get_tables()
     for width, cls_name, vec_name, honors in ((9, "suit_class", "suit_vectors", False),

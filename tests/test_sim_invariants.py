@@ -379,7 +379,7 @@ def test_game_is_a_function_of_seed_and_index():
 def test_win_checks_trusting_the_greedy_shanten_change_nothing(rules):
     """Win checks skip hands the greedy policy left more than one tile away (wait_sh); with the
     shortcut off every check runs in full, and the results are the same."""
-    from mjfast import _game
+    from mjfast._kernels import chinese_game as _game
     kw = dict(rules=rules, policies=["greedy", "defensive", "random", "greedy"], seed=8, threads=1,
               progress=False)
     fast = mjfast.simulate(150, **kw).to_dict()
@@ -484,7 +484,7 @@ def test_points_second_moment_is_exact_beyond_int64():
     now an exact integer, so the standard error of mean points stays right."""
     from mjfast.sim import _Accumulator
     acc = _Accumulator()
-    rows = np.zeros((4096, mjfast._game.OUT_WIDTH), np.int32)
+    rows = np.zeros((4096, mjfast._kernels.chinese_game.OUT_WIDTH), np.int32)
     rows[:, 0], rows[:, 1] = 2**31 - 1, -(2**31 - 1)
     for _ in range(3):
         acc.add(rows, np.array([["greedy"] * 4] * len(rows)))

@@ -7,7 +7,7 @@ import threading
 
 import numpy as np
 
-from mjfast import _tables
+from mjfast._kernels import tables as _tables
 
 # sha256 of each table's bytes. A change here means the tables changed: re-derive and check
 # against the reference (tests/test_shanten.py) before updating.
@@ -50,7 +50,7 @@ def test_vectors_are_consistent():
 
 def test_build_is_lazy_and_thread_safe():
     code = (
-        "import threading, mjfast, mjfast._tables as T\n"
+        "import threading, mjfast, mjfast._kernels.tables as T\n"
         "assert T._TABLES is None, 'tables built at import'\n"
         "res = []\n"
         "def work():\n"

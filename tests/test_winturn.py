@@ -9,7 +9,8 @@ import pytest
 
 import mjfast
 from mjfast import _reference_winturn as RW
-from mjfast import _winturn, hands
+from mjfast import hands
+from mjfast._kernels import winturn as _winturn
 from mjfast.analysis import read_hand
 from mjfast.winturn import EXACT_POLICIES, POLICIES, _mc_counts, win_by_turn, win_by_turn_random
 from mjfast._seeding import root_key

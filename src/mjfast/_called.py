@@ -20,7 +20,7 @@ import itertools
 import numpy as np
 
 from . import _core
-from ._tablegen import capped_suit_distances
+from ._kernels.tablegen import capped_suit_distances
 
 _STANDARD = _core.FORM_BITS["standard"]
 _KNITTED_STRAIGHT = _core.FORM_BITS["knitted_straight"]

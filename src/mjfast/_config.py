@@ -61,7 +61,8 @@ def config() -> dict:
     import numpy as np
     import sys
 
-    from . import __version__, _core, _tables
+    from . import __version__, _core
+    from ._kernels import tables as _tables
 
     return {
         "mjfast": __version__,

@@ -16,12 +16,12 @@ cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 
-from mjfast._bits cimport mj_load64, mj_lane_sum, mj_fields_sum, MJ_F0
-from mjfast._hand cimport (
+from mjfast._kernels.bits cimport mj_load64, mj_lane_sum, mj_fields_sum, MJ_F0
+from mjfast._kernels.hand cimport (
     shanten_counts, shanten_packed, standard_counts, winning_counts, winning_packed,
     standard_winning_counts, PAR_MIN,
 )
-from mjfast._omp cimport MJFAST_HAVE_OPENMP, mj_omp_max_threads
+from mjfast._kernels.omp cimport MJFAST_HAVE_OPENMP, mj_omp_max_threads
 
 cnp.import_array()
 
@@ -49,7 +49,7 @@ def ensure_tables():
     global _T_ready, _T_keep
     if _T_ready:
         return _T_keep[0]
-    from mjfast import _tables
+    from mjfast._kernels import tables as _tables
     tables = _tables.get_tables()
     chunk = np.zeros((3, 512), dtype=np.uint32)
     v = np.arange(512, dtype=np.uint32)

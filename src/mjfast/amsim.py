@@ -70,7 +70,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _amgame, _dask, tiles
+from . import _dask, tiles
+from ._kernels import american_game as _amgame
 from ._config import resolve_threads
 from ._progress import Progress
 from ._seeding import root_key, seed_to_json

@@ -32,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from . import _core, _deal
+from . import _core
+from ._kernels import deal as _deal
 from ._config import resolve_threads
 from . import _dask
 from ._progress import Progress, timed_chunks

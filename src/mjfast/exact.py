@@ -177,7 +177,7 @@ def _patterns(width: int):
 
 @functools.lru_cache(maxsize=None)
 def _class_vectors():
-    from ._tables import get_tables
+    from ._kernels.tables import get_tables
 
     t = get_tables()
     return (t["suit_class"], t["suit_vectors"].astype(np.int64),
@@ -1050,7 +1050,7 @@ def _american_counts(tiles: int, kinds: int, flowers: int, jokers: int) -> tuple
 
     Returns ((distance, subsets) ..., subsets holding a standard kind four times, total).
     """
-    from . import _american_batch
+    from ._kernels import american_batch as _american_batch
 
     states = {(0, (0, 0, 0, 0), False): 1}
     for _ in range(kinds):

@@ -34,7 +34,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _core, _game, tiles
+from . import _core, tiles
+from ._kernels import chinese_game as _game
 from ._config import resolve_threads
 from . import _dask
 from ._progress import Progress, timed_chunks

@@ -13,8 +13,8 @@ pair remains to be chosen. Everything below depends on the hand only through
 at 4) and the joker count.
 """
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
-from mjfast._hand cimport imin
-from mjfast._bits cimport (
+from mjfast._kernels.hand cimport imin
+from mjfast._kernels.bits cimport (
     mj_load64, mj_ones_ge, mj_lane_sum, mj_popcount32,
     mj_fields_ge1, mj_fields_ge2, mj_fields_ge3, mj_fields_ge4, mj_fields_sum,
 )

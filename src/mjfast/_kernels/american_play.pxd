@@ -11,7 +11,7 @@ non-exposed kinds with c concealed tiles, c = 1..8), the concealed jokers and ``
 best target uses the most numerous eligible kinds (the overlap is monotone in each chosen
 kind's count, as in ``_american.pxd``), and only which of them is the pair is searched.
 """
-from mjfast._hand cimport imin
+from mjfast._kernels.hand cimport imin
 
 
 cdef inline void am_top(const int* hist, int n, int* top) noexcept nogil:

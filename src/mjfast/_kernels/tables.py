@@ -54,7 +54,7 @@ def _classify_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     Keys equal to ``NO_PATTERN`` (patterns no valid hand reaches) get class 0.
     """
-    from ._tablegen import NO_PATTERN
+    from .tablegen import NO_PATTERN
 
     valid = keys != NO_PATTERN
     uniq, inverse = np.unique(keys[valid], return_inverse=True)
@@ -115,7 +115,7 @@ def _win_bits(classes: np.ndarray, class_vecs: np.ndarray, n_kinds: int) -> np.n
 
 
 def _build() -> dict:
-    from . import _tablegen
+    from . import tablegen as _tablegen
 
     suit_class, suit_keys = _classify_keys(_tablegen.distance_vectors(9, True))
     honor_class, honor_keys = _classify_keys(_tablegen.distance_vectors(7, False))

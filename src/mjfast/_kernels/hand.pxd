@@ -6,7 +6,7 @@
 # hands it deals. The algorithm is described in mjfast/_tables.py.
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 
-from mjfast._bits cimport (
+from mjfast._kernels.bits cimport (
     mj_popcount32, mj_load64, mj_ones_ge, mj_base5_8, mj_lane_sum,
     mj_fields_ge1, mj_fields_ge2, mj_fields_ge3, mj_fields_ge4, mj_fields_sum, MJ_F0,
 )

@@ -16,11 +16,11 @@ from cython.parallel cimport prange
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
-from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16
-from mjfast._engine cimport shuffle_ids, write_event
-from mjfast._hand cimport imin
-from mjfast._american cimport american_distance
-from mjfast._amplay cimport am_dist_hist, am_hist, am_top, am_overlap
+from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16
+from mjfast._kernels.engine cimport shuffle_ids, write_event
+from mjfast._kernels.hand cimport imin
+from mjfast._kernels.american cimport american_distance
+from mjfast._kernels.american_play cimport am_dist_hist, am_hist, am_top, am_overlap
 
 cnp.import_array()
 

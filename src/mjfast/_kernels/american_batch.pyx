@@ -10,9 +10,9 @@ import numpy as np
 from cython.parallel cimport prange
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 
-from mjfast._american cimport american_distance_counts, american_distance_packed
-from mjfast._bits cimport mj_fields_sum, mj_popcount32, mj_load64, mj_lane_sum, MJ_F0
-from mjfast._hand cimport PAR_MIN
+from mjfast._kernels.american cimport american_distance_counts, american_distance_packed
+from mjfast._kernels.bits cimport mj_fields_sum, mj_popcount32, mj_load64, mj_lane_sum, MJ_F0
+from mjfast._kernels.hand cimport PAR_MIN
 
 
 def shanten_counts_batch(const uint8_t[:, ::1] hands, int8_t[::1] out, int threads):

@@ -22,15 +22,15 @@ from cython.parallel cimport prange, threadid
 from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memset, memcpy
 
-from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next, rng_next16
+from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next, rng_next16
 from mjfast._core cimport mj_tables_t, mj_get_tables
-from mjfast._bits cimport mj_load64, mj_ones_ge, mj_zero144, mj_zero136, mj_lane_sum, mj_base5_8
-from mjfast._hand cimport (
+from mjfast._kernels.bits cimport mj_load64, mj_ones_ge, mj_zero144, mj_zero136, mj_lane_sum, mj_base5_8
+from mjfast._kernels.hand cimport (
     hand_t, load_counts, shanten_hand, standard_counts, features_for, imin,
     distance_sets_pair, pairs_distance, POW5_8,
 )
 from mjfast._core cimport FORM_STANDARD, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS
-from mjfast._american cimport american_distance
+from mjfast._kernels.american cimport american_distance
 
 cnp.import_array()
 
@@ -116,7 +116,7 @@ for _k in range(136):
     KINDS136[_k] = _k >> 2
 
 
-cdef extern from "_deal136.h" nogil:
+cdef extern from "deal136.h" nogil:
     void mj_store_quarters(uint16_t* v, uint64_t x)
     int mj_deal136_counts(const uint16_t* v, int n_values, const uint8_t* kinds136, int seats,
                           uint8_t* counts)

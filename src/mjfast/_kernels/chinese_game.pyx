@@ -28,17 +28,17 @@ from cpython.ref cimport PyObject
 from libc.stdint cimport uint8_t, int8_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memset, memcpy
 
-from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next
-from mjfast._engine cimport shuffle_ids, write_event
+from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next
+from mjfast._kernels.engine cimport shuffle_ids, write_event
 from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
-from mjfast._hand cimport (
+from mjfast._kernels.hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
     distance_sets_pair, special_distance, features_for, pairs_distance, imin, FEAT_CODES, FEAT_KNITS, POW5,
     bits_code, special_distances, hand_minus, seven_pairs_distance, called_knitted_distance,
     knitted_straight_sets,
     KNIT_MASK, KNIT_PERM, knit_counts, knit_totals, number_ranks_held,
 )
-from mjfast._bits cimport mj_popcount32, mj_popcount64, mj_ctz64, mj_load64, mj_ones_ge
+from mjfast._kernels.bits cimport mj_popcount32, mj_popcount64, mj_ctz64, mj_load64, mj_ones_ge
 from mjfast._core cimport (
     FORMS_SPECIAL, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT,
     FLAG_KONG_TWO_PAIRS,

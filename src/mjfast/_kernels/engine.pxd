@@ -2,7 +2,7 @@
 # Pieces shared by the game engines (_game.pyx: classical/basic/mcr; _amgame.pyx: American).
 from libc.stdint cimport uint8_t, int32_t, uint32_t
 
-from mjfast._rng cimport rng_t, rng_bounded16
+from mjfast._kernels.rng cimport rng_t, rng_bounded16
 
 
 cdef inline void shuffle_ids(uint8_t* wall, int n, rng_t* r) noexcept nogil:

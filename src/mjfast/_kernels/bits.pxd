@@ -1,7 +1,7 @@
 # C helpers from _bits.h (unaligned loads, SWAR on byte lanes and on 3-bit fields).
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
-cdef extern from "_bits.h" nogil:
+cdef extern from "bits.h" nogil:
     int mj_popcount64(uint64_t x)
     int mj_popcount32(uint32_t x)
     int mj_ctz64(uint64_t x)

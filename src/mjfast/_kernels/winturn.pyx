@@ -26,9 +26,9 @@ cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.stdint cimport uint8_t, int8_t, int16_t, uint32_t, uint64_t
 
-from mjfast._rng cimport rng_t, rng_seed_stream, rng_bounded16
+from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16
 from mjfast._core cimport mj_tables_t, mj_get_tables
-from mjfast._hand cimport shanten_counts
+from mjfast._kernels.hand cimport shanten_counts
 
 cnp.import_array()
 
