@@ -359,8 +359,8 @@ def test_courtesy_pass_exchanges_the_smaller_offer():
     for s in (0, 2):
         assert sorted(e["tile"] for e in c if e["seat"] == s) == sorted(e["tile"] for e in r if e["seat"] == (s + 2) % 4)
     assert play_walls(make_wall(BASE), rules="american", policies=pols, courtesy=False,
-                      second_charleston=False).header["out"][36] == 0
-    assert log.header["out"][36] == 4
+                      second_charleston=False).header["out"]["courtesy_tiles"] == 0
+    assert log.header["out"]["courtesy_tiles"] == 4
     _check_log(log)
 
 
@@ -394,7 +394,7 @@ def test_call_for_a_set_of_four_and_turn_order():
     assert ("claim", "4p", ("quad",)) in pols[3].seen
     later = [v for v in pols[0].views if v.turn > 3][0]
     assert later.exposures[3] == (("4p", 0),)
-    assert log.header["out"][24 + 3] == 1
+    assert log.header["out"]["calls"][3] == 1
 
 
 def test_call_with_jokers_and_no_second_call_of_a_kind():
@@ -467,7 +467,8 @@ def test_scoring_multipliers(self_draw, jokerless):
     assert deltas == {0: -pay, 1: 3 * pay, 2: -pay, 3: -pay}
     assert sum(log.header["scores"]) == 4 * 650
     out = log.header["out"]
-    assert out[16 + 1] == int(jokerless) and out[8 + 1] == int(self_draw) and out[12 + 0] == int(not self_draw)
+    assert out["jokerless"][1] == int(jokerless) and out["self_drawn"][1] == int(self_draw)
+    assert out["deal_ins"][0] == int(not self_draw)
 
 
 def test_joker_exchange():
@@ -520,7 +521,7 @@ def test_dead_hand_false_mahjong():
     later = [e for e in log.events[i:] if e["hand"] == 0 and e["type"] in ("draw", "discard", "call")]
     assert later and all(e["seat"] != 2 for e in later)        # out of the hand; the others play on
     assert len({e["seat"] for e in later}) == 3
-    assert log.header["out"][20 + 2] == 1
+    assert log.header["out"]["dead"][2] == 1
     assert sum(log.header["scores"]) == 4 * 650
 
 

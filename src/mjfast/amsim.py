@@ -72,6 +72,7 @@ import numpy as np
 
 from . import _dask, tiles
 from ._kernels import american_game as _amgame
+from ._kernels import engine as _engine
 from ._config import resolve_threads
 from ._progress import Progress
 from ._seeding import root_key, seed_to_json
@@ -81,8 +82,9 @@ from .sim import (
 )
 from .stats import Estimate, Z95, exact_square_sums
 
-AMERICAN_POLICIES = {"random": 0, "greedy": 1}
-_PY = 3
+AMERICAN_POLICIES = {k: _engine.POLICY_CODES[k] for k in ("random", "greedy")}
+_PY = _engine.POLICY_CODES["external"]
+_OUT = dict(_engine.OUT_COMMON, **_amgame.OUT_COLUMNS)   # per-game output columns of the engine
 N_DIST = 15                      # distances 0..14
 PASS_NAMES = ("right", "across", "left", "left", "across", "right", "courtesy")
 OPTIONAL_PASSES = ("second_charleston", "courtesy", "blind_pass")
@@ -660,34 +662,38 @@ class _AmAccumulator:
 
     def add(self, out: np.ndarray, names: np.ndarray) -> None:
         o = out.astype(np.int64)
+        sc, hands, calls, exch = _OUT["score"], _OUT["hands"], _OUT["calls"], _OUT["exchanges"]
+        db, da = _OUT["distance_before"], _OUT["distance_after"]
         self.games += len(o)
-        self.hands += int(o[:, 32].sum())
-        for key, lo in (("points", 0), ("wins", 4), ("self", 8), ("deal", 12), ("jl", 16), ("dead", 20)):
-            self.c[key] += o[:, lo:lo + 4].sum(axis=0)
-        self.c["points_sq"] += np.array(exact_square_sums(o[:, 0:4]), object)
-        self.claims[:, 0] += o[:, 24:28].sum(axis=0)
-        self.claims[:, 1] += o[:, 28:32].sum(axis=0)
+        self.hands += int(o[:, hands].sum())
+        for key, col in (("points", "score"), ("wins", "wins"), ("self", "self_drawn"), ("deal", "deal_ins"),
+                         ("jl", "jokerless"), ("dead", "dead")):
+            self.c[key] += o[:, _OUT[col]:_OUT[col] + 4].sum(axis=0)
+        self.c["points_sq"] += np.array(exact_square_sums(o[:, sc:sc + 4]), object)
+        self.claims[:, 0] += o[:, calls:calls + 4].sum(axis=0)
+        self.claims[:, 1] += o[:, exch:exch + 4].sum(axis=0)
         for s in range(4):
-            vals, counts = np.unique(o[:, s], return_counts=True)
+            vals, counts = np.unique(o[:, sc + s], return_counts=True)
             for v, c in zip(vals.tolist(), counts.tolist()):
                 self.hist[s][v] = self.hist[s].get(v, 0) + c
-        self.draws += int(o[:, 34].sum())
-        self.turns += int(o[:, 33].sum())
-        self.turns_sq += int((o[:, 33] ** 2).sum())
-        self.second += int(o[:, 35].sum())
-        self.courtesy += int(o[:, 36].sum())
-        self.dist_b += o[:, 40:100].reshape(-1, 4, N_DIST).sum(axis=0)
-        self.dist_a += o[:, 100:160].reshape(-1, 4, N_DIST).sum(axis=0)
+        self.draws += int(o[:, _OUT["draws"]].sum())
+        self.turns += int(o[:, _OUT["turns"]].sum())
+        self.turns_sq += int((o[:, _OUT["turns"]] ** 2).sum())
+        self.second += int(o[:, _OUT["second_charleston"]].sum())
+        self.courtesy += int(o[:, _OUT["courtesy_tiles"]].sum())
+        self.dist_b += o[:, db:db + 4 * N_DIST].reshape(-1, 4, N_DIST).sum(axis=0)
+        self.dist_a += o[:, da:da + 4 * N_DIST].reshape(-1, 4, N_DIST).sum(axis=0)
         for name in np.unique(names):
             mask = names == name
             c = self.by_policy.setdefault(str(name), {k: 0 for k in self.KEYS} | {"claims": np.zeros(2, np.int64)})
             c["games"] += int(mask.sum())
-            c["hands"] += int((mask * o[:, 32:33]).sum())
-            for key, lo in (("wins", 4), ("self_draw_wins", 8), ("deal_ins", 12), ("jokerless_wins", 16),
-                            ("dead_hands", 20), ("points", 0)):
-                c[key] += int((o[:, lo:lo + 4] * mask).sum())
-            c["points_sq"] += exact_square_sums(o[:, 0:4], mask)[0]
-            c["claims"] = c["claims"] + np.array([int((o[:, 24:28] * mask).sum()), int((o[:, 28:32] * mask).sum())])
+            c["hands"] += int((mask * o[:, hands:hands + 1]).sum())
+            for key, col in (("wins", "wins"), ("self_draw_wins", "self_drawn"), ("deal_ins", "deal_ins"),
+                             ("jokerless_wins", "jokerless"), ("dead_hands", "dead"), ("points", "score")):
+                c[key] += int((o[:, _OUT[col]:_OUT[col] + 4] * mask).sum())
+            c["points_sq"] += exact_square_sums(o[:, sc:sc + 4], mask)[0]
+            c["claims"] = c["claims"] + np.array([int((o[:, calls:calls + 4] * mask).sum()),
+                                                  int((o[:, exch:exch + 4] * mask).sum())])
 
     def merge(self, other: "_AmAccumulator") -> "_AmAccumulator":
         """Add the counters of ``other`` (a disjoint piece of the run) into self; exact."""
@@ -732,7 +738,7 @@ def _play(rules: AmericanRules, pols: list, gi: np.ndarray, key, threads: int) -
     gi = np.ascontiguousarray(gi, dtype=np.uint64)
     if any(not isinstance(p, str) for p in pols):
         ctx = _AmContext(pols, rules)
-        if _amgame.simulate_batch(rules.kernel(), gi, key.k0, key.k1, codes, out, 1, ctx) >= 0:
+        if _engine.run_games(_table(rules.kernel(), ctx), gi, key.k0, key.k1, codes, out, ctx) >= 0:
             raise ctx.error
     else:
         _amgame.simulate_batch(rules.kernel(), gi, key.k0, key.k1, codes, out, threads)
@@ -848,8 +854,9 @@ def compare(policy_a, policy_b, games: int, *, rules: AmericanRules, seed=None, 
                 pols = [a if s == seat else b for s in range(4)]
                 out_a = _play(rules, pols, gi, key, threads)
                 acc_a.add(out_a, np.array([[_policy_name(p) for p in pols]] * m, dtype=object))
-                diffs[lo : lo + m] += (out_a[:, seat].astype(np.float64) - out_b[:, seat]) / 4
-                wdiffs[lo : lo + m] += (out_a[:, 4 + seat].astype(np.float64) - out_b[:, 4 + seat]) / out_a[:, 32] / 4
+                sc, wi = _OUT["score"] + seat, _OUT["wins"] + seat
+                diffs[lo : lo + m] += (out_a[:, sc].astype(np.float64) - out_b[:, sc]) / 4
+                wdiffs[lo : lo + m] += (out_a[:, wi].astype(np.float64) - out_b[:, wi]) / out_a[:, _OUT["hands"]] / 4
             bar.update(5 * (lo + m))
     finally:
         bar.close()
@@ -897,12 +904,13 @@ def _paired(x: np.ndarray) -> Mean:
 
 def _game_stats(out: np.ndarray) -> dict:
     o = out.astype(np.float64)
-    hands = o[:, 32]
+    hands = o[:, _OUT["hands"]]
     d = np.arange(N_DIST)
-    after = o[:, 100:160].reshape(-1, 4, N_DIST)
+    da, wi, sc = _OUT["distance_after"], _OUT["wins"], _OUT["score"]
+    after = o[:, da:da + 4 * N_DIST].reshape(-1, 4, N_DIST)
     return {"distance_after": (after * d).sum(axis=(1, 2)) / after.sum(axis=(1, 2)),
-            "win_rate": o[:, 4:8].sum(axis=1) / hands, "wall_game_rate": o[:, 34] / hands,
-            "mean_turns": o[:, 33] / hands, "points": o[:, 0:4]}
+            "win_rate": o[:, wi:wi + 4].sum(axis=1) / hands, "wall_game_rate": o[:, _OUT["draws"]] / hands,
+            "mean_turns": o[:, _OUT["turns"]] / hands, "points": o[:, sc:sc + 4]}
 
 
 def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, policies="greedy", seed=None,
@@ -978,9 +986,40 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
 # ---------------------------------------------------------------------------------------------
 # event logs
 
-_EVENTS = {1: "hand", 2: "deal", 3: "pass", 4: "receive", 5: "blind_pass", 6: "second_charleston", 7: "draw",
-           8: "discard", 9: "call", 10: "joker_exchange", 11: "win", 12: "wall_game", 13: "dead", 14: "score",
-           15: "courtesy_offer"}
+_EVENTS = _engine.EVENTS
+_PER_PLAYER = ("score", "wins", "self_drawn", "deal_ins", "jokerless", "dead", "calls", "exchanges")
+
+
+def _named_out(out: np.ndarray) -> dict:
+    """A game's engine counters by name: per player (lists of 4), per hand kind, and the
+    distance histograms (4 x 15) before and after the Charleston."""
+    o = [int(x) for x in out]
+    d = {k: o[_OUT[k]:_OUT[k] + 4] for k in _PER_PLAYER}
+    d.update({k: o[_OUT[k]] for k in ("hands", "turns", "draws", "second_charleston", "courtesy_tiles")})
+    for k in ("distance_before", "distance_after"):
+        d[k] = [o[_OUT[k] + N_DIST * s:_OUT[k] + N_DIST * (s + 1)] for s in range(4)]
+    return d
+
+
+def _table(kern: dict, ctx, capacity: int = 0):
+    """An engine table for Python policies (their default hooks left to the engine)."""
+    table = _amgame.AmericanTable(kern, capacity)
+    if ctx is not None:
+        table.set_quiet(ctx.quiet_own_turn)
+    return table
+
+
+def _play_logged(kern: dict, gi: int, k0: int, k1: int, codes: np.ndarray, ctx, walls=None):
+    """Play one game with its event log (scripted walls or the game's shuffles): (events,
+    walls, out); raises the policy error that stopped it."""
+    table = _table(kern, ctx, 65536)
+    table.start(gi, k0, k1, codes, walls)
+    walls, _ = table.hand_walls()
+    if ctx is None:
+        table.advance()
+    elif table.run(ctx) != _engine.ADVANCE["done"]:
+        raise ctx.error
+    return table.events(), walls, table.out
 
 
 def _decode(ev: np.ndarray) -> list:
@@ -1015,7 +1054,7 @@ def _decode(ev: np.ndarray) -> list:
 def _header(r, pols, walls, out, seed, gi):
     return {"version": LOG_VERSION, "seed": seed, "game_index": gi, "rules": r.name, "options": r.to_dict(),
             "policies": [_policy_name(p) for p in pols], "walls": [[_tile_of_id(int(i)) for i in w] for w in walls],
-            "wall_ids": np.asarray(walls).tolist(), "scores": out[:4].tolist()}
+            "wall_ids": np.asarray(walls).tolist(), "scores": out[_OUT["score"]:_OUT["score"] + 4].tolist()}
 
 
 def replay(seed, game_index: int, *, rules: AmericanRules, policies="greedy") -> GameLog:
@@ -1031,11 +1070,8 @@ def replay(seed, game_index: int, *, rules: AmericanRules, policies="greedy") ->
     pols = _resolve(policies)
     gi = _check_count(game_index, "game_index")
     key = root_key(seed)
-    out = np.zeros(_amgame.OUT_WIDTH, np.int32)
     ctx = _AmContext(pols, rules) if any(not isinstance(p, str) for p in pols) else None
-    ev, walls, failed = _amgame.play_logged(rules.kernel(), gi, key.k0, key.k1, _codes(pols), out, ctx)
-    if failed:
-        raise ctx.error
+    ev, walls, out = _play_logged(rules.kernel(), gi, key.k0, key.k1, _codes(pols), ctx)
     sv = key.seed_value()
     return GameLog(_header(rules, pols, walls, out, seed_to_json(sv), gi),
                    _decode(ev))
@@ -1067,17 +1103,13 @@ def _play_scripted(rules: AmericanRules, w: np.ndarray, pols: list, seed, gi, he
     kern = rules.kernel()
     kern["hands_per_game"] = w.shape[0]
     key = root_key(seed if seed is not None else 0)
-    out = np.zeros(_amgame.OUT_WIDTH, np.int32)
     ctx = _AmContext(pols, rules) if any(not isinstance(p, str) for p in pols) else None
-    ev, used, failed = _amgame.play_logged(kern, gi or 0, key.k0, key.k1, _codes(pols), out, ctx,
-                                           np.ascontiguousarray(w, dtype=np.uint8))
-    if failed:
-        raise ctx.error
+    ev, used, out = _play_logged(kern, gi or 0, key.k0, key.k1, _codes(pols), ctx, w)
     if header:
-        header = dict(header, scores=out[:4].tolist())
+        header = dict(header, scores=out[_OUT["score"]:_OUT["score"] + 4].tolist())
         if "out" in header:
-            header["out"] = out.tolist()
+            header["out"] = _named_out(out)
     else:
         header = _header(rules, pols, used, out, None, None)
-        header["out"] = out.tolist()
+        header["out"] = _named_out(out)
     return GameLog(header, _decode(ev))

@@ -36,6 +36,7 @@ import numpy as np
 
 from . import _core, tiles
 from ._kernels import chinese_game as _game
+from ._kernels import engine as _engine
 from ._config import resolve_threads
 from . import _dask
 from ._progress import Progress, timed_chunks
@@ -44,14 +45,15 @@ from .hands import form_bits
 from .stats import Estimate, Z95, exact_square_sums
 
 GAME_RULES = ("classical", "basic", "mcr", "american")
-BUILTIN_POLICIES = {"random": 0, "greedy": 1, "defensive": 2}
+BUILTIN_POLICIES = {k: v for k, v in _engine.POLICY_CODES.items() if k != "external"}
 CLAIM_KINDS = ("chow", "pung", "kong", "concealed_kong", "added_kong")
 MAX_BASE_POINTS = 10**6    # every scoring option is bounded so 32-bit game scores cannot overflow
 # Event-log header version. 2: the options hold refill_dead_wall and added_kong (mjfast 0.2);
 # a version-1 header lacks them and was played under these readings:
 LOG_VERSION = 2
 _V1_OPTIONS = {"refill_dead_wall": True, "added_kong": "any"}
-_PY = 3
+_PY = _engine.POLICY_CODES["external"]
+_OUT = dict(_engine.OUT_COMMON, **_game.OUT_COLUMNS)   # per-game output columns of the engine
 
 
 class IllegalActionError(ValueError):
@@ -639,33 +641,35 @@ class _Accumulator:
         """out: (m, 43) engine rows; names: (m, 4) policy name of each player."""
         o = out.astype(np.int64)
         self.games += len(o)
-        self.hands += int(o[:, 40].sum())
-        self.wins += o[:, 4:8].sum(axis=0)
-        self.self_wins += o[:, 8:12].sum(axis=0)
-        self.deal_ins += o[:, 12:16].sum(axis=0)
-        self.claims += o[:, 20:40].reshape(-1, 4, 5).sum(axis=0)
-        self.points += o[:, 0:4].sum(axis=0)
-        self.points_sq += np.array(exact_square_sums(o[:, 0:4]), object)
+        sc, wi, sd, di, cl = (_OUT[k] for k in ("score", "wins", "self_drawn", "deal_ins", "claims"))
+        hands, turns, draws = (_OUT[k] for k in ("hands", "turns", "draws"))
+        self.hands += int(o[:, hands].sum())
+        self.wins += o[:, wi:wi + 4].sum(axis=0)
+        self.self_wins += o[:, sd:sd + 4].sum(axis=0)
+        self.deal_ins += o[:, di:di + 4].sum(axis=0)
+        self.claims += o[:, cl:cl + 20].reshape(-1, 4, 5).sum(axis=0)
+        self.points += o[:, sc:sc + 4].sum(axis=0)
+        self.points_sq += np.array(exact_square_sums(o[:, sc:sc + 4]), object)
         for s in range(4):
-            vals, counts = np.unique(o[:, s], return_counts=True)
+            vals, counts = np.unique(o[:, sc + s], return_counts=True)
             for v, c in zip(vals.tolist(), counts.tolist()):
                 self.hist[s][v] = self.hist[s].get(v, 0) + c
-        self.draws += int(o[:, 42].sum())
-        self.turns += int(o[:, 41].sum())
-        self.turns_sq += int((o[:, 41] ** 2).sum())
+        self.draws += int(o[:, draws].sum())
+        self.turns += int(o[:, turns].sum())
+        self.turns_sq += int((o[:, turns] ** 2).sum())
         for name in np.unique(names):
             mask = names == name          # (m, 4)
             c = self.by_policy.setdefault(str(name), {k: 0 for k in ("hands", "games", "wins", "self_draw_wins",
                                                                        "deal_ins", "points", "points_sq")}
                                           | {"claims": np.zeros(5, np.int64)})
             c["games"] += int(mask.sum())
-            c["hands"] += int((mask * o[:, 40:41]).sum())
-            c["wins"] += int((o[:, 4:8] * mask).sum())
-            c["self_draw_wins"] += int((o[:, 8:12] * mask).sum())
-            c["deal_ins"] += int((o[:, 12:16] * mask).sum())
-            c["points"] += int((o[:, 0:4] * mask).sum())
-            c["points_sq"] += exact_square_sums(o[:, 0:4], mask)[0]
-            c["claims"] = c["claims"] + (o[:, 20:40].reshape(-1, 4, 5) * mask[:, :, None]).sum(axis=(0, 1))
+            c["hands"] += int((mask * o[:, hands:hands + 1]).sum())
+            c["wins"] += int((o[:, wi:wi + 4] * mask).sum())
+            c["self_draw_wins"] += int((o[:, sd:sd + 4] * mask).sum())
+            c["deal_ins"] += int((o[:, di:di + 4] * mask).sum())
+            c["points"] += int((o[:, sc:sc + 4] * mask).sum())
+            c["points_sq"] += exact_square_sums(o[:, sc:sc + 4], mask)[0]
+            c["claims"] = c["claims"] + (o[:, cl:cl + 20].reshape(-1, 4, 5) * mask[:, :, None]).sum(axis=(0, 1))
 
     def merge(self, other: "_Accumulator") -> "_Accumulator":
         """Add the counters of ``other`` (a disjoint piece of the run) into self; exact."""
@@ -719,8 +723,8 @@ def _play_units(rules: GameRules, policies: list, game_index: np.ndarray, rotati
             ctx = _Context([policies[(s - r) % 4] for s in range(4)])
             sel = np.flatnonzero(rot == r)
             sub = np.zeros((len(sel), _game.OUT_WIDTH), np.int32)
-            bad = _game.simulate_batch(kern, np.ascontiguousarray(gi[sel]), k0, k1,
-                                       np.ascontiguousarray(pol_codes[sel]), sub, 1, ctx)
+            bad = _engine.run_games(_game.ChineseTable(kern), np.ascontiguousarray(gi[sel]), k0, k1,
+                                    np.ascontiguousarray(pol_codes[sel]), sub, ctx)
             if bad >= 0:
                 raise ctx.error
             out[sel] = sub
@@ -911,8 +915,9 @@ def compare(policy_a, policy_b, games: int, *, rules: str | GameRules = "classic
                 pols = [a if s == seat else b for s in range(4)]
                 out_a = _play_table(kern, pols, gi, key, threads)
                 acc_a.add(out_a, np.array([[_policy_name(p) for p in pols]] * m, dtype=object))
-                diffs[lo : lo + m] += (out_a[:, seat].astype(np.float64) - out_b[:, seat]) / 4
-                wdiffs[lo : lo + m] += (out_a[:, 4 + seat].astype(np.float64) - out_b[:, 4 + seat]) / out_a[:, 40] / 4
+                sc, wi = _OUT["score"] + seat, _OUT["wins"] + seat
+                diffs[lo : lo + m] += (out_a[:, sc].astype(np.float64) - out_b[:, sc]) / 4
+                wdiffs[lo : lo + m] += (out_a[:, wi].astype(np.float64) - out_b[:, wi]) / out_a[:, _OUT["hands"]] / 4
             bar.update(5 * (lo + m))
     finally:
         bar.close()
@@ -931,7 +936,7 @@ def _play_table(kern: dict, pols: list, gi: np.ndarray, key, threads: int) -> np
     codes = np.ascontiguousarray(np.tile(_codes(pols), (len(gi), 1)), dtype=np.intc)
     if any(not isinstance(p, str) for p in pols):
         ctx = _Context(pols)
-        if _game.simulate_batch(kern, gi, key.k0, key.k1, codes, out, 1, ctx) >= 0:
+        if _engine.run_games(_game.ChineseTable(kern), gi, key.k0, key.k1, codes, out, ctx) >= 0:
             raise ctx.error
     else:
         _game.simulate_batch(kern, gi, key.k0, key.k1, codes, out, threads)
@@ -941,9 +946,20 @@ def _play_table(kern: dict, pols: list, gi: np.ndarray, key, threads: int) -> np
 # ---------------------------------------------------------------------------------------------
 # replay and event logs
 
-_EVENT_NAMES = {1: "hand", 2: "deal", 3: "draw", 4: "bonus", 5: "replacement", 6: "discard", 7: "chow",
-                8: "pung", 9: "kong", 10: "concealed_kong", 11: "added_kong", 12: "ready", 13: "win",
-                14: "exhaustive_draw", 15: "score"}
+_EVENT_NAMES = _engine.EVENTS
+
+
+def _play_logged(kern: dict, gi: int, k0: int, k1: int, codes: np.ndarray, ctx, walls=None, dice=None):
+    """Play one game with its event log (scripted walls and dice, or the game's shuffles):
+    (events, walls, dice, out); raises the policy error that stopped it."""
+    table = _game.ChineseTable(kern, 65536)
+    table.start(gi, k0, k1, codes, walls, dice)
+    walls, dice = table.hand_walls()
+    if ctx is None:
+        table.advance()
+    elif table.run(ctx) != _engine.ADVANCE["done"]:
+        raise ctx.error
+    return table.events(), walls, dice, table.out
 
 
 def _tile_of_id(i: int) -> str:
@@ -1029,17 +1045,14 @@ def replay(seed, game_index: int, *, rules: str | GameRules = "classical", polic
     gi = _check_count(game_index, "game_index")
     key = root_key(seed)
     _core.ensure_tables()
-    out = np.zeros(_game.OUT_WIDTH, np.int32)
     ctx = _Context(pols) if any(not isinstance(p, str) for p in pols) else None
-    ev, walls, dice, failed = _game.play_logged(r.kernel(), gi, key.k0, key.k1, _codes(pols), out, ctx)
-    if failed:
-        raise ctx.error
+    ev, walls, dice, out = _play_logged(r.kernel(), gi, key.k0, key.k1, _codes(pols), ctx)
     seed_value = key.seed_value()
     header = {"version": LOG_VERSION, "seed": seed_to_json(seed_value),
               "game_index": gi, "rules": r.name, "options": r.to_dict(),
               "policies": [_policy_name(p) for p in pols],
               "walls": [[_tile_of_id(int(i)) for i in w] for w in walls], "wall_ids": walls.tolist(),
-              "dice": dice.tolist(), "scores": out[:4].tolist()}
+              "dice": dice.tolist(), "scores": out[_OUT["score"]:_OUT["score"] + 4].tolist()}
     return GameLog(header, _decode(ev, walls))
 
 
@@ -1125,14 +1138,9 @@ def _play_scripted(r: GameRules, w: np.ndarray, d: np.ndarray, pols: list, k0: i
     kern = r.kernel()
     kern["hands_per_game"] = w.shape[0]
     _core.ensure_tables()
-    out = np.zeros(_game.OUT_WIDTH, np.int32)
     ctx = _Context(pols) if any(not isinstance(p, str) for p in pols) else None
-    ev, walls_used, dice_used, failed = _game.play_logged(kern, gi, k0, k1, _codes(pols), out, ctx,
-                                                          np.ascontiguousarray(w, dtype=np.uint8),
-                                                          np.ascontiguousarray(d))
-    if failed:
-        raise ctx.error
-    return GameLog(dict(header, scores=out[:4].tolist()), _decode(ev, walls_used))
+    ev, walls_used, dice_used, out = _play_logged(kern, gi, k0, k1, _codes(pols), ctx, w, d)
+    return GameLog(dict(header, scores=out[_OUT["score"]:_OUT["score"] + 4].tolist()), _decode(ev, walls_used))
 
 
 def rerun(log: GameLog | str, *, policies=None) -> GameLog:

@@ -1,11 +1,16 @@
 # cython: language_level=3
-"""The American game engine (beginner hand): Charleston, play, calls, joker exchange (private).
+"""The American family's game engine (beginner hand): Charleston, play, calls, joker exchange
+(private; the Python front is mjfast.game, ``mjfast.simulate(..., rules="american")``).
 
-The public API is mjfast.amsim (``mjfast.simulate(..., rules="american")``). A game is
-``hands_per_game`` hands; hand ``h`` of game ``g`` shuffles its whole set (144 tiles + jokers,
-physical ids: 0-135 standard, 136-143 flowers, 144.. jokers) with the stream
+A game is ``hands_per_game`` hands; hand ``h`` of game ``g`` shuffles its whole set (144 tiles
++ jokers, physical ids: 0-135 standard, 136-143 flowers, 144.. jokers) with the stream
 ``(k0, k1, g * 64 + h)``; built-in policies draw from a second stream of the game
-(key k0 ^ AM_POLICY_SALT), so a game is a pure function of (seed, game index, policies).
+(key k0 ^ POLICY_SALT), so a game is a pure function of (seed, game index, policies).
+
+The game is a resumable state machine (engine.pxd): `advance` plays until a seat that is not a
+built-in policy must decide, and resumes after `apply`. Its position is `t.phase` and the
+fields of amgame_t below `exp_jokers`; a phase asks its question before it changes anything,
+or keeps what it did in those fields.
 
 Kinds here: 0-33 standard, 34 = flower (the 8 flowers are one kind), 35 = joker.
 The rules are documented in amsim.py (module docstring) and README "American play".
@@ -17,7 +22,14 @@ from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
 from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16
-from mjfast._kernels.engine cimport shuffle_ids, write_event
+from mjfast._kernels.engine cimport (
+    table_t, Table, shuffle_ids, log_event, ask, illegal, start_table, run_batch, SUSPEND,
+    POL_RANDOM, POL_GREEDY, POL_EXTERNAL, ADV_DONE, ADV_DECIDE, ADV_ERROR, HANDS_STREAM,
+    ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_PASS, ASK_SECOND, ASK_COURTESY_OFFER, ASK_COURTESY,
+    EV_HAND, EV_DEAL, EV_PASS, EV_RECEIVE, EV_BLIND, EV_SECOND, EV_DRAW, EV_DISCARD, EV_CALL,
+    EV_EXCHANGE, EV_WIN, EV_WALL_GAME, EV_DEAD, EV_SCORE, EV_COURTESY,
+    OUT_SCORE, OUT_WINS, OUT_SELF_DRAWN, OUT_DEAL_INS, OUT_HANDS, OUT_TURNS, OUT_DRAWS, OUT_FAMILY,
+)
 from mjfast._kernels.hand cimport imin
 from mjfast._kernels.american cimport american_distance
 from mjfast._kernels.american_play cimport am_dist_hist, am_hist, am_top, am_overlap
@@ -31,46 +43,38 @@ cdef enum:
     FLOWER = 34
     JOKER = 35
     NK = 36
-    HANDS_STREAM = 64
     MAX_DISC = 128
+    POLICY_SALT = 0xA3E1C4A2B5D6F708   # the built-in policies' key: k0 ^ POLICY_SALT
 
-# policies
+# per-game output columns: the common ones (engine.pxd OUT_*), then the family's
 cdef enum:
-    POL_RANDOM = 0
-    POL_GREEDY = 1
-    POL_PYTHON = 3
+    OUT_JOKERLESS = OUT_FAMILY       # 4: jokerless wins per player
+    OUT_DEAD = OUT_FAMILY + 4        # 4: dead hands per player
+    OUT_CALLS = OUT_FAMILY + 8       # 4: calls for a set of four per player
+    OUT_EXCHANGES = OUT_FAMILY + 12  # 4: joker exchanges per player
+    OUT_SECOND = OUT_FAMILY + 16     # hands with a second Charleston
+    OUT_COURTESY = OUT_FAMILY + 17   # tiles moved in courtesy passes
+    DIST_BEFORE = 40                 # 4 x 15: the distance of each player before the Charleston
+    DIST_AFTER = 100                 # 4 x 15: ... and after it
+    N_OUT = 160
 
-# event types (decoded in amsim._decode)
+OUT_WIDTH = N_OUT
+OUT_COLUMNS = {"jokerless": OUT_JOKERLESS, "dead": OUT_DEAD, "calls": OUT_CALLS, "exchanges": OUT_EXCHANGES,
+               "second_charleston": OUT_SECOND, "courtesy_tiles": OUT_COURTESY, "distance_before": DIST_BEFORE,
+               "distance_after": DIST_AFTER}
+
+# state-machine phases (t.phase) and turn modes
 cdef enum:
-    EV_HAND = 1        # seat = dealer
-    EV_DEAL = 2        # seat receives tile id a
-    EV_PASS = 3        # seat passes kind a in pass b (0-2 first Charleston, 3-5 second, 6 courtesy)
-    EV_RECEIVE = 4     # seat keeps kind a passed in pass b (from the passer in that direction)
-    EV_BLIND = 5       # seat blind-passes on kind a (received unseen) in pass b
-    EV_SECOND = 6      # a = 1: the second Charleston is danced, 0: not
-    EV_DRAW = 7        # seat draws tile id a
-    EV_DISCARD = 8     # seat discards kind a
-    EV_CALL = 9        # seat calls kind a and exposes a set of four with b jokers
-    EV_EXCHANGE = 10   # seat swaps kind a from hand for a joker in seat b's exposed set of a
-    EV_WIN = 11        # seat goes Mahjong; a = 1 self-drawn / 0 on a discard, b = discarder (-1)
-    EV_WALL = 12       # the wall is used up: wall game
-    EV_DEAD = 13       # seat's hand is dead (a = 1: false Mahjong)
-    EV_SCORE = 14      # seat's score changes by a (b = running total)
-    EV_COURTESY = 15   # seat offers a tiles in the courtesy pass
-
-cdef enum:
-    ERR_NONE = 0
-    ERR_PYTHON = 1
-
-# per-game output columns (layout documented in amsim.py)
-cdef enum:
-    C_OUT_WIDTH = 160
-    DIST_BEFORE = 40
-    DIST_AFTER = 100
-
-OUT_WIDTH = C_OUT_WIDTH
-OUT_DIST_BEFORE = DIST_BEFORE
-OUT_DIST_AFTER = DIST_AFTER
+    PH_HAND = 0          # set up the next hand (or end the game)
+    PH_PASS = 1          # a Charleston pass: every seat chooses (g.cs: next seat), then the tiles move
+    PH_VOTE = 2          # the vote for the second Charleston (g.cs)
+    PH_OFFER = 3         # courtesy offers (g.cs)
+    PH_COURTESY = 4      # courtesy tiles (g.cs), then they move
+    PH_TURN = 5          # a turn starts: draw unless after a call, count the turn
+    PH_OWN = 6           # Mahjong check and joker exchanges after a draw
+    PH_DISCARD = 7       # the player on turn discards
+    PH_CALLS = 8         # calls on the discard (g.ci, g.winner, g.caller)
+    PH_OVER = 9
 
 ctypedef struct amrules_t:
     int n_tiles
@@ -99,29 +103,35 @@ ctypedef struct amplayer_t:
     int n_disc
 
 ctypedef struct amgame_t:
+    table_t t               # the shared header (engine.pxd): streams, policies, phase, log, out
     amrules_t* R
     uint8_t wall[MAX_SET]
     int n_tiles
     int front
     amplayer_t p[4]
     uint8_t visible[NK]     # discards and exposed tiles (jokers in exposures included)
-    int dealer
-    int hand_no
-    int turn
     int drawn
     int exp_jokers          # jokers in all exposed sets (0: no exchange possible)
-    rng_t prng
-    int32_t* ev
-    int n_ev
-    int cap_ev
-    int error
-    void* py_ctx
     int py_quiet_own[4]     # bits of a Python seat's default hooks, not called (see _AmContext.quiet)
-    int32_t* out
+    # the position of the state machine within a hand
+    int passno              # Charleston: the pass being made (0-2 first, 3-5 second, 6 courtesy)
+    int cs                  # Charleston: the next seat to choose (PH_PASS, PH_VOTE, PH_OFFER, PH_COURTESY)
+    int kinds[4][3]         # ... the tiles each seat chose to pass
+    int nb[4]               # ... and how many it passes blind
+    int any_yes             # a vote for the second Charleston so far
+    int offer[4]            # courtesy offers
+    int cur                 # the player on turn (-1: every hand is dead)
+    int mode                # MODE_DRAW / MODE_OWN / MODE_CALLED at the start of a turn
+    int exchanged           # PH_OWN: a joker exchange changed the hand this turn
+    int discard             # the kind just discarded, by `discarder`
+    int discarder
+    int ci                  # PH_CALLS: the next seat to ask, 1-3 after the discarder
+    int winner              # PH_CALLS: the calls so far
+    int caller
 
 
 cdef inline void log_ev(amgame_t* g, int typ, int seat, int a, int b) noexcept nogil:
-    write_event(g.ev, &g.n_ev, g.cap_ev, typ, g.hand_no, seat, a, b)
+    log_event(&g.t, typ, seat, a, b)
 
 
 cdef inline int kind_of_id(int t) noexcept nogil:
@@ -216,7 +226,7 @@ cdef int random_tile(amgame_t* g, amplayer_t* p, bint allow_joker) noexcept nogi
     cdef int n = p.n_hand - (0 if allow_joker else p.h[JOKER]), r, k
     if n <= 0:
         return -1
-    r = <int>rng_bounded16(&g.prng, <uint32_t>n)
+    r = <int>rng_bounded16(&g.t.prng, <uint32_t>n)
     for k in range(NK if allow_joker else 35):
         r -= p.h[k]
         if r < 0:
@@ -270,55 +280,34 @@ cdef object _view(amgame_t* g, int seat):
         exposures.append(tuple((g.p[s].exp_kind[j], g.p[s].exp_jokers[j]) for j in range(g.p[s].n_exp)))
         discards.append(tuple(g.p[s].disc[j] for j in range(g.p[s].n_disc)))
     return {
-        "seat": seat, "dealer": g.dealer, "hand_number": g.hand_no, "turn": g.turn,
+        "seat": seat, "dealer": g.t.dealer, "hand_number": g.t.hand_no, "turn": g.t.turn,
         "hand": hand, "exposures": tuple(exposures), "discards": tuple(discards), "visible": visible,
         "dead": tuple(bool(g.p[s].dead) for s in range(4)),
         "wall_left": g.n_tiles - g.front, "drawn": g.drawn,
     }
 
 
-cdef int py_call(amgame_t* g, int seat, int what, int tile, int* options, int n_options) noexcept nogil:
-    """Ask a Python policy (what: 0 discard, 1 claim, 2 own turn, 4 Charleston pass, 5 second
-    Charleston vote, 6 courtesy offer, 7 courtesy tiles). Errors set g.error."""
-    cdef int result = -1
-    with gil:
-        try:
-            ctx = <object>g.py_ctx
-            result = ctx.ask(_view(g, seat), what, tile, [options[i] for i in range(n_options)])
-        except BaseException as exc:
-            (<object>g.py_ctx).fail(exc)
-            g.error = ERR_PYTHON
-            result = -1
-    return result
-
-
 ILLEGAL = {
     1: "discard of a tile not in hand",
+    4: "an answer that is not one of the options",
 }
-
-
-cdef int _illegal(amgame_t* g, int code, int kind) noexcept nogil:
-    with gil:
-        if g.py_ctx != NULL:
-            (<object>g.py_ctx).illegal(g.turn, ILLEGAL[code], kind)
-    g.error = ERR_PYTHON
-    return -2
 
 
 # ------------------------------------------------------------------------------------------
 # the Charleston
 
 cdef int choose_pass(amgame_t* g, int s, int passno, bint blind_ok, int n_fixed, int* kinds) noexcept nogil:
-    """kinds[0..] = own tiles s passes; returns how many tiles s blind-passes (0 unless blind_ok).
+    """kinds[0..] = own tiles s passes; returns how many tiles s blind-passes (0 unless blind_ok),
+    SUSPEND while an external seat decides.
 
     n_fixed > 0: exactly n_fixed own tiles (courtesy pass), never blind."""
     cdef amplayer_t* p = &g.p[s]
     cdef int n = 3 if n_fixed == 0 else n_fixed, i, b = 0, code, k
     cdef int raises[3]
-    if p.policy == POL_PYTHON and not (g.py_quiet_own[s] & (16 if n_fixed else 2)):
-        code = py_call(g, s, 7 if n_fixed else 4, passno, &n, 1)
-        if g.error:
-            return 0
+    if p.policy == POL_EXTERNAL and not (g.py_quiet_own[s] & (16 if n_fixed else 2)):
+        code = ask(&g.t, s, ASK_COURTESY if n_fixed else ASK_PASS, passno, &n, 1)
+        if code == SUSPEND:
+            return SUSPEND
         if code >= 0:
             p.plan_valid = 0
             b = code & 3
@@ -344,31 +333,26 @@ cdef int choose_pass(amgame_t* g, int s, int passno, bint blind_ok, int n_fixed,
     return 0
 
 
-cdef void do_pass(amgame_t* g, int direction, int passno, bint blind_ok) noexcept nogil:
-    """One pass of three tiles to the player `direction` seats on (1 right, 2 across, 3 left).
+cdef void move_passes(amgame_t* g, int direction, int passno) noexcept nogil:
+    """The tiles every seat chose (g.kinds, g.nb blind) move `direction` seats on (1 right, 2
+    across, 3 left).
 
     Blind pass: a player passing b tiles blind gives only 3 - b own tiles; the tiles arriving
     at a player fill her 3 - b places in order of arrival (the passer's own tiles first, in her
     order; then tiles forwarded on), and the rest go on unseen to the next player. Jokers are
     never passed."""
-    cdef int s, r, i, j, b, m, rnd, k, moving
-    cdef int kinds[4][3]
-    cdef int nb[4]
+    cdef int s, r, i, b, rnd, k, moving
     cdef int need[4]
     cdef int outq[4][12]
     cdef int nout[4]
     cdef int newq[4][12]
     cdef int nnew[4]
     for s in range(4):
-        nb[s] = choose_pass(g, s, passno, blind_ok, 0, kinds[s])
-        if g.error:
-            return
-    for s in range(4):
-        b = nb[s]
+        b = g.nb[s]
         need[s] = 3 - b
         nout[s] = 3 - b
         for i in range(3 - b):
-            k = kinds[s][i]
+            k = g.kinds[s][i]
             outq[s][i] = k
             g.p[s].h[k] -= 1
             g.p[s].n_hand -= 1
@@ -404,12 +388,12 @@ cdef int second_vote(amgame_t* g, int s) noexcept nogil:
     cdef int kinds[3]
     cdef int raises[3]
     cdef int v
-    if p.policy == POL_PYTHON and not (g.py_quiet_own[s] & 4):
-        v = py_call(g, s, 5, 0, NULL, 0)
-        if g.error or v >= 0:
+    if p.policy == POL_EXTERNAL and not (g.py_quiet_own[s] & 4):
+        v = ask(&g.t, s, ASK_SECOND, 0, NULL, 0)
+        if v == SUSPEND or v >= 0:
             return v
     if p.policy == POL_RANDOM:
-        return <int>rng_bounded16(&g.prng, 2)
+        return <int>rng_bounded16(&g.t.prng, 2)
     greedy_pass_plan(g, p, 3, kinds, raises)
     return 0 if raises[2] else 1
 
@@ -419,12 +403,12 @@ cdef int courtesy_offer(amgame_t* g, int s) noexcept nogil:
     cdef int kinds[3]
     cdef int raises[3]
     cdef int v, i
-    if p.policy == POL_PYTHON and not (g.py_quiet_own[s] & 8):
-        v = py_call(g, s, 6, 0, NULL, 0)
-        if g.error or v >= 0:
+    if p.policy == POL_EXTERNAL and not (g.py_quiet_own[s] & 8):
+        v = ask(&g.t, s, ASK_COURTESY_OFFER, 0, NULL, 0)
+        if v == SUSPEND or v >= 0:
             return v
     if p.policy == POL_RANDOM:
-        return <int>rng_bounded16(&g.prng, 4)
+        return <int>rng_bounded16(&g.t.prng, 4)
     greedy_pass_plan(g, p, 3, kinds, raises)
     for i in range(3):
         if raises[i]:
@@ -432,63 +416,120 @@ cdef int courtesy_offer(amgame_t* g, int s) noexcept nogil:
     return 3
 
 
-cdef void charleston(amgame_t* g) noexcept nogil:
-    cdef int s, i, any_yes, k, n
-    cdef int offer[4]
-    cdef int kinds[4][3]
-    # first Charleston: right, across, left (blind pass allowed on the last)
-    do_pass(g, 1, 0, False)
-    if g.error:
-        return
-    do_pass(g, 2, 1, False)
-    if g.error:
-        return
-    do_pass(g, 3, 2, g.R.blind)
-    if g.error:
-        return
-    if g.R.second == 2:
-        any_yes = 0
-        for s in range(4):
-            if second_vote(g, s) == 1:
-                any_yes = 1
-            if g.error:
-                return
+cdef int PASS_DIRECTION[6]
+PASS_DIRECTION[:] = [1, 2, 3, 3, 2, 1]      # first Charleston right, across, left; second reversed
+
+
+cdef void next_pass(amgame_t* g, int passno) noexcept nogil:
+    g.passno = passno
+    g.cs = 0
+    g.t.phase = PH_PASS
+
+
+cdef void second_decided(amgame_t* g) noexcept nogil:
+    log_ev(g, EV_SECOND, g.t.dealer, g.any_yes, 0)
+    if g.any_yes:
+        g.t.out[OUT_SECOND] += 1
+        next_pass(g, 3)
     else:
-        any_yes = g.R.second
-    log_ev(g, EV_SECOND, g.dealer, any_yes, 0)
-    if any_yes:
-        g.out[35] += 1
-        do_pass(g, 3, 3, False)
-        if g.error:
-            return
-        do_pass(g, 2, 4, False)
-        if g.error:
-            return
-        do_pass(g, 1, 5, g.R.blind)
-        if g.error:
-            return
-    if not g.R.courtesy:
-        return
-    for s in range(4):
-        offer[s] = courtesy_offer(g, s)
-        if g.error:
-            return
-        log_ev(g, EV_COURTESY, s, offer[s], 0)
-    for s in range(4):
-        n = imin(offer[s], offer[(s + 2) & 3])
+        courtesy_or_play(g)
+
+
+cdef void courtesy_or_play(amgame_t* g) noexcept nogil:
+    if g.R.courtesy:
+        g.cs = 0
+        g.t.phase = PH_OFFER
+    else:
+        start_play(g)
+
+
+cdef void start_play(amgame_t* g) noexcept nogil:
+    """The Charleston is over: the dealer starts with 14 tiles."""
+    record_dist(g, DIST_AFTER)
+    g.cur = g.t.dealer
+    g.mode = MODE_OWN
+    g.drawn = -1
+    g.t.phase = PH_TURN
+
+
+cdef int ph_pass(amgame_t* g) noexcept nogil:
+    """Every seat chooses its tiles for pass g.passno, then they move; blind passes on the last
+    pass of each Charleston when the rules allow them."""
+    cdef int passno = g.passno, r
+    cdef bint blind_ok = (passno == 2 or passno == 5) and g.R.blind
+    while g.cs < 4:
+        r = choose_pass(g, g.cs, passno, blind_ok, 0, g.kinds[g.cs])
+        if r == SUSPEND:
+            return SUSPEND
+        g.nb[g.cs] = r
+        g.cs += 1
+    move_passes(g, PASS_DIRECTION[passno], passno)
+    if passno == 2:                     # the first Charleston is over: a second one?
+        if g.R.second == 2:
+            g.any_yes = 0
+            g.cs = 0
+            g.t.phase = PH_VOTE
+        else:
+            g.any_yes = g.R.second
+            second_decided(g)
+    elif passno == 5:
+        courtesy_or_play(g)
+    else:
+        next_pass(g, passno + 1)
+    return 0
+
+
+cdef int ph_vote(amgame_t* g) noexcept nogil:
+    """Every seat votes (the second Charleston is danced if any wants it)."""
+    cdef int v
+    while g.cs < 4:
+        v = second_vote(g, g.cs)
+        if v == SUSPEND:
+            return SUSPEND
+        if v == 1:
+            g.any_yes = 1
+        g.cs += 1
+    second_decided(g)
+    return 0
+
+
+cdef int ph_offer(amgame_t* g) noexcept nogil:
+    """Every seat offers 0-3 tiles to the player opposite."""
+    cdef int v
+    while g.cs < 4:
+        v = courtesy_offer(g, g.cs)
+        if v == SUSPEND:
+            return SUSPEND
+        g.offer[g.cs] = v
+        log_ev(g, EV_COURTESY, g.cs, v, 0)
+        g.cs += 1
+    g.cs = 0
+    g.t.phase = PH_COURTESY
+    return 0
+
+
+cdef int ph_courtesy(amgame_t* g) noexcept nogil:
+    """Opposite players exchange the smaller of their two offers; then play starts."""
+    cdef int s, n, i, k, r
+    while g.cs < 4:
+        s = g.cs
+        n = imin(g.offer[s], g.offer[(s + 2) & 3])
         if n > 0:
-            choose_pass(g, s, 6, False, n, kinds[s])
-            if g.error:
-                return
+            r = choose_pass(g, s, 6, False, n, g.kinds[s])
+            if r == SUSPEND:
+                return SUSPEND
+        g.cs += 1
     for s in range(4):
-        n = imin(offer[s], offer[(s + 2) & 3])
+        n = imin(g.offer[s], g.offer[(s + 2) & 3])
         for i in range(n):
-            k = kinds[s][i]
+            k = g.kinds[s][i]
             g.p[s].h[k] -= 1
             g.p[(s + 2) & 3].h[k] += 1
             log_ev(g, EV_PASS, s, k, 6)
             log_ev(g, EV_RECEIVE, (s + 2) & 3, k, 6)
-        g.out[36] += n
+        g.t.out[OUT_COURTESY] += n
+    start_play(g)
+    return 0
 
 
 # ------------------------------------------------------------------------------------------
@@ -513,12 +554,12 @@ cdef void deal_hand(amgame_t* g) noexcept nogil:
         g.p[s].dead = 0
         g.p[s].n_disc = 0
         g.p[s].plan_valid = 0
-    g.turn = 0
+    g.t.turn = 0
     g.drawn = -1
     g.exp_jokers = 0
-    log_ev(g, EV_HAND, g.dealer, 0, 0)
+    log_ev(g, EV_HAND, g.t.dealer, 0, 0)
     for q in range(4):
-        seat = (g.dealer + q) & 3
+        seat = (g.t.dealer + q) & 3
         for i in range(14 if q == 0 else 13):
             t = g.wall[g.front]
             g.front += 1
@@ -532,7 +573,7 @@ cdef void record_dist(amgame_t* g, int col) noexcept nogil:
     for s in range(4):
         d = pdist(&g.p[s])
         g.p[s].d = d
-        g.out[col + s * 15 + d] += 1
+        g.t.out[col + s * 15 + d] += 1
 
 
 cdef bint jokerless(amplayer_t* p) noexcept nogil:
@@ -552,12 +593,12 @@ cdef void settle(amgame_t* g, int winner, int self_draw, int discarder, int32_t*
         pay *= 2
     if jokerless(&g.p[winner]):
         pay *= 2
-        g.out[16 + winner] += 1
-    g.out[4 + winner] += 1
+        g.t.out[OUT_JOKERLESS + winner] += 1
+    g.t.out[OUT_WINS + winner] += 1
     if self_draw:
-        g.out[8 + winner] += 1
+        g.t.out[OUT_SELF_DRAWN + winner] += 1
     elif discarder >= 0:
-        g.out[12 + discarder] += 1
+        g.t.out[OUT_DEAL_INS + discarder] += 1
     for s in range(4):
         delta[s] = -pay
     delta[winner] = 3 * pay
@@ -568,7 +609,7 @@ cdef void settle(amgame_t* g, int winner, int self_draw, int discarder, int32_t*
 
 cdef void make_dead(amgame_t* g, int s) noexcept nogil:
     g.p[s].dead = 1
-    g.out[20 + s] += 1
+    g.t.out[OUT_DEAD + s] += 1
     log_ev(g, EV_DEAD, s, 1, 0)
 
 
@@ -625,37 +666,40 @@ cdef void do_exchange(amgame_t* g, int seat, int k, int owner) noexcept nogil:
     p.h[JOKER] += 1
     g.visible[k] += 1
     g.visible[JOKER] -= 1
-    g.out[28 + seat] += 1
+    g.t.out[OUT_EXCHANGES + seat] += 1
     log_ev(g, EV_EXCHANGE, seat, k, owner)
 
 
 cdef int own_turn(amgame_t* g, int seat) noexcept nogil:
     """Mahjong check and joker exchanges after a draw: 1 = Mahjong, 0 = go on to discard,
-    2 = the hand went dead (false Mahjong), -2 = error."""
+    2 = the hand went dead (false Mahjong), SUSPEND while an external seat decides, -1 for an
+    answer that is not one of the options. g.exchanged: an exchange changed the hand this turn
+    (p.d describes the hand before it)."""
     cdef amplayer_t* p = &g.p[seat]
     cdef int opts[64]
-    cdef int n, i, d, d2, k, o, choice
-    cdef bint exchanged = False         # p.d describes the hand before this turn's exchanges
+    cdef int n, i, d, d2, k, choice
     while True:
         n = exchange_options(g, seat, opts + 1)
-        if n == 0 and not exchanged and p.d > 1 and (p.policy != POL_PYTHON or g.py_quiet_own[seat] & 1):
+        if n == 0 and not g.exchanged and p.d > 1 and (p.policy != POL_EXTERNAL or g.py_quiet_own[seat] & 1):
             return 0                    # one drawn tile cannot complete the hand
         d = pdist(p)
-        if p.policy == POL_PYTHON and g.py_quiet_own[seat] & 1 and n == 0 and d != 0:
+        if p.policy == POL_EXTERNAL and g.py_quiet_own[seat] & 1 and n == 0 and d != 0:
             return 0
-        if p.policy == POL_PYTHON:
+        if p.policy == POL_EXTERNAL:
             opts[0] = 1000 if d == 0 else -1
-            choice = py_call(g, seat, 2, g.drawn, opts, n + 1)
-            if g.error:
-                return -2
+            choice = ask(&g.t, seat, ASK_OWN_TURN, g.drawn, opts, n + 1)
+            if choice == SUSPEND:
+                return SUSPEND
             if choice == -2:            # Mahjong declared on an incomplete hand
                 return 2
             if choice < 0:
                 return 0
             if choice == 0:
                 return 1
+            if choice > n:
+                return -1
             do_exchange(g, seat, opts[choice] >> 2, opts[choice] & 3)
-            exchanged = True
+            g.exchanged = 1
             continue
         if d == 0:
             return 1
@@ -675,10 +719,11 @@ cdef int own_turn(amgame_t* g, int seat) noexcept nogil:
         if choice < 0:
             return 0
         do_exchange(g, seat, opts[choice] >> 2, opts[choice] & 3)
-        exchanged = True
+        g.exchanged = 1
 
 
 cdef int choose_discard(amgame_t* g, int seat) noexcept nogil:
+    """The kind seat discards (SUSPEND while an external seat decides)."""
     cdef amplayer_t* p = &g.p[seat]
     cdef int d, k
     if p.policy == POL_GREEDY:
@@ -687,10 +732,7 @@ cdef int choose_discard(amgame_t* g, int seat) noexcept nogil:
         return k
     if p.policy == POL_RANDOM:
         return random_tile(g, p, True)
-    d = py_call(g, seat, 0, g.drawn, NULL, 0)
-    if g.error:
-        return -1
-    return d
+    return ask(&g.t, seat, ASK_DISCARD, g.drawn, NULL, 0)
 
 
 cdef enum:
@@ -700,19 +742,19 @@ cdef enum:
 
 
 cdef int claim_choice(amgame_t* g, int s, int k, bint win_ok, bint quad_ok) noexcept nogil:
-    """0 none, 1 Mahjong, 2 call for a set of four, 3 false Mahjong (dead), -2 error."""
+    """0 none, 1 Mahjong, 2 call for a set of four, 3 false Mahjong (dead), SUSPEND."""
     cdef amplayer_t* p = &g.p[s]
     cdef int opts[2]
     cdef int c
-    if p.policy == POL_PYTHON:
+    if p.policy == POL_EXTERNAL:
         opts[0] = 1 if win_ok else -1
         opts[1] = 2 if quad_ok else -1
-        c = py_call(g, s, 1, k, opts, 2)
-        if g.error:
-            return -2
+        c = ask(&g.t, s, ASK_CLAIM, k, opts, 2)
+        if c == SUSPEND:
+            return SUSPEND
         if c == -2:
             return 3
-        return 0 if c < 0 else opts[c]
+        return 0 if c < 0 or c > 1 else opts[c]
     if win_ok:
         return 1
     if p.policy == POL_RANDOM or not quad_ok:
@@ -720,180 +762,252 @@ cdef int claim_choice(amgame_t* g, int s, int k, bint win_ok, bint quad_ok) noex
     return 2 if greedy_calls(g, s, k) else 0
 
 
-cdef int play_hand(amgame_t* g, int32_t* score) noexcept nogil:
-    """Play one hand after the Charleston; returns the winner, -1 without one, -2 on error."""
-    cdef int cur = g.dealer, mode = MODE_OWN, t, k, i, s, r, discarder, winner, caller, nn, jj, dp
-    cdef int choice[4]
+# ------------------------------------------------------------------------------------------
+# the game as a state machine: each phase handles one step of the rules and names the next
+
+cdef inline void end_hand(amgame_t* g) noexcept nogil:
+    g.t.out[OUT_HANDS] += 1
+    g.t.hand_no += 1
+    g.t.phase = PH_HAND
+
+
+cdef int ph_hand(amgame_t* g) noexcept nogil:
+    """The next hand (the deal passes after every hand) and its Charleston; after the last
+    hand, the final scores."""
+    cdef int h = g.t.hand_no, s
+    if h >= g.t.hands_per_game:
+        for s in range(4):
+            g.t.out[OUT_SCORE + s] = g.t.score[s]
+        g.t.phase = PH_OVER
+        return ADV_DONE
+    g.t.dealer = h & 3
+    if g.t.walls != NULL:
+        memcpy(g.wall, g.t.walls + h * g.n_tiles, g.n_tiles)
+    else:
+        shuffle_wall(g, g.t.k0, g.t.k1, g.t.game_index * HANDS_STREAM + h)
+    deal_hand(g)
+    record_dist(g, DIST_BEFORE)
+    next_pass(g, 0)
+    return -1
+
+
+cdef void ph_turn(amgame_t* g) noexcept nogil:
+    """A turn starts: the next live player draws, unless the turn follows a call; every turn
+    counts. A hand ends when every hand is dead or the wall is used up."""
+    cdef int cur = g.cur, t, k
     cdef amplayer_t* p
-    cdef bint win_ok, quad_ok
-    g.drawn = -1
-    while True:
-        if cur < 0:
-            return -1                   # every hand is dead
-        p = &g.p[cur]
-        if mode == MODE_DRAW:
-            if g.front >= g.n_tiles:
-                log_ev(g, EV_WALL, cur, 0, 0)
-                g.out[34] += 1
-                return -1
-            t = g.wall[g.front]
-            g.front += 1
-            log_ev(g, EV_DRAW, cur, t, 0)
-            k = kind_of_id(t)
-            p.h[k] += 1
-            p.n_hand += 1
-            g.drawn = k
-            mode = MODE_OWN
-        g.turn += 1
-        g.out[33] += 1
-        if mode == MODE_OWN:
-            r = own_turn(g, cur)
-            if r == -2:
-                return -2
-            if r == 1:
-                log_ev(g, EV_WIN, cur, 1, -1)
-                settle(g, cur, 1, -1, score)
-                return cur
-            if r == 2:
-                make_dead(g, cur)
-                cur = next_live(g, cur)
-                mode = MODE_DRAW
-                continue
-        k = choose_discard(g, cur)
-        if g.error:
-            return -2
-        if k < 0 or k >= NK or p.h[k] == 0:
-            return _illegal(g, 1, k)
-        p.h[k] -= 1
-        p.n_hand -= 1
-        g.visible[k] += 1
-        if p.n_disc < MAX_DISC:
-            p.disc[p.n_disc] = <uint8_t>k
-            p.n_disc += 1
-        log_ev(g, EV_DISCARD, cur, k, 0)
-        if p.policy != POL_GREEDY:
-            p.d = pdist(p)
-        discarder = cur
-        g.drawn = -1
-        winner = -1
-        caller = -1
-        if k != JOKER:                  # a discarded joker cannot be called
-            for i in range(1, 4):
-                s = (discarder + i) & 3
-                choice[i] = 0
-                if g.p[s].dead:
-                    continue
-                quad_ok = can_quad(g, s, k)
-                if g.p[s].d != 1 and not quad_ok:
-                    continue            # neither Mahjong (needs distance 1) nor a call
-                dp = dist_plus(&g.p[s], k)
-                win_ok = dp == 0
-                if not (win_ok or quad_ok):
-                    continue
-                if g.p[s].policy == POL_GREEDY and not win_ok and dp >= g.p[s].d:
-                    continue            # the call could not lower the distance (see greedy_calls)
-                choice[i] = claim_choice(g, s, k, win_ok, quad_ok)
-                if choice[i] == -2:
-                    return -2
-                if choice[i] == 3:
-                    make_dead(g, s)
-                    choice[i] = 0
-                elif choice[i] == 1 and not win_ok or choice[i] == 2 and not quad_ok:
-                    choice[i] = 0
-                if choice[i] == 1 and winner < 0:
-                    winner = s
-                    break               # Mahjong beats everything; the nearest in turn order
-                if choice[i] == 2 and caller < 0:
-                    caller = s
-        if winner >= 0:
-            g.p[winner].h[k] += 1
-            g.p[winner].n_hand += 1
-            g.visible[k] -= 1
-            log_ev(g, EV_WIN, winner, 0, discarder)
-            settle(g, winner, 0, discarder, score)
-            return winner
-        if caller >= 0:
-            p = &g.p[caller]
-            nn = imin(p.h[k], 3)
-            jj = 3 - nn
-            p.h[k] -= nn
-            p.h[JOKER] -= jj
-            p.n_hand -= 3
-            g.visible[k] += nn
-            g.visible[JOKER] += jj
-            p.excl[k] = 1
-            p.exp_kind[p.n_exp] = <uint8_t>k
-            p.exp_jokers[p.n_exp] = <uint8_t>jj
-            p.n_exp += 1
-            g.exp_jokers += jj
-            g.out[24 + caller] += 1
-            log_ev(g, EV_CALL, caller, k, jj)
-            cur = caller
-            mode = MODE_CALLED
-            continue
-        cur = next_live(g, discarder)
-        mode = MODE_DRAW
+    if cur < 0:
+        end_hand(g)                     # every hand is dead
+        return
+    p = &g.p[cur]
+    if g.mode == MODE_DRAW:
+        if g.front >= g.n_tiles:
+            log_ev(g, EV_WALL_GAME, cur, 0, 0)
+            g.t.out[OUT_DRAWS] += 1
+            end_hand(g)
+            return
+        t = g.wall[g.front]
+        g.front += 1
+        log_ev(g, EV_DRAW, cur, t, 0)
+        k = kind_of_id(t)
+        p.h[k] += 1
+        p.n_hand += 1
+        g.drawn = k
+        g.mode = MODE_OWN
+    g.t.turn += 1
+    g.t.out[OUT_TURNS] += 1
+    if g.mode == MODE_OWN:
+        g.exchanged = 0
+        g.t.phase = PH_OWN
+    else:
+        g.t.phase = PH_DISCARD
 
 
-cdef int play_game(amgame_t* g, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,
-                   int32_t* out, const uint8_t* walls=NULL) noexcept nogil:
-    cdef int h, s, w
-    cdef int32_t score[4]
-    memset(out, 0, C_OUT_WIDTH * sizeof(int32_t))
-    g.out = out
-    for s in range(4):
-        score[s] = g.R.start_points
-        g.p[s].policy = policies[s]
-    rng_seed_stream(&g.prng, k0 ^ 0xA3E1C4A2B5D6F708ULL, k1, game_index)
-    for h in range(g.R.hands_per_game):
-        g.hand_no = h
-        g.dealer = h & 3
-        if walls != NULL:
-            memcpy(g.wall, walls + h * g.n_tiles, g.n_tiles)
-        else:
-            shuffle_wall(g, k0, k1, game_index * HANDS_STREAM + h)
-        deal_hand(g)
-        record_dist(g, DIST_BEFORE)
-        charleston(g)
-        if g.error:
-            return -2
-        record_dist(g, DIST_AFTER)
-        w = play_hand(g, score)
-        if w == -2:
-            return -2
-        out[32] += 1
-    for s in range(4):
-        out[s] = score[s]
+cdef int ph_own(amgame_t* g) noexcept nogil:
+    cdef int cur = g.cur, r = own_turn(g, cur)
+    if r == SUSPEND:
+        return SUSPEND
+    if r == -1:
+        return illegal(&g.t, 4, -1)
+    if r == 1:
+        log_ev(g, EV_WIN, cur, 1, -1)
+        settle(g, cur, 1, -1, g.t.score)
+        end_hand(g)
+    elif r == 2:
+        make_dead(g, cur)
+        g.cur = next_live(g, cur)
+        g.mode = MODE_DRAW
+        g.t.phase = PH_TURN
+    else:
+        g.t.phase = PH_DISCARD
     return 0
 
 
-cdef void init_game(amgame_t* g, amrules_t* R, void* ctx, int32_t* ev, int cap_ev, object quiet=None):
+cdef int ph_discard(amgame_t* g) noexcept nogil:
+    cdef int cur = g.cur, k
+    cdef amplayer_t* p = &g.p[cur]
+    k = choose_discard(g, cur)
+    if k == SUSPEND:
+        return SUSPEND
+    if k < 0 or k >= NK or p.h[k] == 0:
+        return illegal(&g.t, 1, k)
+    p.h[k] -= 1
+    p.n_hand -= 1
+    g.visible[k] += 1
+    if p.n_disc < MAX_DISC:
+        p.disc[p.n_disc] = <uint8_t>k
+        p.n_disc += 1
+    log_ev(g, EV_DISCARD, cur, k, 0)
+    if p.policy != POL_GREEDY:
+        p.d = pdist(p)
+    g.discard = k
+    g.discarder = cur
+    g.drawn = -1
+    g.winner = -1
+    g.caller = -1
+    g.ci = 1 if k != JOKER else 4       # a discarded joker cannot be called
+    g.t.phase = PH_CALLS
+    return 0
+
+
+cdef int ph_calls(amgame_t* g) noexcept nogil:
+    """Calls on the discard in turn order after the discarder: Mahjong beats everything (the
+    nearest in turn order), else the first call for a set of four; then the next player."""
+    cdef int k = g.discard, s, dp, c, nn, jj, caller
+    cdef amplayer_t* p
+    cdef bint win_ok, quad_ok
+    while g.ci <= 3:
+        s = (g.discarder + g.ci) & 3
+        g.ci += 1
+        if g.p[s].dead:
+            continue
+        quad_ok = can_quad(g, s, k)
+        if g.p[s].d != 1 and not quad_ok:
+            continue            # neither Mahjong (needs distance 1) nor a call
+        dp = dist_plus(&g.p[s], k)
+        win_ok = dp == 0
+        if not (win_ok or quad_ok):
+            continue
+        if g.p[s].policy == POL_GREEDY and not win_ok and dp >= g.p[s].d:
+            continue            # the call could not lower the distance (see greedy_calls)
+        c = claim_choice(g, s, k, win_ok, quad_ok)
+        if c == SUSPEND:
+            g.ci -= 1           # ask this seat again
+            return SUSPEND
+        if c == 3:
+            make_dead(g, s)
+            c = 0
+        elif c == 1 and not win_ok or c == 2 and not quad_ok:
+            c = 0
+        if c == 1 and g.winner < 0:
+            g.winner = s
+            break               # Mahjong beats everything; the nearest in turn order
+        if c == 2 and g.caller < 0:
+            g.caller = s
+    if g.winner >= 0:
+        g.p[g.winner].h[k] += 1
+        g.p[g.winner].n_hand += 1
+        g.visible[k] -= 1
+        log_ev(g, EV_WIN, g.winner, 0, g.discarder)
+        settle(g, g.winner, 0, g.discarder, g.t.score)
+        end_hand(g)
+        return 0
+    if g.caller >= 0:
+        caller = g.caller
+        p = &g.p[caller]
+        nn = imin(p.h[k], 3)
+        jj = 3 - nn
+        p.h[k] -= nn
+        p.h[JOKER] -= jj
+        p.n_hand -= 3
+        g.visible[k] += nn
+        g.visible[JOKER] += jj
+        p.excl[k] = 1
+        p.exp_kind[p.n_exp] = <uint8_t>k
+        p.exp_jokers[p.n_exp] = <uint8_t>jj
+        p.n_exp += 1
+        g.exp_jokers += jj
+        g.t.out[OUT_CALLS + caller] += 1
+        log_ev(g, EV_CALL, caller, k, jj)
+        g.cur = caller
+        g.mode = MODE_CALLED
+    else:
+        g.cur = next_live(g, g.discarder)
+        g.mode = MODE_DRAW
+    g.t.phase = PH_TURN
+    return 0
+
+
+cdef int advance(amgame_t* g) noexcept nogil:
+    """Play until an external seat must decide (ADV_DECIDE), the game ends (ADV_DONE) or an
+    answer is illegal (ADV_ERROR)."""
+    cdef int r
+    while True:
+        if g.t.phase == PH_TURN:
+            ph_turn(g)
+            continue
+        if g.t.phase == PH_DISCARD:
+            r = ph_discard(g)
+        elif g.t.phase == PH_CALLS:
+            r = ph_calls(g)
+        elif g.t.phase == PH_OWN:
+            r = ph_own(g)
+        elif g.t.phase == PH_HAND:
+            r = ph_hand(g)
+            if r == ADV_DONE:
+                return ADV_DONE
+            continue
+        elif g.t.phase == PH_PASS:
+            r = ph_pass(g)
+        elif g.t.phase == PH_VOTE:
+            r = ph_vote(g)
+        elif g.t.phase == PH_OFFER:
+            r = ph_offer(g)
+        elif g.t.phase == PH_COURTESY:
+            r = ph_courtesy(g)
+        else:
+            return ADV_DONE
+        if r == SUSPEND:
+            return ADV_DECIDE
+        if r == ADV_ERROR:
+            return ADV_ERROR
+
+
+cdef void start_game(amgame_t* g, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies) noexcept nogil:
+    """Reset g for game `game_index` (its out row and log already set in g.t)."""
     cdef int s
+    start_table(&g.t, game_index, k0, k1, policies, g.t.out, N_OUT, POLICY_SALT)
+    g.t.hands_per_game = g.R.hands_per_game
     for s in range(4):
-        g.py_quiet_own[s] = quiet[s] if quiet is not None else 0
-    g.R = R
-    g.n_tiles = R.n_tiles
-    g.ev = ev
-    g.n_ev = 0
-    g.cap_ev = cap_ev
-    g.error = ERR_NONE
-    g.py_ctx = ctx
+        g.t.score[s] = g.R.start_points
+        g.p[s].policy = policies[s]
+    g.t.phase = PH_HAND
 
 
-cdef int run_one(amrules_t* R, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,
-                 int32_t* out) noexcept nogil:
-    cdef amgame_t g
+# ------------------------------------------------------------------------------------------
+# batch kernels
+
+cdef void init_game(amgame_t* g, amrules_t* R) noexcept nogil:
     cdef int s
     for s in range(4):
         g.py_quiet_own[s] = 0
     g.R = R
     g.n_tiles = R.n_tiles
-    g.ev = NULL
-    g.n_ev = 0
-    g.cap_ev = 0
-    g.error = ERR_NONE
-    g.py_ctx = NULL
-    return play_game(&g, game_index, k0, k1, policies, out)
+    g.t.ev = NULL
+    g.t.n_ev = 0
+    g.t.cap_ev = 0
+    g.t.walls = NULL
+    g.t.dice = NULL
+
+
+cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,
+                 int32_t* out) noexcept nogil:
+    """A whole game of built-in policies (run_batch's run_fn)."""
+    cdef amgame_t g
+    init_game(&g, <amrules_t*>rules)
+    g.t.out = out
+    start_game(&g, game_index, k0, k1, policies)
+    return advance(&g)
 
 
 cdef amrules_t make_rules(dict r):
@@ -909,50 +1023,64 @@ cdef amrules_t make_rules(dict r):
     return R
 
 
+cdef class AmericanTable(Table):
+    """A table of the American family that Python drives: ``AmericanTable(rules, capacity=0)``
+    with the kernel rules dict and an event-log capacity."""
+
+    ILLEGAL = ILLEGAL
+    cdef amgame_t g
+    cdef amrules_t R
+
+    def __init__(self, dict rules, int capacity=0):
+        self.R = make_rules(rules)
+        memset(&self.g, 0, sizeof(amgame_t))
+        init_game(&self.g, &self.R)
+        self.t = &self.g.t
+        self.width = N_OUT
+        self._out = np.zeros(N_OUT, np.int32)
+        self.g.t.out = <int32_t*>cnp.PyArray_DATA(self._out)
+        self._set_log(capacity)
+
+    def set_quiet(self, quiet):
+        """Per seat, the bits of a Python seat's hooks that keep the built-in behaviour (the
+        engine then does not ask them: 1 own turn, 2 pass, 4 second vote, 8 courtesy offer,
+        16 courtesy tiles)."""
+        cdef int s
+        for s in range(4):
+            self.g.py_quiet_own[s] = quiet[s]
+
+    cdef void _start(self, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies) noexcept:
+        self.g.t.n_ev = 0
+        start_game(&self.g, game_index, k0, k1, policies)
+
+    cdef int _advance(self) noexcept nogil:
+        return advance(&self.g)
+
+    cdef object _view(self, int seat):
+        return _view(&self.g, seat)
+
+    cdef int _n_tiles(self) noexcept:
+        return self.g.n_tiles
+
+    cdef void _hand_wall(self, int h, uint8_t* wall, int32_t* dice) noexcept nogil:
+        dice[0] = dice[1] = 0
+        if self.g.t.walls != NULL:
+            memcpy(wall, self.g.t.walls + h * self.g.n_tiles, self.g.n_tiles)
+            return
+        shuffle_wall(&self.g, self.g.t.k0, self.g.t.k1, self.g.t.game_index * HANDS_STREAM + h)
+        memcpy(wall, self.g.wall, self.g.n_tiles)
+
+
 def simulate_batch(dict rules, const uint64_t[::1] game_index, uint64_t k0, uint64_t k1,
-                   const int[:, ::1] policies, int32_t[:, ::1] out, int threads, object ctx=None):
-    """Play game game_index[i] with policies[i] into out[i] (OUT_WIDTH counters); returns the
-    index of the first game a Python policy error stopped, or -1."""
+                   const int[:, ::1] policies, int32_t[:, ::1] out, int threads):
+    """Play game game_index[i] with the built-in policies[i] into out[i] (OUT_WIDTH counters)
+    on `threads` threads."""
     cdef amrules_t R = make_rules(rules)
-    cdef Py_ssize_t i, n = game_index.shape[0]
-    cdef amgame_t g
-    cdef int r
+    cdef Py_ssize_t n = game_index.shape[0]
     if n == 0:
-        return -1
-    if ctx is None:
-        with nogil:
-            for i in prange(n, schedule="dynamic", chunksize=16, num_threads=threads):
-                run_one(&R, game_index[i], k0, k1, &policies[i, 0], &out[i, 0])
-        return -1
-    init_game(&g, &R, <void*>ctx, NULL, 0, ctx.quiet_own_turn)
-    for i in range(n):
-        with nogil:
-            r = play_game(&g, game_index[i], k0, k1, &policies[i, 0], &out[i, 0])
-        if r == -2:
-            return i
-    return -1
-
-
-def play_logged(dict rules, uint64_t game_index, uint64_t k0, uint64_t k1, const int[::1] policies,
-                int32_t[::1] out, object ctx=None, object walls=None, int capacity=65536):
-    """Play one game with its event log: (events (m, 5) int32, walls (hands, n_tiles) uint8, failed)."""
-    cdef amrules_t R = make_rules(rules)
-    cdef amgame_t g
-    cdef int r, h
-    ev = np.zeros((capacity, 5), np.int32)
-    cdef int32_t[:, ::1] evv = ev
-    if walls is None:
-        walls = np.zeros((R.hands_per_game, R.n_tiles), np.uint8)
-        for h in range(R.hands_per_game):
-            g.n_tiles = R.n_tiles
-            shuffle_wall(&g, k0, k1, game_index * HANDS_STREAM + h)
-            for r in range(R.n_tiles):
-                walls[h, r] = g.wall[r]
-    cdef const uint8_t[:, ::1] wv = walls
-    init_game(&g, &R, <void*>ctx if ctx is not None else NULL, &evv[0, 0], capacity,
-              ctx.quiet_own_turn if ctx is not None else None)
-    r = play_game(&g, game_index, k0, k1, &policies[0], &out[0], &wv[0, 0])
-    return ev[: g.n_ev].copy(), np.asarray(walls), r == -2
+        return
+    with nogil:
+        run_batch(run_one, &R, &game_index[0], n, k0, k1, &policies[0, 0], &out[0, 0], N_OUT, threads)
 
 
 def distance_batch(const uint8_t[:, ::1] hands, const uint8_t[:, ::1] excl, const int32_t[::1] n_exp,

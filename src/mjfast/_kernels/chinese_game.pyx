@@ -1,10 +1,15 @@
 # cython: language_level=3
-"""The game engine: complete hands of four-player mahjong, with built-in policies (private).
+"""The Chinese family's game engine (classical, basic, Chinese Official): complete games of
+four-player mahjong with built-in policies (private; the Python front is mjfast.game).
 
-The public API is mjfast.sim. One *game* is ``hands_per_game`` hands (default 4: each seat
-deals once). Hand ``h`` of game ``g`` shuffles its whole tile set with the random stream
-``(k0, k1, g * 64 + h)``, so a game is a pure function of (seed, game index) and of the
-policies. Built-in policies draw their own randomness from a second key (k0 ^ POLICY_SALT).
+One *game* is ``hands_per_game`` hands (default 4: each seat deals once). Hand ``h`` of game
+``g`` shuffles its whole tile set with the random stream ``(k0, k1, g * 64 + h)``, so a game is
+a pure function of (seed, game index) and of the policies. Built-in policies draw their own
+randomness from a second key (k0 ^ POLICY_SALT).
+
+The game is a resumable state machine (engine.pxd): `advance` plays until a seat that is not a
+built-in policy must decide, and resumes after `apply`. Its position is `t.phase` and the
+fields of game_t below `drawn_kind`; a phase asks its question before it changes anything.
 
 Rules (see RULES.md): East (the dealer) has 14 tiles and discards first; draws come from the
 front of the wall, replacements (bonus tiles, kongs) from the back; ``dead_wall`` tiles at the
@@ -19,7 +24,7 @@ the tile just drawn) to an exposed pung, each followed by a replacement draw; a 
 never be added to an exposed pung. Under MCR the knitted straight also wins with one called
 set (the knitted nine + a pair in hand).
 
-Everything here runs without the GIL except the calls into Python policies.
+Everything here runs without the GIL; Python policies answer between two advances.
 """
 import numpy as np
 cimport numpy as cnp
@@ -29,7 +34,14 @@ from libc.stdint cimport uint8_t, int8_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memset, memcpy
 
 from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next
-from mjfast._kernels.engine cimport shuffle_ids, write_event
+from mjfast._kernels.engine cimport (
+    table_t, Table, shuffle_ids, log_event, ask, illegal, start_table, run_batch, SUSPEND,
+    POL_RANDOM, POL_GREEDY, POL_DEFENSIVE, POL_EXTERNAL, ADV_DONE, ADV_DECIDE, ADV_ERROR,
+    ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, HANDS_STREAM,
+    EV_HAND, EV_DEAL, EV_DRAW, EV_BONUS, EV_REPLACE, EV_DISCARD, EV_CHOW, EV_PUNG, EV_KONG,
+    EV_CONCEALED_KONG, EV_ADDED_KONG, EV_READY, EV_WIN, EV_EXHAUSTED, EV_SCORE,
+    OUT_SCORE, OUT_WINS, OUT_SELF_DRAWN, OUT_DEAL_INS, OUT_HANDS, OUT_TURNS, OUT_DRAWS, OUT_FAMILY,
+)
 from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
 from mjfast._kernels.hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
@@ -62,14 +74,7 @@ cdef enum:
     FIRST_BONUS = 136
     FIRST_JOKER = 144
     MAX_MELDS = 6
-    HANDS_STREAM = 64            # stream id of hand h of game g: g * 64 + h
-
-# policies
-cdef enum:
-    POL_RANDOM = 0
-    POL_GREEDY = 1
-    POL_DEFENSIVE = 2
-    POL_PYTHON = 3
+    POLICY_SALT = 0x5A17C0DE5A17C0DE   # the built-in policies' key: k0 ^ POLICY_SALT
 
 # meld kinds (also the claim-count columns)
 cdef enum:
@@ -79,32 +84,27 @@ cdef enum:
     M_KONG_CONCEALED = 3
     M_KONG_ADDED = 4
 
-# event types
+# per-game output columns: the common ones (engine.pxd OUT_*), then claims by player and kind
 cdef enum:
-    EV_HAND = 1        # seat = dealer, a = dice 1, b = dice 2
-    EV_DEAL = 2        # seat receives tile id a in the deal
-    EV_DRAW = 3        # seat draws tile id a from the live wall
-    EV_BONUS = 4       # seat sets bonus tile id a aside
-    EV_REPLACE = 5     # seat draws replacement tile id a from the back end
-    EV_DISCARD = 6     # seat discards kind a
-    EV_CHOW = 7        # seat claims kind a for a chow starting at kind b
-    EV_PUNG = 8        # seat claims kind a for a pung
-    EV_KONG = 9        # seat claims kind a for an exposed kong
-    EV_CONCEALED_KONG = 10
-    EV_ADDED_KONG = 11
-    EV_READY = 12      # seat declares a ready hand (Stop)
-    EV_WIN = 13        # seat wins; a = 1 self-drawn / 0 on discard, b = discarder (-1)
-    EV_EXHAUSTED = 14  # the live wall is empty: no winner
-    EV_SCORE = 15      # seat's score changes by a (b = running total)
+    OUT_CLAIMS = OUT_FAMILY      # 20 columns: player * 5 + meld kind (M_*)
+    N_OUT = OUT_FAMILY + 20
 
-# errors raised by Python policies' illegal actions
+OUT_WIDTH = N_OUT
+OUT_COLUMNS = {"claims": OUT_CLAIMS}
+
+# state-machine phases (t.phase) and turn modes
 cdef enum:
-    ERR_NONE = 0
-    ERR_PYTHON = 1     # the policy raised, or returned something illegal (message in the wrapper)
-
-OUT_WIDTH = 43   # per-game counters, layout in sim.py (GameOut)
+    PH_HAND = 0          # set up the next hand (or end the game)
+    PH_TURN = 1          # a turn starts: draw unless after a claim, count the turn
+    PH_OWN = 2           # own-turn actions after a draw or an exposed kong: win, kongs
+    PH_DISCARD = 3       # the player on turn discards
+    PH_READY = 4         # basic's Stop rule: declare a ready hand after the discard
+    PH_WINS = 5          # Mahjong claims on the discard, in turn order (g.ci: next seat)
+    PH_CLAIMS = 6        # kong, pung and chow claims (g.ci, g.claimer, g.claim, g.chow_start)
+    PH_OVER = 7          # the game is over
 
 ctypedef struct rules_t:
+    const mj_tables_t* T  # the shanten and winning tables
     int n_tiles
     int replace_bonus
     int forms             # winning forms (kernel bits)
@@ -138,6 +138,7 @@ ctypedef struct player_t:
     int n_discards
 
 ctypedef struct game_t:
+    table_t t                # the shared header (engine.pxd): streams, policies, phase, log, out
     rules_t* R
     const mj_tables_t* T
     uint8_t wall[MAX_SET]
@@ -147,25 +148,23 @@ ctypedef struct game_t:
     int live_end             # the last live tile: live draws take wall[front .. live_end]
     player_t p[4]
     uint8_t visible[34]      # discards and exposed tiles, seen by everyone
-    int dealer
-    int hand_no
-    int turn
     int drawn_kind           # kind just drawn by the player on turn (-1: none, e.g. after a claim)
-    rng_t prng
-    int32_t* ev
-    int n_ev
-    int cap_ev
-    int error
-    void* py_policies[4]     # Python policy objects (borrowed), for POL_PYTHON seats
-    void* py_ctx             # the Python engine context (for callbacks)
-    int32_t* out             # per-game output row
+    # the position of the state machine within a hand
+    int cur                  # the player on turn
+    int mode                 # MODE_DRAW / MODE_OWN / MODE_CLAIMED at the start of a turn
+    int discard              # the kind just discarded, by `discarder`
+    int discarder
+    int ci                   # PH_WINS / PH_CLAIMS: the next seat to ask, 1-3 after the discarder
+    int claimer              # PH_CLAIMS: the claim so far (C_NONE: none)
+    int claim
+    int chow_start
 
 
 # ------------------------------------------------------------------------------------------
 # small helpers
 
 cdef inline void log_ev(game_t* g, int typ, int seat, int a, int b) noexcept nogil:
-    write_event(g.ev, &g.n_ev, g.cap_ev, typ, g.hand_no, seat, a, b)
+    log_event(&g.t, typ, seat, a, b)
 
 
 cdef inline int shanten_of(game_t* g, uint8_t* h) noexcept nogil:
@@ -723,7 +722,7 @@ cdef int danger(game_t* g, int seat, int k) noexcept nogil:
     """Defensive policy's score of discarding kind k (lower is safer)."""
     cdef int s, c, d = unseen(g, seat, k)
     for s in range(4):
-        if s == seat or g.p[s].last_claim_kind < 0 or g.turn - g.p[s].last_claim_turn > 8:
+        if s == seat or g.p[s].last_claim_kind < 0 or g.t.turn - g.p[s].last_claim_turn > 8:
             continue
         c = g.p[s].last_claim_kind
         if c == k or (k < 27 and c < 27 and c // 9 == k // 9 and -2 <= c - k <= 2):
@@ -812,7 +811,7 @@ cdef int most_effective(game_t* g, int seat, const codes_t* c, uint64_t cands, i
 
 cdef int random_discard(game_t* g, int seat) noexcept nogil:
     cdef player_t* p = &g.p[seat]
-    cdef int r = <int>rng_bounded16(&g.prng, <uint32_t>p.n_hand), k
+    cdef int r = <int>rng_bounded16(&g.t.prng, <uint32_t>p.n_hand), k
     for k in range(34):
         r -= p.hand[k]
         if r < 0:
@@ -830,25 +829,7 @@ cdef int best_after_discard(game_t* g, uint8_t* h) noexcept nogil:
 
 
 # ------------------------------------------------------------------------------------------
-# Python policies (callbacks with the GIL)
-
-cdef int py_call(game_t* g, int seat, int what, int tile, int* options, int n_options) noexcept nogil:
-    """Ask a Python policy; returns the index of the chosen option (or a kind for discards).
-
-    what: 0 = discard (returns a kind), 1 = claim on a discard, 2 = own-turn action,
-    3 = declare ready. Errors set g.error; the wrapper raises them after the game stops.
-    """
-    cdef int result = -1
-    with gil:
-        try:
-            ctx = <object>g.py_ctx
-            result = ctx.ask(_view(g, seat), what, tile, [options[i] for i in range(n_options)])
-        except BaseException as exc:
-            (<object>g.py_ctx).fail(exc)
-            g.error = ERR_PYTHON
-            result = -1
-    return result
-
+# what a seat sees (for the Python policies and environments)
 
 MELD_NAMES = ("chow", "pung", "kong", "concealed_kong", "added_kong")
 
@@ -870,7 +851,7 @@ cdef object _view(game_t* g, int seat):
         melds.append(tuple((MELD_NAMES[g.p[s].meld_type[j]], g.p[s].meld_tile[j]) for j in range(g.p[s].n_melds)))
         discards.append(tuple(g.p[s].discards[j] for j in range(g.p[s].n_discards)))
     return {
-        "seat": seat, "dealer": g.dealer, "hand_number": g.hand_no, "turn": g.turn,
+        "seat": seat, "dealer": g.t.dealer, "hand_number": g.t.hand_no, "turn": g.t.turn,
         "hand": hand, "melds": tuple(melds), "discards": tuple(discards), "visible": visible,
         "ready": tuple(bool(g.p[s].ready) for s in range(4)),
         "bonus": tuple(g.p[s].bonus for s in range(4)),
@@ -1011,10 +992,10 @@ cdef void deal_hand(game_t* g, int d1, int d2) noexcept nogil:
         g.p[s].last_claim_turn = -100
         g.p[s].wait_sh = -1
         g.p[s].n_discards = 0
-    g.turn = 0
-    log_ev(g, EV_HAND, g.dealer, d1, d2)
+    g.t.turn = 0
+    log_ev(g, EV_HAND, g.t.dealer, d1, d2)
     for q in range(4):
-        seat = (g.dealer + q) & 3
+        seat = (g.t.dealer + q) & 3
         pending[seat] = 0
         for i in range(14 if q == 0 else 13):
             t = g.wall[g.front]
@@ -1028,7 +1009,7 @@ cdef void deal_hand(game_t* g, int d1, int d2) noexcept nogil:
                 g.p[seat].hand[t >> 2] += 1
                 g.p[seat].n_hand += 1
     for q in range(4):
-        seat = (g.dealer + q) & 3
+        seat = (g.t.dealer + q) & 3
         while pending[seat] > 0 and draw_back(g, seat) >= 0:
             pending[seat] -= 1
 
@@ -1075,13 +1056,15 @@ cdef inline bint can_add_kong(game_t* g, const player_t* p, int k) noexcept nogi
 
 
 cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
-    """After a draw: 0 = discard next, 1 = win (self-drawn), 2 = concealed kong, 3 = added kong."""
+    """After a draw: 0 = discard next, 1 = win (self-drawn), 2 = concealed kong, 3 = added kong;
+    SUSPEND when an external seat has not answered yet; -1 for an answer that is not one of
+    the options (kind = the answer)."""
     cdef player_t* p = &g.p[seat]
     cdef int k, s, base, n = 0, choice
     cdef int opts[40]
     # (a drawn tile completes a hand only if the hand before it was one tile away)
     cdef bint win = (p.wait_sh <= 0 or not WAIT_SHORTCUT) and complete(g, p.hand, p.n_hand) and (not g.R.ready_rule or p.ready)
-    if p.policy == POL_PYTHON:
+    if p.policy == POL_EXTERNAL:
         if win:
             opts[n] = 1000
             n += 1
@@ -1095,9 +1078,14 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
                     n += 1
         if n == 0:
             return 0
-        choice = py_call(g, seat, 2, g.drawn_kind, opts, n)
-        if g.error or choice < 0:
+        choice = ask(&g.t, seat, ASK_OWN_TURN, g.drawn_kind, opts, n)
+        if choice == SUSPEND:
+            return SUSPEND
+        if choice < 0:
             return 0
+        if choice >= n:
+            kind[0] = choice
+            return -1
         kind[0] = opts[choice] % 1000
         return opts[choice] // 1000
     if win:
@@ -1121,8 +1109,8 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
 
 
 cdef int choose_discard(game_t* g, int seat) noexcept nogil:
+    """The kind seat discards (SUSPEND: an external seat has not answered yet)."""
     cdef player_t* p = &g.p[seat]
-    cdef int k
     p.wait_sh = -1                     # (greedy_discard knows it)
     if p.ready and g.drawn_kind >= 0:
         return g.drawn_kind            # a ready hand is fixed: the drawn tile goes
@@ -1132,10 +1120,7 @@ cdef int choose_discard(game_t* g, int seat) noexcept nogil:
         return greedy_discard(g, seat, True)
     if p.policy == POL_RANDOM:
         return random_discard(g, seat)
-    k = py_call(g, seat, 0, g.drawn_kind, NULL, 0)
-    if g.error:
-        return -1
-    return k
+    return ask(&g.t, seat, ASK_DISCARD, g.drawn_kind, NULL, 0)
 
 
 cdef enum:
@@ -1144,295 +1129,374 @@ cdef enum:
     MODE_CLAIMED = 2    # after a claimed chow or pung: discard only
 
 
-cdef int do_own_turn(game_t* g, int cur, int32_t* score, int32_t* out) noexcept nogil:
-    """Self-drawn win and kongs (each followed by a replacement). Returns the winner, -1 to
-    go on to the discard, -3 for an exhausted wall (no replacement left), -2 on error."""
-    cdef player_t* p = &g.p[cur]
-    cdef int act, kind = -1, j
-    while True:
-        act = own_turn_action(g, cur, &kind)
-        if g.error:
-            return -2
-        if act == 1:
-            log_ev(g, EV_WIN, cur, 1, -1)
-            out[4 + cur] += 1
-            out[8 + cur] += 1
-            settle(g, cur, 1, -1, score)
-            return cur
-        if act == 2:
-            if p.hand[kind] != 4:
-                return _illegal(g, 2, kind)
-            p.hand[kind] -= 4
-            p.n_hand -= 4
-            p.wait_sh = -1
-            add_meld(g, cur, M_KONG_CONCEALED, kind)
-            log_ev(g, EV_CONCEALED_KONG, cur, kind, 0)
-            out[20 + cur * 5 + M_KONG_CONCEALED] += 1
-        elif act == 3:
-            if not can_add_kong(g, p, kind):
-                return _illegal(g, 3, kind)
-            p.hand[kind] -= 1
-            p.n_hand -= 1
-            p.wait_sh = -1
-            p.pung_exposed[kind] = 0
-            g.visible[kind] += 1
-            for j in range(p.n_melds):
-                if p.meld_type[j] == M_PUNG and p.meld_tile[j] == kind:
-                    p.meld_type[j] = M_KONG_ADDED
-            log_ev(g, EV_ADDED_KONG, cur, kind, 0)
-            out[20 + cur * 5 + M_KONG_ADDED] += 1
-        else:
-            return -1
-        g.drawn_kind = draw_back(g, cur)
-        if g.drawn_kind < 0:
-            return -3
-
-
 ILLEGAL = {
     1: "discard of a tile not in hand",
     2: "concealed kong without four tiles of that kind",
     3: "added kong without an exposed pung of that kind and the tile in hand (with added_kong='drawn': "
        "the tile just drawn)",
+    4: "an answer that is not one of the options",
 }
 
 
-cdef int _illegal(game_t* g, int code, int kind) noexcept nogil:
-    with gil:
-        if g.py_ctx != NULL:
-            (<object>g.py_ctx).illegal(g.turn, ILLEGAL[code], kind)
-    g.error = ERR_PYTHON
-    return -2
+# ------------------------------------------------------------------------------------------
+# the game as a state machine: each phase handles one step of the rules and names the next
+
+cdef inline void end_hand(game_t* g) noexcept nogil:
+    g.t.out[OUT_HANDS] += 1
+    g.t.hand_no += 1
+    g.t.phase = PH_HAND
 
 
-cdef int play_hand(game_t* g, int32_t* score, int32_t* out) noexcept nogil:
-    """Play one hand; returns the winner, -1 for an exhaustive draw, -2 if a policy failed.
+cdef inline void exhausted(game_t* g, int seat) noexcept nogil:
+    log_ev(g, EV_EXHAUSTED, seat, 0, 0)
+    g.t.out[OUT_DRAWS] += 1
+    end_hand(g)
 
-    out: per-game counters, updated in place (layout: GameOut in sim.py).
-    """
-    cdef int cur = g.dealer, mode = MODE_OWN, t, k, s, j, i, n, claimer, claim, c, r
-    cdef int chow_start = -1, choice, discarder
-    cdef int opts[8]
-    cdef int starts[3]
-    cdef player_t* p
-    cdef bint win
+
+cdef inline void win_by(game_t* g, int winner, int discarder) noexcept nogil:
+    """Score a win (self-drawn when discarder < 0) and end the hand."""
+    log_ev(g, EV_WIN, winner, 1 if discarder < 0 else 0, discarder)
+    g.t.out[OUT_WINS + winner] += 1
+    if discarder < 0:
+        g.t.out[OUT_SELF_DRAWN + winner] += 1
+    else:
+        g.t.out[OUT_DEAL_INS + discarder] += 1
+    settle(g, winner, discarder < 0, discarder, g.t.score)
+    end_hand(g)
+
+
+cdef int ph_hand(game_t* g) noexcept nogil:
+    """The next hand: the deal passes after every hand; after the last, the final scores."""
+    cdef int h = g.t.hand_no, s
+    if h >= g.t.hands_per_game:
+        for s in range(4):
+            g.t.out[OUT_SCORE + s] = g.t.score[s]
+        g.t.phase = PH_OVER
+        return ADV_DONE
+    g.t.dealer = h & 3
+    if g.t.walls != NULL:
+        memcpy(g.wall, g.t.walls + h * g.n_tiles, g.n_tiles)
+        deal_hand(g, g.t.dice[2 * h], g.t.dice[2 * h + 1])
+    else:
+        setup_hand(g, g.t.k0, g.t.k1, g.t.game_index * HANDS_STREAM + h)
+    g.cur = g.t.dealer
+    g.mode = MODE_OWN
     g.drawn_kind = -1
-    while True:
-        p = &g.p[cur]
-        if mode == MODE_DRAW:
-            if live_left(g) <= 0:
-                log_ev(g, EV_EXHAUSTED, cur, 0, 0)
-                out[42] += 1
-                return -1
-            t = g.wall[g.front]
-            g.front += 1
-            log_ev(g, EV_DRAW, cur, t, 0)
-            if t >= FIRST_BONUS and t < FIRST_JOKER and g.R.replace_bonus:
-                p.bonus += 1
-                log_ev(g, EV_BONUS, cur, t, 0)
-                g.drawn_kind = draw_back(g, cur)
-                if g.drawn_kind < 0:
-                    log_ev(g, EV_EXHAUSTED, cur, 0, 0)
-                    out[42] += 1
-                    return -1
-            else:
-                p.hand[t >> 2] += 1
-                p.n_hand += 1
-                g.drawn_kind = t >> 2
-            mode = MODE_OWN
-        g.turn += 1
-        out[41] += 1
-        if mode == MODE_OWN:
-            r = do_own_turn(g, cur, score, out)
-            if r == -3:
-                log_ev(g, EV_EXHAUSTED, cur, 0, 0)
-                out[42] += 1
-                return -1
-            if r != -1:
-                return r
-        # discard
-        k = choose_discard(g, cur)
-        if g.error:
-            return -2
-        if k < 0 or k >= 34 or p.hand[k] == 0:
-            return _illegal(g, 1, k)
-        p.hand[k] -= 1
+    g.t.phase = PH_TURN
+    return -1
+
+
+cdef void ph_turn(game_t* g) noexcept nogil:
+    """A turn starts: the player on turn draws (a bonus tile is set aside and replaced) unless
+    the turn follows a claim; every turn counts."""
+    cdef int cur = g.cur, t
+    cdef player_t* p = &g.p[cur]
+    if g.mode == MODE_DRAW:
+        if live_left(g) <= 0:
+            exhausted(g, cur)
+            return
+        t = g.wall[g.front]
+        g.front += 1
+        log_ev(g, EV_DRAW, cur, t, 0)
+        if t >= FIRST_BONUS and t < FIRST_JOKER and g.R.replace_bonus:
+            p.bonus += 1
+            log_ev(g, EV_BONUS, cur, t, 0)
+            g.drawn_kind = draw_back(g, cur)
+            if g.drawn_kind < 0:
+                exhausted(g, cur)
+                return
+        else:
+            p.hand[t >> 2] += 1
+            p.n_hand += 1
+            g.drawn_kind = t >> 2
+        g.mode = MODE_OWN
+    g.t.turn += 1
+    g.t.out[OUT_TURNS] += 1
+    g.t.phase = PH_OWN if g.mode == MODE_OWN else PH_DISCARD
+
+
+cdef int ph_own(game_t* g) noexcept nogil:
+    """Own-turn actions: a self-drawn win, or a kong followed by a replacement (then the phase
+    repeats), or on to the discard. SUSPEND while an external seat decides."""
+    cdef int cur = g.cur, kind = -1, j, act
+    cdef player_t* p = &g.p[cur]
+    act = own_turn_action(g, cur, &kind)
+    if act == SUSPEND:
+        return SUSPEND
+    if act == -1:
+        return illegal(&g.t, 4, kind)
+    if act == 1:
+        win_by(g, cur, -1)
+        return 0
+    if act == 2:
+        if p.hand[kind] != 4:
+            return illegal(&g.t, 2, kind)
+        p.hand[kind] -= 4
+        p.n_hand -= 4
+        p.wait_sh = -1
+        add_meld(g, cur, M_KONG_CONCEALED, kind)
+        log_ev(g, EV_CONCEALED_KONG, cur, kind, 0)
+        g.t.out[OUT_CLAIMS + cur * 5 + M_KONG_CONCEALED] += 1
+    elif act == 3:
+        if not can_add_kong(g, p, kind):
+            return illegal(&g.t, 3, kind)
+        p.hand[kind] -= 1
         p.n_hand -= 1
-        g.visible[k] += 1
-        if p.n_discards < 64:
-            p.discards[p.n_discards] = <uint8_t>k
-            p.n_discards += 1
-        log_ev(g, EV_DISCARD, cur, k, 0)
-        discarder = cur
-        g.drawn_kind = -1
-        if g.R.ready_rule and not p.ready and shanten_of(g, p.hand) == 0:
-            if p.policy != POL_PYTHON or py_call(g, cur, 3, k, opts, 0) == 1:
-                p.ready = 1
-                log_ev(g, EV_READY, cur, 0, 0)
-            if g.error:
-                return -2
-        # Mahjong claims, in turn order after the discarder
-        for i in range(1, 4):
-            s = (discarder + i) & 3
-            if not can_win_on(g, s, k):
-                continue
+        p.wait_sh = -1
+        p.pung_exposed[kind] = 0
+        g.visible[kind] += 1
+        for j in range(p.n_melds):
+            if p.meld_type[j] == M_PUNG and p.meld_tile[j] == kind:
+                p.meld_type[j] = M_KONG_ADDED
+        log_ev(g, EV_ADDED_KONG, cur, kind, 0)
+        g.t.out[OUT_CLAIMS + cur * 5 + M_KONG_ADDED] += 1
+    else:
+        g.t.phase = PH_DISCARD
+        return 0
+    g.drawn_kind = draw_back(g, cur)
+    if g.drawn_kind < 0:
+        exhausted(g, cur)
+    return 0
+
+
+cdef int ph_discard(game_t* g) noexcept nogil:
+    cdef int cur = g.cur, k
+    cdef player_t* p = &g.p[cur]
+    k = choose_discard(g, cur)
+    if k == SUSPEND:
+        return SUSPEND
+    if k < 0 or k >= 34 or p.hand[k] == 0:
+        return illegal(&g.t, 1, k)
+    p.hand[k] -= 1
+    p.n_hand -= 1
+    g.visible[k] += 1
+    if p.n_discards < 64:
+        p.discards[p.n_discards] = <uint8_t>k
+        p.n_discards += 1
+    log_ev(g, EV_DISCARD, cur, k, 0)
+    g.discard = k
+    g.discarder = cur
+    g.drawn_kind = -1
+    g.ci = 1
+    if g.R.ready_rule and not p.ready and shanten_of(g, p.hand) == 0:
+        g.t.phase = PH_READY
+    else:
+        g.t.phase = PH_WINS
+    return 0
+
+
+cdef int ph_ready(game_t* g) noexcept nogil:
+    """Basic's Stop rule: a built-in player with a ready hand declares it; an external one is
+    asked."""
+    cdef int cur = g.cur, yes = 1
+    if g.p[cur].policy == POL_EXTERNAL:
+        yes = ask(&g.t, cur, ASK_READY, g.discard, NULL, 0)
+        if yes == SUSPEND:
+            return SUSPEND
+    if yes == 1:
+        g.p[cur].ready = 1
+        log_ev(g, EV_READY, cur, 0, 0)
+    g.t.phase = PH_WINS
+    return 0
+
+
+cdef int ph_wins(game_t* g) noexcept nogil:
+    """Mahjong claims on the discard, in turn order after the discarder: the first who takes it
+    wins (built-in policies always do)."""
+    cdef int k = g.discard, s, c
+    cdef int opts[2]
+    cdef bint win
+    while g.ci <= 3:
+        s = (g.discarder + g.ci) & 3
+        if can_win_on(g, s, k):
             win = True
-            if g.p[s].policy == POL_PYTHON:
+            if g.p[s].policy == POL_EXTERNAL:
                 opts[0] = C_WIN
                 opts[1] = C_NONE
-                win = py_call(g, s, 1, k, opts, 2) == 0
-                if g.error:
-                    return -2
+                c = ask(&g.t, s, ASK_CLAIM, k, opts, 2)
+                if c == SUSPEND:
+                    return SUSPEND
+                win = c == 0
             if win:
                 g.p[s].hand[k] += 1
                 g.p[s].n_hand += 1
                 g.visible[k] -= 1
-                log_ev(g, EV_WIN, s, 0, discarder)
-                out[4 + s] += 1
-                out[12 + discarder] += 1
-                settle(g, s, 0, discarder, score)
-                return s
-        # kong or pung (any seat) beats chow (next seat only)
-        claimer = -1
-        claim = C_NONE
-        for i in range(1, 4):
-            s = (discarder + i) & 3
-            p = &g.p[s]
-            if p.ready:
-                continue
-            n = 0
-            if g.R.allow_kong and p.hand[k] == 3:
-                opts[n] = C_KONG
-                n += 1
-            if p.hand[k] >= 2:
-                opts[n] = C_PUNG
-                n += 1
-            if i == 1:
-                j = chow_options(g, s, k, starts)
-                for t in range(j):
-                    opts[n] = 100 + starts[t]
-                    n += 1
-            if n == 0:
-                continue
-            if p.policy == POL_PYTHON:
-                opts[n] = C_NONE
-                choice = py_call(g, s, 1, k, opts, n + 1)
-                if g.error:
-                    return -2
-                c = opts[choice] if 0 <= choice <= n else C_NONE
-                if c >= 100:
-                    chow_start = c - 100
-                    c = C_CHOW
-            elif p.policy == POL_RANDOM:
-                c = C_NONE
-            else:
-                c = greedy_claim(g, s, k, i == 1, &chow_start)
-            if c == C_CHOW:
-                claimer = s          # kept unless a later seat claims kong or pung
-                claim = C_CHOW
-            elif c != C_NONE:
-                claimer = s
-                claim = c
-                break
-        if claim == C_NONE:
-            cur = next_seat(discarder)
-            mode = MODE_DRAW
+                win_by(g, s, g.discarder)
+                return 0
+        g.ci += 1
+    g.ci = 1
+    g.claimer = -1
+    g.claim = C_NONE
+    g.chow_start = -1
+    g.t.phase = PH_CLAIMS
+    return 0
+
+
+cdef int ph_claims(game_t* g) noexcept nogil:
+    """Kong or pung (any seat) beats chow (the next seat only), asked in turn order after the
+    discarder; then the claim is made, or the next player draws."""
+    cdef int k = g.discard, s, i, n, j, t, c, choice, claimer, chow_start = -1
+    cdef int opts[8]
+    cdef int starts[3]
+    cdef player_t* p
+    while g.ci <= 3:
+        i = g.ci
+        s = (g.discarder + i) & 3
+        p = &g.p[s]
+        g.ci += 1
+        if p.ready:
             continue
-        p = &g.p[claimer]
-        p.wait_sh = -1
-        if claim == C_CHOW:
-            for j in range(3):
-                if chow_start + j != k:
-                    p.hand[chow_start + j] -= 1
-                    p.n_hand -= 1
-                    g.visible[chow_start + j] += 1
-            add_meld(g, claimer, M_CHOW, chow_start)
-            log_ev(g, EV_CHOW, claimer, k, chow_start)
-            out[20 + claimer * 5 + M_CHOW] += 1
-            mode = MODE_CLAIMED
-        elif claim == C_PUNG:
-            p.hand[k] -= 2
-            p.n_hand -= 2
-            g.visible[k] += 2
-            p.pung_exposed[k] = 1
-            add_meld(g, claimer, M_PUNG, k)
-            log_ev(g, EV_PUNG, claimer, k, 0)
-            out[20 + claimer * 5 + M_PUNG] += 1
-            mode = MODE_CLAIMED
+        n = 0
+        if g.R.allow_kong and p.hand[k] == 3:
+            opts[n] = C_KONG
+            n += 1
+        if p.hand[k] >= 2:
+            opts[n] = C_PUNG
+            n += 1
+        if i == 1:
+            j = chow_options(g, s, k, starts)
+            for t in range(j):
+                opts[n] = 100 + starts[t]
+                n += 1
+        if n == 0:
+            continue
+        if p.policy == POL_EXTERNAL:
+            opts[n] = C_NONE
+            choice = ask(&g.t, s, ASK_CLAIM, k, opts, n + 1)
+            if choice == SUSPEND:
+                g.ci = i                # ask this seat again
+                return SUSPEND
+            c = opts[choice] if 0 <= choice <= n else C_NONE
+            if c >= 100:
+                chow_start = c - 100
+                c = C_CHOW
+        elif p.policy == POL_RANDOM:
+            c = C_NONE
         else:
-            p.hand[k] -= 3
-            p.n_hand -= 3
-            g.visible[k] += 3
-            add_meld(g, claimer, M_KONG_EXPOSED, k)
-            log_ev(g, EV_KONG, claimer, k, 0)
-            out[20 + claimer * 5 + M_KONG_EXPOSED] += 1
-            g.drawn_kind = draw_back(g, claimer)
-            if g.drawn_kind < 0:
-                log_ev(g, EV_EXHAUSTED, claimer, 0, 0)
-                out[42] += 1
-                return -1
-            mode = MODE_OWN
-        p.last_claim_kind = k
-        p.last_claim_turn = g.turn
-        cur = claimer
+            c = greedy_claim(g, s, k, i == 1, &chow_start)
+        if c == C_CHOW:
+            g.claimer = s             # kept unless a later seat claims kong or pung
+            g.claim = C_CHOW
+            g.chow_start = chow_start
+        elif c != C_NONE:
+            g.claimer = s
+            g.claim = c
+            break
+    if g.claim == C_NONE:
+        g.cur = next_seat(g.discarder)
+        g.mode = MODE_DRAW
+        g.t.phase = PH_TURN
+        return 0
+    claimer = g.claimer
+    chow_start = g.chow_start
+    p = &g.p[claimer]
+    p.wait_sh = -1
+    if g.claim == C_CHOW:
+        for j in range(3):
+            if chow_start + j != k:
+                p.hand[chow_start + j] -= 1
+                p.n_hand -= 1
+                g.visible[chow_start + j] += 1
+        add_meld(g, claimer, M_CHOW, chow_start)
+        log_ev(g, EV_CHOW, claimer, k, chow_start)
+        g.t.out[OUT_CLAIMS + claimer * 5 + M_CHOW] += 1
+        g.mode = MODE_CLAIMED
+    elif g.claim == C_PUNG:
+        p.hand[k] -= 2
+        p.n_hand -= 2
+        g.visible[k] += 2
+        p.pung_exposed[k] = 1
+        add_meld(g, claimer, M_PUNG, k)
+        log_ev(g, EV_PUNG, claimer, k, 0)
+        g.t.out[OUT_CLAIMS + claimer * 5 + M_PUNG] += 1
+        g.mode = MODE_CLAIMED
+    else:
+        p.hand[k] -= 3
+        p.n_hand -= 3
+        g.visible[k] += 3
+        add_meld(g, claimer, M_KONG_EXPOSED, k)
+        log_ev(g, EV_KONG, claimer, k, 0)
+        g.t.out[OUT_CLAIMS + claimer * 5 + M_KONG_EXPOSED] += 1
+        g.drawn_kind = draw_back(g, claimer)
+        if g.drawn_kind < 0:
+            exhausted(g, claimer)
+            return 0
+        g.mode = MODE_OWN
+    p.last_claim_kind = k
+    p.last_claim_turn = g.t.turn
+    g.cur = claimer
+    g.t.phase = PH_TURN
+    return 0
 
 
-# ------------------------------------------------------------------------------------------
-# games
+cdef int advance(game_t* g) noexcept nogil:
+    """Play until an external seat must decide (ADV_DECIDE), the game ends (ADV_DONE) or an
+    answer is illegal (ADV_ERROR)."""
+    cdef int r
+    while True:
+        if g.t.phase == PH_TURN:
+            ph_turn(g)
+            continue
+        if g.t.phase == PH_OWN:
+            r = ph_own(g)
+        elif g.t.phase == PH_DISCARD:
+            r = ph_discard(g)
+        elif g.t.phase == PH_WINS:
+            r = ph_wins(g)
+        elif g.t.phase == PH_CLAIMS:
+            r = ph_claims(g)
+        elif g.t.phase == PH_HAND:
+            r = ph_hand(g)
+            if r == ADV_DONE:
+                return ADV_DONE
+            continue
+        elif g.t.phase == PH_READY:
+            r = ph_ready(g)
+        else:
+            return ADV_DONE
+        if r == SUSPEND:
+            return ADV_DECIDE
+        if r == ADV_ERROR:
+            return ADV_ERROR
 
-cdef int play_game(game_t* g, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,
-                   int32_t* out, const uint8_t* walls=NULL, const int32_t* dice=NULL) noexcept nogil:
-    """Play hands_per_game hands (the deal passes after every hand); returns -2 on error.
 
-    With `walls` (hands_per_game x n_tiles ids) and `dice` (hands_per_game x 2) the hands use
-    those scripted walls instead of shuffling.
-    """
-    cdef int h, s, w
-    cdef int32_t score[4]
-    memset(out, 0, 43 * sizeof(int32_t))
-    score[0] = score[1] = score[2] = score[3] = 0
+cdef void start_game(game_t* g, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies) noexcept nogil:
+    """Reset g for game `game_index` (its out row and log already set in g.t)."""
+    cdef int s
+    start_table(&g.t, game_index, k0, k1, policies, g.t.out, N_OUT, POLICY_SALT)
+    g.t.hands_per_game = g.R.hands_per_game
     for s in range(4):
         g.p[s].policy = policies[s]
-    rng_seed_stream(&g.prng, k0 ^ 0x5A17C0DE5A17C0DEULL, k1, game_index)
-    for h in range(g.R.hands_per_game):
-        g.hand_no = h
-        g.dealer = h & 3
-        if walls != NULL:
-            memcpy(g.wall, walls + h * g.n_tiles, g.n_tiles)
-            deal_hand(g, dice[2 * h], dice[2 * h + 1])
-        else:
-            setup_hand(g, k0, k1, game_index * HANDS_STREAM + h)
-        w = play_hand(g, score, out)
-        if w == -2:
-            return -2
-        out[40] += 1
-    for s in range(4):
-        out[s] = score[s]
-    return 0
+    g.t.phase = PH_HAND
 
 
 # ------------------------------------------------------------------------------------------
 # batch kernels
 
-cdef void init_game(game_t* g, rules_t* R, const mj_tables_t* T, void* ctx, int32_t* ev, int cap_ev) noexcept nogil:
+cdef void init_game(game_t* g, rules_t* R) noexcept nogil:
     g.R = R
-    g.T = T
+    g.T = R.T
     g.n_tiles = R.n_tiles
-    g.ev = ev
-    g.n_ev = 0
-    g.cap_ev = cap_ev
-    g.error = ERR_NONE
-    g.py_ctx = ctx
+    g.t.ev = NULL
+    g.t.n_ev = 0
+    g.t.cap_ev = 0
+    g.t.walls = NULL
+    g.t.dice = NULL
 
 
-cdef int run_one(rules_t* R, const mj_tables_t* T, uint64_t game_index, uint64_t k0, uint64_t k1,
-                 const int* policies, int32_t* out) noexcept nogil:
+cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,
+                 int32_t* out) noexcept nogil:
+    """A whole game of built-in policies (run_batch's run_fn)."""
     cdef game_t g
-    init_game(&g, R, T, NULL, NULL, 0)
-    return play_game(&g, game_index, k0, k1, policies, out)
+    init_game(&g, <rules_t*>rules)
+    g.t.out = out
+    start_game(&g, game_index, k0, k1, policies)
+    return advance(&g)
 
 
 cdef rules_t make_rules(dict r):
     cdef rules_t R
+    R.T = mj_get_tables()
     R.n_tiles = r["n_tiles"]
     R.replace_bonus = r["replace_bonus"]
     R.forms = r["forms"]
@@ -1448,60 +1512,60 @@ cdef rules_t make_rules(dict r):
     return R
 
 
+cdef class ChineseTable(Table):
+    """A table of the Chinese family (classical, basic, Chinese Official) that Python drives:
+    ``ChineseTable(rules, capacity=0)`` with the kernel rules dict and an event-log capacity."""
+
+    ILLEGAL = ILLEGAL
+    cdef game_t g
+    cdef rules_t R
+
+    def __init__(self, dict rules, int capacity=0):
+        self.R = make_rules(rules)
+        memset(&self.g, 0, sizeof(game_t))
+        init_game(&self.g, &self.R)
+        self.t = &self.g.t
+        self.width = N_OUT
+        self._out = np.zeros(N_OUT, np.int32)
+        self.g.t.out = <int32_t*>cnp.PyArray_DATA(self._out)
+        self._set_log(capacity)
+
+    cdef void _start(self, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies) noexcept:
+        self.g.t.n_ev = 0
+        start_game(&self.g, game_index, k0, k1, policies)
+
+    cdef int _advance(self) noexcept nogil:
+        return advance(&self.g)
+
+    cdef object _view(self, int seat):
+        return _view(&self.g, seat)
+
+    cdef int _n_tiles(self) noexcept:
+        return self.g.n_tiles
+
+    cdef void _hand_wall(self, int h, uint8_t* wall, int32_t* dice) noexcept nogil:
+        cdef int r, d1, d2
+        if self.g.t.walls != NULL:
+            memcpy(wall, self.g.t.walls + h * self.g.n_tiles, self.g.n_tiles)
+            dice[0] = self.g.t.dice[2 * h]
+            dice[1] = self.g.t.dice[2 * h + 1]
+            return
+        shuffle_wall(&self.g, self.g.t.k0, self.g.t.k1, self.g.t.game_index * HANDS_STREAM + h, &d1, &d2)
+        memcpy(wall, self.g.wall, self.g.n_tiles)
+        dice[0] = d1
+        dice[1] = d2
+
+
 def simulate_batch(dict rules, const uint64_t[::1] game_index, uint64_t k0, uint64_t k1,
-                   const int[:, ::1] policies, int32_t[:, ::1] out, int threads, object ctx=None):
-    """Play game game_index[i] with policies[i] (4 seats) into out[i] (OUT_WIDTH counters).
-
-    Built-in policies only run in parallel; with a Python policy context (ctx) the games run
-    one after another holding the GIL only inside the callbacks. Returns the index of the
-    first game a policy error stopped, or -1.
-    """
+                   const int[:, ::1] policies, int32_t[:, ::1] out, int threads):
+    """Play game game_index[i] with the built-in policies[i] (4 seats) into out[i]
+    (OUT_WIDTH counters), on `threads` threads."""
     cdef rules_t R = make_rules(rules)
-    cdef const mj_tables_t* T = mj_get_tables()
-    cdef Py_ssize_t i, n = game_index.shape[0]
-    cdef game_t g
-    cdef int r
+    cdef Py_ssize_t n = game_index.shape[0]
     if n == 0:
-        return -1
-    if ctx is None:
-        with nogil:
-            for i in prange(n, schedule="dynamic", chunksize=16, num_threads=threads):
-                run_one(&R, T, game_index[i], k0, k1, &policies[i, 0], &out[i, 0])
-        return -1
-    init_game(&g, &R, T, <void*>ctx, NULL, 0)
-    for i in range(n):
-        with nogil:
-            r = play_game(&g, game_index[i], k0, k1, &policies[i, 0], &out[i, 0])
-        if r == -2:
-            return i
-    return -1
-
-
-def play_logged(dict rules, uint64_t game_index, uint64_t k0, uint64_t k1, const int[::1] policies,
-                int32_t[::1] out, object ctx=None, object walls=None, object dice=None, int capacity=65536):
-    """Play one game with its event log: returns (events (m, 5) int32, walls (hands, n_tiles) uint8,
-    dice (hands, 2) int32, failed). Scripted ``walls``/``dice`` replace the shuffled ones."""
-    cdef rules_t R = make_rules(rules)
-    cdef const mj_tables_t* T = mj_get_tables()
-    cdef game_t g
-    cdef int r, h, d1, d2
-    ev = np.zeros((capacity, 5), np.int32)
-    cdef int32_t[:, ::1] evv = ev
-    if walls is None:
-        walls = np.zeros((R.hands_per_game, R.n_tiles), np.uint8)
-        dice = np.zeros((R.hands_per_game, 2), np.int32)
-        for h in range(R.hands_per_game):
-            g.n_tiles = R.n_tiles
-            shuffle_wall(&g, k0, k1, game_index * HANDS_STREAM + h, &d1, &d2)
-            for r in range(R.n_tiles):
-                walls[h, r] = g.wall[r]
-            dice[h, 0] = d1
-            dice[h, 1] = d2
-    cdef const uint8_t[:, ::1] wv = walls
-    cdef const int32_t[:, ::1] dv = dice
-    init_game(&g, &R, T, <void*>ctx if ctx is not None else NULL, &evv[0, 0], capacity)
-    r = play_game(&g, game_index, k0, k1, &policies[0], &out[0], &wv[0, 0], &dv[0, 0])
-    return ev[: g.n_ev].copy(), np.asarray(walls), np.asarray(dice), r == -2
+        return
+    with nogil:
+        run_batch(run_one, &R, &game_index[0], n, k0, k1, &policies[0, 0], &out[0, 0], N_OUT, threads)
 
 
 def _greedy_scores_of(dict rules, const uint8_t[::1] hand, const uint8_t[::1] visible):
@@ -1518,7 +1582,7 @@ def _greedy_scores_of(dict rules, const uint8_t[::1] hand, const uint8_t[::1] vi
     cdef int counts[34]
     cdef uint64_t cands
     memset(&g, 0, sizeof(game_t))
-    init_game(&g, &R, mj_get_tables(), NULL, NULL, 0)
+    init_game(&g, &R)
     for k in range(34):
         g.p[0].hand[k] = hand[k]
         g.p[0].n_hand += hand[k]
