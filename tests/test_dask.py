@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import mjfast
-from mjfast import _progress
+from mjfast._runtime import progress as _progress
 
 distributed = pytest.importorskip("distributed", reason='the Dask backend needs pip install "mjfast[dask]"')
 

@@ -178,7 +178,7 @@ def test_time_sized_chunks_cover_the_range_and_never_change_results():
     import numpy as np
 
     import mjfast
-    from mjfast._progress import timed_chunks
+    from mjfast._runtime.progress import timed_chunks
 
     for start, stop, cap, first in ((0, 0, 5, 1), (3, 1000, 64, 1), (0, 10**6, 1 << 16, 1000), (7, 8, 1, 1)):
         pieces = list(timed_chunks(start, stop, cap, first))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import mjfast
-from mjfast._seeding import root_key, seed_to_json
+from mjfast._runtime.seeding import root_key, seed_to_json
 
 SEEDS = [
     5,

@@ -140,7 +140,7 @@ def test_absurd_thread_counts_rejected(threads):
 
 
 def test_omp_num_threads_env_capped(monkeypatch):
-    from mjfast import _config
+    from mjfast._runtime import threads as _config
 
     monkeypatch.setenv("OMP_NUM_THREADS", "100000")
     assert _config.default_threads() == _config.max_threads()

@@ -13,7 +13,7 @@ from mjfast import hands
 from mjfast._kernels import winturn as _winturn
 from mjfast.analysis import read_hand
 from mjfast.winturn import EXACT_POLICIES, POLICIES, _mc_counts, win_by_turn, win_by_turn_random
-from mjfast._seeding import root_key
+from mjfast._runtime.seeding import root_key
 
 
 def _visible_for(hand: str, pool: str) -> np.ndarray:

@@ -12,10 +12,10 @@ True
 
 See the README for the tile notation, the forms and rule sets, and the batch API.
 """
-__version__ = "0.1.0"
+from ._version import __version__
 
 from . import wall
-from ._config import show_config
+from ._runtime.threads import show_config
 from .deals import DealStats, Deals, deal, deal_stats
 from .exact import exact_deal_odds, exact_deal_odds_table
 from .sim import Comparison, GameLog, GameRules, IllegalActionError, Policy, SeatView, SimResult, compare, game_rules, replay, rerun, simulate

@@ -70,12 +70,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import _dask, tiles
+from . import tiles
+from ._runtime import dask as _dask
 from ._kernels import american_game as _amgame
 from ._kernels import engine as _engine
-from ._config import resolve_threads
-from ._progress import Progress
-from ._seeding import root_key, seed_to_json
+from ._runtime.threads import resolve_threads
+from ._runtime.progress import Progress
+from ._runtime.seeding import root_key, seed_to_json
 from .sim import (
     LOG_VERSION, Comparison, GameLog, Mean, Policy, SimResult, _check_count, _check_walls, _Context, _policy_name,
     _resolve_policies, _tile_of_id,

@@ -21,7 +21,8 @@ import numpy as np
 
 
 def _cmd_demo(args) -> int:
-    from . import hands, _config
+    from . import hands
+    from ._runtime import threads as _config
     from ._random_hands import random_hands
 
     threads = _config.resolve_threads(args.threads)
@@ -95,7 +96,7 @@ def _cmd_shanten(args) -> int:
 def _seed_or_fresh(seed):
     """The --seed given, or fresh entropy announced on stderr so the run can be repeated."""
     if seed is None:
-        from ._seeding import root_key
+        from ._runtime.seeding import root_key
 
         seed = root_key(None).entropy
         print(f"mjfast: no --seed given; using --seed {seed}", file=sys.stderr)
@@ -148,7 +149,7 @@ def _backend_client(args):
     if args.backend != "dask":
         yield None
         return
-    from ._dask import import_distributed
+    from ._runtime.dask import import_distributed
 
     distributed = import_distributed()
     try:
@@ -417,7 +418,7 @@ def _cmd_odds_table(args) -> int:
 
 
 def _cmd_config(args) -> int:
-    from ._config import show_config
+    from ._runtime.threads import show_config
 
     show_config()
     return 0

@@ -34,10 +34,11 @@ import numpy as np
 
 from . import _core
 from ._kernels import deal as _deal
-from ._config import resolve_threads
-from . import _dask
-from ._progress import Progress, timed_chunks
-from ._seeding import root_key, seed_to_json
+from ._runtime.threads import resolve_threads
+from ._runtime import dask as _dask
+from ._runtime.progress import Progress, timed_chunks
+from ._runtime.validation import check_count
+from ._runtime.seeding import root_key, seed_to_json
 from .hands import form_bits
 from .stats import Estimate
 
@@ -118,13 +119,7 @@ def _preset(rules, flowers, jokers) -> DealSpec:
 
 
 def _check_n(n, name: str = "n") -> int:
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-        raise TypeError(f"{name} must be an int, not {type(n).__name__}")
-    if n < 0:
-        raise ValueError(f"{name} must be >= 0, got {n}")
-    if n >= 2**62:
-        raise ValueError(f"{name}={n} is too large")
-    return int(n)
+    return check_count(n, name)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from . import _american_hands, _called, _core, tiles
-from ._config import resolve_threads
+from ._runtime.threads import resolve_threads
 
 FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
 RULES = (None, "classical", "basic", "mcr", "american")

@@ -29,7 +29,8 @@ import math
 from fractions import Fraction
 from typing import Any, Sequence
 
-from ._seeding import seed_to_json
+from ._runtime.seeding import seed_to_json
+from ._runtime.validation import check_choice
 
 KINDS = ("deal", "win_by_turn", "win_rate")
 _SEATS = (("dealer", 14), ("non_dealer", 13))
@@ -176,9 +177,7 @@ def _rules_list(rules) -> list:
     return rules
 
 
-def _check_choice(name: str, value, choices) -> None:
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"unknown {name} {value!r}; choose one of {tuple(choices)}")
+_check_choice = check_choice
 
 
 def odds_table(kind: str, *, rules="classical", method: str | None = None, hands: Any = None,

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from ._runtime.validation import check_flag
+
 _HINT = 'mjfast.plot needs matplotlib; install it with pip install "mjfast[plot]"'
 
 
@@ -39,9 +41,7 @@ def _figure_axes(ax, figsize=(7.0, 4.2)):
     return fig.add_subplot()
 
 
-def _check_flag(name: str, value) -> None:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, not {type(value).__name__}")
+_check_flag = check_flag
 
 
 def _as_table(data, kind: str):

@@ -37,10 +37,10 @@ import numpy as np
 from . import _core, tiles
 from ._kernels import chinese_game as _game
 from ._kernels import engine as _engine
-from ._config import resolve_threads
-from . import _dask
-from ._progress import Progress, timed_chunks
-from ._seeding import root_key, seed_to_json
+from ._runtime.threads import resolve_threads
+from ._runtime import dask as _dask
+from ._runtime.progress import Progress, timed_chunks
+from ._runtime.seeding import root_key, seed_to_json
 from .hands import form_bits
 from .stats import Estimate, Z95, exact_square_sums
 

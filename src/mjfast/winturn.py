@@ -57,9 +57,10 @@ from typing import Any
 import numpy as np
 
 from . import _core, hands, tiles
-from ._config import resolve_threads
-from ._progress import Progress
-from ._seeding import root_key, seed_to_json
+from ._runtime.threads import resolve_threads
+from ._runtime.progress import Progress
+from ._runtime.validation import check_choice, check_count
+from ._runtime.seeding import root_key, seed_to_json
 from .analysis import _check_rules, read_hand
 from .stats import Estimate
 
@@ -239,20 +240,10 @@ class ExactSolver:
 
 
 def _check_count(value, name: str, lo: int = 1) -> int:
-    """A count argument: an int (not bool) from ``lo`` to below 2**62 (like deals._check_n)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    if value < lo:
-        raise ValueError(f"{name} must be >= {lo}, got {value}")
-    if value >= 2**62:
-        raise ValueError(f"{name}={value} is too large")
-    return int(value)
+    return check_count(value, name, lo)
 
 
-def _check_option(name: str, value, choices) -> str:
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"unknown {name} {value!r}; choose one of {tuple(choices)}")
-    return value
+_check_option = check_choice
 
 
 def _policy_code(policy: str) -> int:

@@ -38,7 +38,7 @@ def resolve_threads(threads) -> int:
     :func:`max_threads` raise ValueError (OpenMP cannot start, say, 100,000 threads: it
     crashed the interpreter).
     """
-    from . import _core
+    from .. import _core
 
     if threads is None:
         n = default_threads()
@@ -61,8 +61,9 @@ def config() -> dict:
     import numpy as np
     import sys
 
-    from . import __version__, _core
-    from ._kernels import tables as _tables
+    from .. import _core
+    from .._kernels import tables as _tables
+    from .._version import __version__
 
     return {
         "mjfast": __version__,

@@ -1,0 +1,94 @@
+"""Rule sets as data.
+
+A rule set is a frozen, hashable :class:`RuleSet` value with a readable repr: its tile set,
+its winning forms, its play and scoring options with their documented defaults. Every public
+function that takes ``rules=`` accepts a name or a RuleSet::
+
+    >>> import mjfast
+    >>> mjfast.rules.names()
+    ('classical', 'basic', 'mcr', 'american')
+    >>> r = mjfast.rules.get("classical", flowers=True, payment="discarder")
+    >>> r.n_tiles, r.forms, r.family
+    (144, ('standard',), 'chinese')
+    >>> r.replace(rounds=2).hands_per_game
+    8
+    >>> mjfast.rules.get("mcr").forms[-1]
+    'knitted_straight'
+
+Families (one module each; a family is played by one engine):
+
+- :mod:`mjfast.rules.chinese`: ``"classical"`` (seed 000), ``"basic"`` (seed 001), ``"mcr"``
+  (Chinese Official), all :class:`ChineseRules`;
+- :mod:`mjfast.rules.american`: ``"american"`` (seed 002, the beginner hand), :class:`AmericanRules`.
+
+Adding a rule family means adding its module here (a RuleSet subclass and its presets) and
+its engine (kernels and adapter); adding a preset of a family means adding a value.
+"""
+from __future__ import annotations
+
+from . import american, chinese
+from ._base import DEFAULT_FORMS, FORMS, Option, RuleSet, TileSet
+from .american import MAX_PLAY_JOKERS, AmericanRules
+from .chinese import MAX_BASE_POINTS, ChineseRules
+
+__all__ = ["AmericanRules", "ChineseRules", "DEFAULT_FORMS", "FORMS", "MAX_BASE_POINTS", "MAX_PLAY_JOKERS", "Option",
+           "RuleSet", "TileSet", "get", "names"]
+
+_PRESETS = {r.name: r for r in chinese.PRESETS + american.PRESETS}
+
+
+def names() -> tuple:
+    """The names of the rule sets, in the order the documentation gives them.
+
+    Examples
+    --------
+    >>> names()
+    ('classical', 'basic', 'mcr', 'american')
+    """
+    return tuple(_PRESETS)
+
+
+def get(rules: str | RuleSet = "classical", **options) -> RuleSet:
+    """A rule set by name (or a RuleSet), with option overrides.
+
+    Parameters
+    ----------
+    rules : str or RuleSet
+        One of :func:`names`, or a RuleSet (returned as it is without options).
+    **options
+        Option values (see the family's ``OPTIONS``; None leaves an option at its value).
+
+    Raises
+    ------
+    TypeError
+        ``rules`` is neither a str nor a RuleSet; an option of the wrong type.
+    ValueError
+        An unknown name (the valid ones are listed), an unknown option (likewise) or a value
+        out of range.
+
+    Examples
+    --------
+    >>> get("basic").ready_declaration
+    True
+    >>> get("american", jokers=10).n_tiles
+    154
+    >>> get(get("mcr"), rounds=2).rounds
+    2
+    """
+    if isinstance(rules, RuleSet):
+        return rules.replace(**options) if options else rules
+    if not isinstance(rules, str):
+        raise TypeError(f"rules must be a str or a mjfast.rules.RuleSet, not {type(rules).__name__}")
+    if rules not in _PRESETS:
+        raise ValueError(f"unknown rules {rules!r}; choose one of {names()}")
+    base = _PRESETS[rules]
+    return base.replace(**options) if options else base
+
+
+def facts(rules) -> tuple:
+    """(winning forms, kong counts as two pairs, hand model) of ``rules`` for the hand
+    functions; ``None`` is the ecosystem's default (standard, seven pairs, thirteen orphans)."""
+    if rules is None:
+        return DEFAULT_FORMS, False, "standard"
+    r = get(rules)
+    return r.forms, r.kong_two_pairs, r.hand_model

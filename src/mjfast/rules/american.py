@@ -1,0 +1,100 @@
+"""The American rule set (seed 002, the beginner hand), played by its own engine
+(``mjfast._kernels.american_game``).
+
+- Tiles: 144 (3 suits, winds, dragons, 8 flowers) + ``jokers`` (default 8) = 152. The flowers
+  are one kind of their own; jokers stand in for tiles of a set of four, never in the pair.
+- A winning hand: three sets of four identical tiles + a pair, of four different kinds.
+- Play: the Charleston (3 passes right, across, left; an optional second Charleston in the
+  opposite order, decided by the players' vote unless ``second_charleston`` fixes it; an
+  optional courtesy pass of 0-3 tiles with the opposite player; blind passes on the last pass
+  of each Charleston when ``blind_pass``), then draws and discards; a discard may be called
+  only for a set of four (exposed at once) or for Mahjong; joker exchanges on one's turn.
+- Scoring: every player starts each game with ``start_points`` (650); the winner collects
+  ``base_points`` (50) from each of the three others, doubled if self-drawn, doubled again if
+  the hand holds no joker. A false Mahjong makes a hand dead.
+"""
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ._base import Option, RuleSet, TileSet, check_bool, check_int
+
+#: jokers in play: the sets sold hold 8 or 10 (RULES.md). Deal statistics and exact odds take
+#: any TileSet up to TileSet.MAX_JOKERS (16) through their own ``jokers`` argument.
+MAX_PLAY_JOKERS = 10
+
+
+def _check_second(sc):
+    if not (isinstance(sc, str) and sc == "policy") and not isinstance(sc, (bool, np.bool_)):
+        raise ValueError(f"second_charleston must be 'policy', True or False, got {sc!r}")
+    return sc if isinstance(sc, str) else bool(sc)
+
+
+@dataclasses.dataclass(frozen=True)
+class AmericanRules(RuleSet):
+    """The American rule set's options (see :mod:`mjfast.rules.american`)."""
+
+    jokers: int = 8
+    second_charleston: Any = "policy"      # "policy", True or False
+    courtesy: bool = True
+    blind_pass: bool = True
+    base_points: int = 50
+    start_points: int = 650
+    rounds: int = 1
+
+    family: ClassVar[str] = "american"
+    hand_model: ClassVar[str] = "american"
+    OPTIONS: ClassVar[dict] = {o.name: o for o in (
+        Option("jokers", check_int("jokers", 0, MAX_PLAY_JOKERS), "jokers in the set (0-10)"),
+        Option("second_charleston", _check_second,
+               "the second Charleston: 'policy' (danced if any player votes for it), True or False"),
+        Option("courtesy", check_bool("courtesy"), "the courtesy pass of 0-3 tiles with the opposite player"),
+        Option("blind_pass", check_bool("blind_pass"), "blind passes on the last pass of each Charleston"),
+        Option("base_points", check_int("base_points", 1, 10**6, "1 to 10**6"),
+               "what each loser pays the winner (doubled when self-drawn, again when jokerless)"),
+        Option("start_points", check_int("start_points", 0, 10**6, "0 to 10**6"), "every player's points at the start"),
+        Option("rounds", check_int("rounds", 1, 16), "deals per seat in a game (1-16)"),
+    )}
+
+    @property
+    def tile_set(self) -> TileSet:
+        return TileSet(flowers=True, jokers=self.jokers, replace_bonus=False)
+
+    @property
+    def forms(self) -> tuple:
+        return ("beginner",)
+
+    def _unknown(self, key: str) -> str:
+        return f"unknown rule option {key!r} for rules={self.name!r}; options are {sorted(self.OPTIONS)}"
+
+    def replace(self, **options) -> "AmericanRules":
+        """As :meth:`RuleSet.replace`; ``hands_per_game`` (a multiple of 4) may be given
+        instead of ``rounds``."""
+        hpg = options.pop("hands_per_game", None)
+        if hpg is not None:
+            if isinstance(hpg, bool) or not isinstance(hpg, numbers.Integral) or hpg % 4 or not 4 <= hpg <= 64:
+                raise ValueError(f"hands_per_game must be 4, 8, ..., 64 (every seat deals equally often), got {hpg!r}")
+            rd = options.get("rounds")
+            if rd is not None and not (isinstance(rd, numbers.Integral) and not isinstance(rd, bool) and rd == hpg // 4):
+                raise ValueError("give rounds or hands_per_game, not both")
+            options["rounds"] = hpg // 4
+        return super().replace(**options)
+
+    def kernel(self) -> dict:
+        sc = self.second_charleston
+        return {"jokers": self.jokers, "second": 2 if sc == "policy" else int(bool(sc)),
+                "courtesy": int(self.courtesy), "blind": int(self.blind_pass), "base_points": self.base_points,
+                "start_points": self.start_points, "hands_per_game": self.hands_per_game}
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["tiles"] = self.n_tiles
+        return d
+
+
+AMERICAN = AmericanRules("american")
+PRESETS = (AMERICAN,)
