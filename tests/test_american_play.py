@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import mjfast
 from mjfast import _amreference
-from mjfast._kernels import american_game as _amgame
+from mjfast._kernels import american_batch as _american_batch
 from mjfast.amsim import AmericanPolicy, am_tile_index, am_tile_name, american_distance, american_rules
 from mjfast.sim import play_walls
 
@@ -245,8 +245,8 @@ def test_exposure_free_distance_is_the_shared_kernel():
         hands[i], _ = _random_state(np.random.default_rng(rng.integers(1 << 30)))
     a = np.zeros(500, np.int32)
     b = np.zeros(500, np.int32)
-    _amgame.distance_batch(hands, np.zeros((500, 35), np.uint8), np.zeros(500, np.int32), a)
-    _amgame.concealed_distance_batch(hands, b)
+    _american_batch.distance_batch(hands, np.zeros((500, 35), np.uint8), np.zeros(500, np.int32), a)
+    _american_batch.concealed_distance_batch(hands, b)
     assert np.array_equal(a, b)
 
 
@@ -1012,20 +1012,20 @@ def test_duplicate_and_interrupt(monkeypatch):
                           seed=5, progress=False)
     assert res.games == 120 and res.by_policy["random"]["games"] == 120 and res.by_policy["greedy"]["games"] == 360
     assert res.win_rate(policy="greedy").p > res.win_rate(policy="random").p
-    from mjfast import amsim
-    real = amsim._play
-    calls = []
+    from mjfast.game import runner
+    real = runner.simulate_chunk
+    sizes = []
 
     def flaky(*args, **kw):
-        calls.append(1)
-        if len(calls) == 3:
+        if len(sizes) == 2:
             raise KeyboardInterrupt
+        sizes.append(args[5])                 # count: the games of this chunk
         return real(*args, **kw)
-    monkeypatch.setattr(amsim, "_play", flaky)
+    monkeypatch.setattr(runner, "simulate_chunk", flaky)
     with pytest.raises(KeyboardInterrupt) as exc:
         mjfast.simulate(50, rules="american", seed=5, chunk_size=10, progress=False)
     part = exc.value.partial
-    assert part.games == 20 and int(part.points.sum()) == 20 * 4 * 650
+    assert 0 < part.games == sum(sizes) <= 20 and int(part.points.sum()) == part.games * 4 * 650
 
 
 def test_charleston_effect_switches_each_pass():
@@ -1039,14 +1039,14 @@ def test_charleston_effect_switches_each_pass():
 
 
 def test_compare_and_charleston_effect_in_pieces_same_result(monkeypatch):
-    """compare() and charleston_effect() play in pieces of amsim._CHUNK games (bounded memory:
-    they used to hold every game's 640-byte engine row at once, so a large run ran out of
-    memory); the pieces do not change any number."""
-    from mjfast import amsim
+    """compare() and charleston_effect() play in pieces of at most runner.COMPARE_CHUNK games
+    (bounded memory: they used to hold every game's 640-byte engine row at once, so a large
+    run ran out of memory); the pieces do not change any number."""
+    from mjfast.game import runner
 
     whole_c = mjfast.compare("greedy", "random", 23, rules="american", seed=5, progress=False)
     whole_e = mjfast.charleston_effect(23, seed=5, progress=False)
-    monkeypatch.setattr(amsim, "_CHUNK", 5)
+    monkeypatch.setattr(runner, "COMPARE_CHUNK", 5)
     part_c = mjfast.compare("greedy", "random", 23, rules="american", seed=5, progress=False)
     part_e = mjfast.charleston_effect(23, seed=5, progress=False)
     assert part_c.to_dict() == whole_c.to_dict()

@@ -13,7 +13,10 @@ import pytest
 import mjfast
 from mjfast import cli
 
-MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._config", "mjfast._random_hands", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.sim", "mjfast.exact", "mjfast.amsim"]
+MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._runtime.threads", "mjfast._runtime.seeding",
+           "mjfast._random_hands", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.exact", "mjfast.rules",
+           "mjfast.game", "mjfast.game.runner", "mjfast.game.policy", "mjfast.game.log", "mjfast.game.charleston",
+           "mjfast._american_hands"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -482,10 +482,12 @@ def test_american_scores_sum_for_every_allowed_option(base, start, rounds, seed)
 def test_points_second_moment_is_exact_beyond_int64():
     """The sum of squared game points passed int64 for large base_points over long runs: it is
     now an exact integer, so the standard error of mean points stays right."""
-    from mjfast.sim import _Accumulator
-    acc = _Accumulator()
+    from mjfast.game import chinese
+    from mjfast.game.results import Accumulator
+    acc = Accumulator(chinese.COUNTERS)
     rows = np.zeros((4096, mjfast._kernels.chinese_game.OUT_WIDTH), np.int32)
-    rows[:, 0], rows[:, 1] = 2**31 - 1, -(2**31 - 1)
+    score = chinese.OUT["score"]
+    rows[:, score], rows[:, score + 1] = 2**31 - 1, -(2**31 - 1)
     for _ in range(3):
         acc.add(rows, np.array([["greedy"] * 4] * len(rows)))
     assert acc.points_sq[0] == 3 * 4096 * (2**31 - 1) ** 2 > 2**63

@@ -18,8 +18,13 @@ from . import wall
 from ._runtime.threads import show_config
 from .deals import DealStats, Deals, deal, deal_stats
 from .exact import exact_deal_odds, exact_deal_odds_table
-from .sim import Comparison, GameLog, GameRules, IllegalActionError, Policy, SeatView, SimResult, compare, game_rules, replay, rerun, simulate
-from .amsim import AmericanPolicy, AmericanRules, AmericanSimResult, AmericanView, PassEffect, charleston_effect
+from . import rules
+from . import amsim, sim  # compatibility modules (mjfast.sim.play_walls, mjfast.amsim.american_distance)
+from .game import (
+    AmericanPolicy, AmericanRules, AmericanSimResult, AmericanView, Comparison, GameLog, GameRules,
+    IllegalActionError, PassEffect, Policy, SeatView, SimResult, charleston_effect, compare, game_rules, replay,
+    rerun, simulate,
+)
 from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits
 from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack
 from .analysis import DiscardOption, HandAnalysis, analyze

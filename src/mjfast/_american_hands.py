@@ -260,3 +260,40 @@ def _improvements(rows13, discards, seen, limits, improvement_cls) -> list:
         tl = {tiles.tile_name(int(k)): int(unseen[i, k]) for k in better}
         result.append(improvement_cls(discards[i], int(base[i]), tl, sum(tl.values())))
     return result
+
+
+def american_distance(hand, exposures=()) -> int:
+    """Tiles missing for the beginner hand, counting exposed sets of four.
+
+    Parameters
+    ----------
+    hand : array_like of shape (36,)
+        Concealed tiles by American kind (0-33 standard, 34 flower, 35 joker).
+    exposures : sequence of (kind, jokers)
+        The player's exposed sets of four (each a different kind), as in ``AmericanView.exposures``.
+
+    Examples
+    --------
+    >>> h = np.zeros(36, int); h[0] = 4; h[1] = 4; h[2] = 3; h[35] = 1; h[3] = 2
+    >>> american_distance(h)
+    0
+    >>> h2 = h.copy(); h2[0] = 0
+    >>> american_distance(h2, exposures=[(0, 0)])
+    0
+    """
+    h = np.asarray(hand)
+    if h.shape != (36,) or h.dtype.kind not in "iu" or h.min() < 0:
+        raise ValueError("hand must be 36 non-negative integer counts (34 kinds, flower, joker)")
+    if h[:34].max() > 4 or h[34] > 8 or h[35] > 16:
+        raise ValueError("a hand holds at most 4 of a kind, 8 flowers and 16 jokers")
+    exposures = list(exposures)
+    kinds_ = [int(k) for k, _j in exposures]
+    if len(exposures) > 3 or len(set(kinds_)) != len(kinds_) or not all(0 <= k <= 34 for k in kinds_):
+        raise ValueError("exposures: at most 3 sets of four, of different kinds 0-34")
+    excl = np.zeros((1, 35), np.uint8)
+    for k in kinds_:
+        excl[0, k] = 1
+    out = np.zeros(1, np.int32)
+    _american_batch.distance_batch(np.ascontiguousarray(h[None, :], dtype=np.uint8), excl,
+                                   np.array([len(exposures)], np.int32), out)
+    return int(out[0])

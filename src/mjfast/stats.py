@@ -61,6 +61,41 @@ class Estimate:
         return {"count": self.count, "n": self.n, "p": self.p, "se": self.se, "ci95": [self.low, self.high]}
 
 
+@dataclass(frozen=True)
+class Mean:
+    """A mean with its standard error and 95% normal interval.
+
+    Examples
+    --------
+    >>> m = Mean(2.0, 0.5, 100)
+    >>> round(m.low, 3), round(m.high, 3)
+    (1.02, 2.98)
+    """
+
+    mean: float
+    se: float
+    n: int
+
+    @property
+    def low(self) -> float:
+        return self.mean - Z95 * self.se
+
+    @property
+    def high(self) -> float:
+        return self.mean + Z95 * self.se
+
+    def to_dict(self) -> dict:
+        return {"mean": self.mean, "se": self.se, "n": self.n, "ci95": [self.low, self.high]}
+
+    @classmethod
+    def of_sample(cls, x) -> "Mean":
+        """The mean of a sample with its standard error (nan below 2 values)."""
+        n = len(x)
+        if n == 0:
+            return cls(math.nan, math.nan, 0)
+        return cls(float(x.mean()), float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan, n)
+
+
 def exact_square_sums(values, weights=None) -> list[int]:
     """Exact column sums of squares of int32-range integers, as Python ints.
 

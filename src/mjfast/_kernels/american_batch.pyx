@@ -8,9 +8,10 @@ count, and fills the output with the GIL released. The per-hand code is in ``_am
 """
 import numpy as np
 from cython.parallel cimport prange
-from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, int32_t, uint32_t, uint64_t
 
-from mjfast._kernels.american cimport american_distance_counts, american_distance_packed
+from mjfast._kernels.american cimport american_distance, american_distance_counts, american_distance_packed
+from mjfast._kernels.american_play cimport am_dist_hist, am_hist
 from mjfast._kernels.bits cimport mj_fields_sum, mj_popcount32, mj_load64, mj_lane_sum, MJ_F0
 from mjfast._kernels.hand cimport PAR_MIN
 
@@ -137,3 +138,23 @@ def check_packed_batch(const uint32_t[:, ::1] hands, uint64_t size_mask):
     if st:
         return i, st
     return -1, 0
+
+
+def distance_batch(const uint8_t[:, ::1] hands, const uint8_t[:, ::1] excl, const int32_t[::1] n_exp,
+                   int32_t[::1] out):
+    """Exposure-aware distance of each row: hands (n, 36) concealed counts (35 = jokers),
+    excl (n, 35) exposed kinds, n_exp (n,) number of exposed sets."""
+    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef int hist[9]
+    with nogil:
+        for i in range(n):
+            am_hist(&hands[i, 0], &excl[i, 0], hist)
+            out[i] = am_dist_hist(hist, hands[i, 35], n_exp[i])
+
+
+def concealed_distance_batch(const uint8_t[:, ::1] hands, int32_t[::1] out):
+    """american_distance (no exposures) of each row of (n, 36) counts: the kernel of _american.pxd."""
+    cdef Py_ssize_t i, n = hands.shape[0]
+    with nogil:
+        for i in range(n):
+            out[i] = american_distance(&hands[i, 0], hands[i, 34], hands[i, 35])

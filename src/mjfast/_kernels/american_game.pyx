@@ -1081,23 +1081,3 @@ def simulate_batch(dict rules, const uint64_t[::1] game_index, uint64_t k0, uint
         return
     with nogil:
         run_batch(run_one, &R, &game_index[0], n, k0, k1, &policies[0, 0], &out[0, 0], N_OUT, threads)
-
-
-def distance_batch(const uint8_t[:, ::1] hands, const uint8_t[:, ::1] excl, const int32_t[::1] n_exp,
-                   int32_t[::1] out):
-    """Exposure-aware distance of each row: hands (n, 36) concealed counts (35 = jokers),
-    excl (n, 35) exposed kinds, n_exp (n,) number of exposed sets."""
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef int hist[9]
-    with nogil:
-        for i in range(n):
-            am_hist(&hands[i, 0], &excl[i, 0], hist)
-            out[i] = am_dist_hist(hist, hands[i, 35], n_exp[i])
-
-
-def concealed_distance_batch(const uint8_t[:, ::1] hands, int32_t[::1] out):
-    """american_distance (no exposures) of each row of (n, 36) counts: the kernel of _american.pxd."""
-    cdef Py_ssize_t i, n = hands.shape[0]
-    with nogil:
-        for i in range(n):
-            out[i] = american_distance(&hands[i, 0], hands[i, 34], hands[i, 35])

@@ -1,0 +1,121 @@
+"""The Chinese family's adapter (classical, basic, Chinese Official): its engine, built-in
+policies, the bridge to Python policies, its output columns and its events."""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import tiles
+from .._kernels import chinese_game as _kernel
+from .._kernels import engine as _engine
+from .policy import Bridge as BridgeBase
+from .policy import Policy, SeatView
+from .results import CLAIM_KINDS, Counters, SimResult
+
+NAME = "chinese"
+KERNEL = _kernel
+BUILTIN = {k: _engine.POLICY_CODES[k] for k in ("random", "greedy", "defensive")}
+WHERE = ""                                       # qualifies "unknown policy" messages
+OUT = dict(_engine.OUT_COMMON, **_kernel.OUT_COLUMNS)
+DICE = True                                      # hands break the wall with dice
+SCRIPTED_SEED = None                             # play_walls games: the built-in policies' key is (0, 0)
+NAMED_OUT_IN_SCRIPTED_LOGS = False
+_ASK = _engine.ASK
+_C_WIN, _C_KONG, _C_PUNG, _C_CHOW = 1, 2, 3, 100   # claim option codes (chows: 100 + first kind)
+
+
+def _claims(o: np.ndarray) -> np.ndarray:
+    return o[:, OUT["claims"]:OUT["claims"] + 20].reshape(-1, 4, 5)
+
+
+COUNTERS = Counters(OUT, _claims, CLAIM_KINDS, result=SimResult)
+
+
+def claim_label(code: int) -> str | None:
+    if code == 0:
+        return None
+    if code == _C_WIN:
+        return "win"
+    if code == _C_KONG:
+        return "kong"
+    if code == _C_PUNG:
+        return "pung"
+    start = code - _C_CHOW
+    return "chow:" + tiles.format_hand(np.bincount([start, start + 1, start + 2], minlength=34))
+
+
+def own_label(code: int) -> str:
+    kind, k = divmod(code, 1000)
+    return "win" if kind == 1 else ("concealed_kong:" if kind == 2 else "added_kong:") + tiles.tile_name(k)
+
+
+class Bridge(BridgeBase):
+    """The Chinese family's questions to Python policies, their answers checked."""
+
+    def __init__(self, policies: list, rules=None):
+        super().__init__(policies)
+
+    def _view(self, v: dict) -> SeatView:
+        melds = tuple(tuple((kind, tiles.tile_name(int(t))) for kind, t in seat) for seat in v["melds"])
+        discards = tuple(tuple(tiles.tile_name(int(t)) for t in seat) for seat in v["discards"])
+        drawn = tiles.tile_name(v["drawn"]) if v["drawn"] >= 0 else None
+        return SeatView(v["seat"], v["dealer"], v["hand_number"], v["turn"], v["hand"], melds, discards,
+                        v["visible"], v["ready"], v["bonus"], v["wall_left"], drawn)
+
+    def ask(self, v: dict, what: int, tile: int, options: list) -> int:
+        seat = v["seat"]
+        self.last = (seat, v["hand_number"])
+        view = self._view(v)
+        pol = self.policies[seat]
+        if what == _ASK["discard"]:
+            choice = pol.discard(view)
+            try:
+                k = tiles.tile_index(choice) if isinstance(choice, str) else int(choice)
+            except (ValueError, TypeError):
+                k = -1
+            if not 0 <= k < 34 or view.hand[k] == 0:
+                self._raise(seat, view, choice, "a tile in hand: " + tiles.format_hand(view.hand))
+            return k
+        if what == _ASK["claim"]:
+            labels = [claim_label(c) for c in options]
+            choice = pol.claim(view, tiles.tile_name(tile), [x for x in labels if x is not None])
+            if choice not in labels:
+                self._raise(seat, view, choice, labels)
+            return labels.index(choice)
+        if what == _ASK["own_turn"]:
+            labels = [own_label(c) for c in options]
+            choice = pol.own_turn(view, labels)
+            if choice is None:
+                return -1
+            if choice not in labels:
+                self._raise(seat, view, choice, labels + [None])
+            return labels.index(choice)
+        return 1 if pol.declare_ready(view) else 0
+
+    def _kind_name(self, kind: int):
+        return tiles.tile_name(kind) if 0 <= kind < 34 else kind
+
+
+def table(kern: dict, bridge, capacity: int = 0):
+    """An engine table for these kernel rules (its event log of `capacity` events)."""
+    return _kernel.ChineseTable(kern, capacity)
+
+
+def event_fields(name: str, seat: int, a: int, b: int) -> dict:
+    """The fields of one event of the family's log."""
+    if name == "hand":
+        return {"dealer": seat, "dice": [a, b]}
+    if name in ("deal", "draw", "bonus", "replacement"):
+        return {"tile": tiles.physical_tile_name(a), "id": a}
+    if name in ("discard", "pung", "kong", "concealed_kong", "added_kong"):
+        return {"tile": tiles.tile_name(a)}
+    if name == "chow":
+        return {"tile": tiles.tile_name(a), "set": claim_label(_C_CHOW + b)[5:]}
+    if name == "win":
+        return {"self_drawn": bool(a), "discarder": None if b < 0 else b}
+    if name == "score":
+        return {"delta": a, "total": b}
+    return {}
+
+
+def is_python(p) -> bool:
+    return isinstance(p, Policy)

@@ -1,0 +1,538 @@
+"""Results of simulated games: per-seat and per-policy statistics with their uncertainty
+(SimResult, and AmericanSimResult with the American statistics), paired comparisons
+(Comparison, PassEffect), and the one accumulator that builds them from the engine's
+per-game output columns, chunk by chunk, exactly."""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+
+from .._runtime.seeding import seed_to_json
+from ..stats import Estimate, Mean, Z95, exact_square_sums
+from ..rules import RuleSet
+from .policy import policy_name as _policy_name
+
+#: claim kinds of the Chinese family, in the engine's meld order (SimResult.claims columns)
+CLAIM_KINDS = ("chow", "pung", "kong", "concealed_kong", "added_kong")
+#: American claims: calls for a set of four and joker exchanges
+AMERICAN_CLAIMS = ("quad", "joker_exchange")
+N_DIST = 15                      # American distances 0..14
+
+
+@dataclasses.dataclass(eq=False)
+class SimResult:
+    """Statistics of simulated games (see :func:`simulate`). Merge runs with ``a + b``.
+
+    Counters per player index 0..3 (arrays of shape (4,)) and per policy name; every rate is
+    an :class:`~mjfast.stats.Estimate` (count, n, p, se, 95% Wilson interval), every mean a
+    :class:`Mean` (mean, se, 95% interval, n).
+    """
+
+    rules: RuleSet
+    games: int
+    hands: int
+    policies: tuple          # per seat, for non-duplicate runs; per rotation 0 in duplicate runs
+    duplicate: bool
+    seeds: tuple
+    wins: np.ndarray
+    self_draw_wins: np.ndarray
+    deal_ins: np.ndarray
+    claims: np.ndarray       # (4, 5)
+    points: np.ndarray       # sum of final game points per player
+    points_sq: np.ndarray
+    points_hist: list        # per player {points: games}
+    exhaustive_draws: int
+    turns: int
+    turns_sq_per_game: int   # sum over games of (turns in the game) squared
+    by_policy: dict          # name -> dict of counters (seats pooled)
+
+    # -- derived ---------------------------------------------------------------------------
+    @property
+    def discard_wins(self) -> np.ndarray:
+        return self.wins - self.self_draw_wins
+
+    def win_rate(self, seat: int | None = None, policy: str | None = None) -> Estimate:
+        """Share of hands won (by player `seat`, or by all players using `policy`)."""
+        w, h = self._pick("wins", seat, policy)
+        return Estimate.from_counts(w, h)
+
+    def self_draw_share(self, seat=None, policy=None) -> Estimate:
+        """Share of wins that were self-drawn."""
+        s, _ = self._pick("self_draw_wins", seat, policy)
+        w, _ = self._pick("wins", seat, policy)
+        return Estimate.from_counts(s, w)
+
+    def discard_win_share(self, seat=None, policy=None) -> Estimate:
+        s, _ = self._pick("self_draw_wins", seat, policy)
+        w, _ = self._pick("wins", seat, policy)
+        return Estimate.from_counts(w - s, w)
+
+    def deal_in_rate(self, seat=None, policy=None) -> Estimate:
+        """Share of hands in which this player discarded the winning tile."""
+        d, h = self._pick("deal_ins", seat, policy)
+        return Estimate.from_counts(d, h)
+
+    def exhaustive_draw_rate(self) -> Estimate:
+        return Estimate.from_counts(self.exhaustive_draws, self.hands)
+
+    def mean_turns(self) -> "Mean":
+        """Mean hand length in turns (a turn = a draw or claim, then a discard)."""
+        per_hand = self.hands / self.games if self.games else 1
+        m = self.turns / self.hands if self.hands else math.nan
+        var_game = self.turns_sq_per_game / self.games - (self.turns / self.games) ** 2 if self.games > 1 else math.nan
+        se = math.sqrt(max(var_game, 0) / (self.games - 1)) / per_hand if self.games > 1 else math.nan
+        return Mean(m, se, self.hands)
+
+    def mean_points(self, seat=None, policy=None) -> "Mean":
+        """Mean final points per game."""
+        if policy is not None:
+            c = self.by_policy[policy]
+            s, sq, n = c["points"], c["points_sq"], c["games"]
+        else:
+            s, sq, n = self.points[seat], self.points_sq[seat], self.games
+        m = float(s / n) if n else math.nan
+        var = (sq - n * m * m) / (n - 1) if n > 1 else math.nan
+        return Mean(m, math.sqrt(max(var, 0) / n) if n > 1 else math.nan, n)
+
+    def claims_per_hand(self, seat=None, policy=None) -> dict:
+        """Mean claims per hand by kind (chow, pung, kong, concealed_kong, added_kong)."""
+        if policy is not None:
+            c, h = self.by_policy[policy]["claims"], self.by_policy[policy]["hands"]
+        else:
+            c, h = self.claims[seat], self.hands
+        return {k: (float(c[i]) / h if h else math.nan) for i, k in enumerate(CLAIM_KINDS)}
+
+    def _pick(self, field: str, seat, policy):
+        if (seat is None) == (policy is None):
+            raise ValueError("give exactly one of seat (0-3) or policy (a name)")
+        if policy is not None:
+            if policy not in self.by_policy:
+                raise ValueError(f"no policy {policy!r} in this result; have {sorted(self.by_policy)}")
+            c = self.by_policy[policy]
+            return int(c[field]), int(c["hands"])
+        if seat not in (0, 1, 2, 3):
+            raise ValueError(f"seat must be 0-3, got {seat!r}")
+        return int(getattr(self, field)[seat]), self.hands
+
+    # -- merging -----------------------------------------------------------------------------
+    def __add__(self, other: "SimResult") -> "SimResult":
+        if not isinstance(other, SimResult):
+            return NotImplemented
+        if (self.rules, self.policies, self.duplicate) != (other.rules, other.policies, other.duplicate):
+            raise ValueError("cannot merge results of different rules, policies or duplicate settings")
+        hist = [_merge_hist(a, b) for a, b in zip(self.points_hist, other.points_hist)]
+        byp = {}
+        for name in set(self.by_policy) | set(other.by_policy):
+            a, b = self.by_policy.get(name), other.by_policy.get(name)
+            byp[name] = b if a is None else a if b is None else {k: a[k] + b[k] for k in a}
+        return SimResult(self.rules, self.games + other.games, self.hands + other.hands, self.policies,
+                         self.duplicate, self.seeds + other.seeds, self.wins + other.wins,
+                         self.self_draw_wins + other.self_draw_wins, self.deal_ins + other.deal_ins,
+                         self.claims + other.claims, self.points + other.points, self.points_sq + other.points_sq,
+                         hist, self.exhaustive_draws + other.exhaustive_draws, self.turns + other.turns,
+                         self.turns_sq_per_game + other.turns_sq_per_game, byp)
+
+    # -- output --------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The stable JSON schema (see the README)."""
+        seats = []
+        for s in range(4):
+            seats.append({
+                "seat": s,
+                "policy": _policy_name(self.policies[s]) if not self.duplicate else None,
+                "wins": int(self.wins[s]), "self_draw_wins": int(self.self_draw_wins[s]),
+                "discard_wins": int(self.discard_wins[s]), "deal_ins": int(self.deal_ins[s]),
+                "points": int(self.points[s]),
+                "win_rate": self.win_rate(s).to_dict(), "deal_in_rate": self.deal_in_rate(s).to_dict(),
+                "self_draw_share": self.self_draw_share(s).to_dict(),
+                "mean_points": self.mean_points(s).to_dict(),
+                "points_distribution": {str(k): v for k, v in sorted(self.points_hist[s].items())},
+                "claims": {k: int(self.claims[s, i]) for i, k in enumerate(CLAIM_KINDS)},
+            })
+        pols = {}
+        for name, c in self.by_policy.items():
+            pols[name] = {
+                "hands": int(c["hands"]), "games": int(c["games"]), "wins": int(c["wins"]),
+                "self_draw_wins": int(c["self_draw_wins"]), "deal_ins": int(c["deal_ins"]),
+                "points": int(c["points"]),
+                "win_rate": self.win_rate(policy=name).to_dict(),
+                "deal_in_rate": self.deal_in_rate(policy=name).to_dict(),
+                "mean_points": self.mean_points(policy=name).to_dict(),
+                "claims": {k: int(c["claims"][i]) for i, k in enumerate(CLAIM_KINDS)},
+            }
+        mt = self.mean_turns()
+        return {
+            "rules": self.rules.name, "options": self.rules.to_dict(), "games": self.games, "hands": self.hands,
+            "seed": seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(s) for s in self.seeds],
+            "duplicate": self.duplicate,
+            "seats": seats, "policies": pols,
+            "exhaustive_draws": self.exhaustive_draws,
+            "exhaustive_draw_rate": self.exhaustive_draw_rate().to_dict(),
+            "mean_turns": mt.mean, "mean_turns_se": mt.se,
+        }
+
+    def table(self) -> str:
+        """Readable win-rate table with 95% intervals."""
+        def fmt(e: Estimate) -> str:
+            return f"{e.p:6.4f} [{e.low:6.4f}, {e.high:6.4f}]"
+
+        lines = [f"mjfast simulate: rules={self.rules.name} games={self.games:,} hands={self.hands:,} "
+                 f"seed={seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(x) for x in self.seeds]}"
+                 + ("  (duplicate)" if self.duplicate else "")]
+        lines.append(f"{'':<14}{'win rate':>26}{'self-draw share':>26}{'deal-in rate':>26}{'mean points':>22}")
+        rows = [(f"seat {s} {'' if self.duplicate else _policy_name(self.policies[s])}", dict(seat=s)) for s in range(4)]
+        if len(self.by_policy) > 1 or self.duplicate:
+            rows += [(f"policy {name}", dict(policy=name)) for name in sorted(self.by_policy)]
+        for label, kw in rows:
+            mp = self.mean_points(**kw)
+            lines.append(f"{label:<14}{fmt(self.win_rate(**kw)):>26}{fmt(self.self_draw_share(**kw)):>26}"
+                         f"{fmt(self.deal_in_rate(**kw)):>26}{mp.mean:>12.2f} ± {Z95 * mp.se:<7.2f}")
+        ed, mt = self.exhaustive_draw_rate(), self.mean_turns()
+        lines.append(f"exhaustive draws {fmt(ed)}   mean turns per hand {mt.mean:.2f} ± {Z95 * mt.se:.2f}")
+        claims = self.claims.sum(axis=0)
+        lines.append("claims per hand: " + ", ".join(f"{k} {claims[i] / max(self.hands, 1):.3f}" for i, k in enumerate(CLAIM_KINDS)))
+        return "\n".join(lines)
+
+
+@dataclasses.dataclass(eq=False)
+class AmericanSimResult(SimResult):
+    """:class:`~mjfast.SimResult` of American games, with the American statistics.
+
+    ``claims`` holds per player (calls for a set of four, joker exchanges);
+    ``distance_before``/``distance_after`` are (4, 15) histograms of the distance to Mahjong of
+    each player's hand right after the deal and after the whole Charleston (courtesy pass
+    included); ``exhaustive_draws`` counts wall games.
+    """
+
+    jokerless_wins: np.ndarray = None
+    dead_hands: np.ndarray = None
+    distance_before: np.ndarray = None
+    distance_after: np.ndarray = None
+    second_charlestons: int = 0
+    courtesy_tiles: int = 0
+
+    def jokerless_share(self, seat=None, policy=None) -> Estimate:
+        """Share of wins whose hand held no joker."""
+        j, _ = self._pick("jokerless_wins", seat, policy)
+        w, _ = self._pick("wins", seat, policy)
+        return Estimate.from_counts(j, w)
+
+    def dead_hand_rate(self, seat=None, policy=None) -> Estimate:
+        """Share of hands in which this player's hand went dead."""
+        d, h = self._pick("dead_hands", seat, policy)
+        return Estimate.from_counts(d, h)
+
+    def wall_game_rate(self) -> Estimate:
+        """Share of hands ended by an empty wall (the same as :meth:`exhaustive_draw_rate`)."""
+        return self.exhaustive_draw_rate()
+
+    def second_charleston_rate(self) -> Estimate:
+        return Estimate.from_counts(self.second_charlestons, self.hands)
+
+    def distance_distribution(self, when: str = "after", seat: int | None = None) -> list:
+        """Share of hands at each distance 0..14 (``when`` "before" or "after" the Charleston),
+        for player ``seat`` or all players pooled; a list of 15 Estimates."""
+        h = self._hist(when, seat)
+        n = int(h.sum())
+        return [Estimate.from_counts(int(c), n) for c in h]
+
+    def mean_distance(self, when: str = "after", seat: int | None = None) -> Mean:
+        """Mean distance to Mahjong before or after the Charleston (hands are independent)."""
+        h = self._hist(when, seat).astype(np.float64)
+        n = int(h.sum())
+        d = np.arange(N_DIST)
+        if n == 0:
+            return Mean(math.nan, math.nan, 0)
+        m = float((h * d).sum() / n)
+        var = float((h * (d - m) ** 2).sum() / (n - 1)) if n > 1 else math.nan
+        return Mean(m, math.sqrt(var / n) if n > 1 else math.nan, n)
+
+    def _hist(self, when, seat):
+        if when not in ("before", "after"):
+            raise ValueError(f"when must be 'before' or 'after', got {when!r}")
+        h = self.distance_before if when == "before" else self.distance_after
+        if seat is None:
+            return h.sum(axis=0)
+        if seat not in (0, 1, 2, 3):
+            raise ValueError(f"seat must be 0-3, got {seat!r}")
+        return h[seat]
+
+    def claims_per_hand(self, seat=None, policy=None) -> dict:
+        """Mean calls for a set of four ("quad") and joker exchanges per hand."""
+        if policy is not None:
+            c, h = self.by_policy[policy]["claims"], self.by_policy[policy]["hands"]
+        else:
+            c, h = self.claims[seat], self.hands
+        return {k: (float(c[i]) / h if h else math.nan) for i, k in enumerate(("quad", "joker_exchange"))}
+
+    def __add__(self, other):
+        if not isinstance(other, AmericanSimResult):
+            return NotImplemented
+        base = SimResult.__add__(self, other)
+        return AmericanSimResult(**{f.name: getattr(base, f.name) for f in dataclasses.fields(SimResult)},
+                                 jokerless_wins=self.jokerless_wins + other.jokerless_wins,
+                                 dead_hands=self.dead_hands + other.dead_hands,
+                                 distance_before=self.distance_before + other.distance_before,
+                                 distance_after=self.distance_after + other.distance_after,
+                                 second_charlestons=self.second_charlestons + other.second_charlestons,
+                                 courtesy_tiles=self.courtesy_tiles + other.courtesy_tiles)
+
+    def to_dict(self) -> dict:
+        """The JSON schema of the other rule sets plus the American keys (see the README)."""
+        seats = []
+        for s in range(4):
+            seats.append({
+                "seat": s,
+                "policy": _policy_name(self.policies[s]) if not self.duplicate else None,
+                "wins": int(self.wins[s]), "self_draw_wins": int(self.self_draw_wins[s]),
+                "discard_wins": int(self.discard_wins[s]), "deal_ins": int(self.deal_ins[s]),
+                "points": int(self.points[s]),
+                "win_rate": self.win_rate(s).to_dict(), "deal_in_rate": self.deal_in_rate(s).to_dict(),
+                "self_draw_share": self.self_draw_share(s).to_dict(),
+                "mean_points": self.mean_points(s).to_dict(),
+                "points_distribution": {str(k): v for k, v in sorted(self.points_hist[s].items())},
+                "claims": {"quad": int(self.claims[s, 0]), "joker_exchange": int(self.claims[s, 1])},
+                "jokerless_wins": int(self.jokerless_wins[s]),
+                "jokerless_share": self.jokerless_share(s).to_dict(),
+                "dead_hands": int(self.dead_hands[s]), "dead_hand_rate": self.dead_hand_rate(s).to_dict(),
+                "distance_before": self.distance_before[s].tolist(),
+                "distance_after": self.distance_after[s].tolist(),
+                "mean_distance_before": self.mean_distance("before", s).to_dict(),
+                "mean_distance_after": self.mean_distance("after", s).to_dict(),
+            })
+        pols = {}
+        for name, c in self.by_policy.items():
+            pols[name] = {
+                "hands": int(c["hands"]), "games": int(c["games"]), "wins": int(c["wins"]),
+                "self_draw_wins": int(c["self_draw_wins"]), "deal_ins": int(c["deal_ins"]),
+                "points": int(c["points"]), "jokerless_wins": int(c["jokerless_wins"]),
+                "dead_hands": int(c["dead_hands"]),
+                "win_rate": self.win_rate(policy=name).to_dict(),
+                "deal_in_rate": self.deal_in_rate(policy=name).to_dict(),
+                "mean_points": self.mean_points(policy=name).to_dict(),
+                "claims": {"quad": int(c["claims"][0]), "joker_exchange": int(c["claims"][1])},
+            }
+        mt = self.mean_turns()
+        return {
+            "rules": self.rules.name, "options": self.rules.to_dict(), "games": self.games, "hands": self.hands,
+            "seed": seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(s) for s in self.seeds],
+            "duplicate": self.duplicate,
+            "seats": seats, "policies": pols,
+            "exhaustive_draws": self.exhaustive_draws,
+            "exhaustive_draw_rate": self.exhaustive_draw_rate().to_dict(),
+            "mean_turns": mt.mean, "mean_turns_se": mt.se,
+            "wall_games": self.exhaustive_draws, "wall_game_rate": self.wall_game_rate().to_dict(),
+            "jokerless_wins": int(self.jokerless_wins.sum()), "dead_hands": int(self.dead_hands.sum()),
+            "second_charlestons": self.second_charlestons, "courtesy_tiles": self.courtesy_tiles,
+            "distance_before": self.distance_before.sum(axis=0).tolist(),
+            "distance_after": self.distance_after.sum(axis=0).tolist(),
+            "mean_distance_before": self.mean_distance("before").to_dict(),
+            "mean_distance_after": self.mean_distance("after").to_dict(),
+        }
+
+    def table(self) -> str:
+        """Readable table with 95% intervals."""
+        def fmt(e: Estimate) -> str:
+            return f"{e.p:6.4f} [{e.low:6.4f}, {e.high:6.4f}]"
+
+        lines = [f"mjfast simulate: rules=american games={self.games:,} hands={self.hands:,} "
+                 f"seed={seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(x) for x in self.seeds]}"
+                 + ("  (duplicate)" if self.duplicate else "")]
+        lines.append(f"{'':<14}{'win rate':>26}{'self-draw share':>26}{'jokerless share':>26}"
+                     f"{'dead-hand rate':>26}{'mean points':>22}")
+        rows = [(f"seat {s} {'' if self.duplicate else _policy_name(self.policies[s])}", dict(seat=s)) for s in range(4)]
+        if len(self.by_policy) > 1 or self.duplicate:
+            rows += [(f"policy {name}", dict(policy=name)) for name in sorted(self.by_policy)]
+        for label, kw in rows:
+            mp = self.mean_points(**kw)
+            lines.append(f"{label:<14}{fmt(self.win_rate(**kw)):>26}{fmt(self.self_draw_share(**kw)):>26}"
+                         f"{fmt(self.jokerless_share(**kw)):>26}{fmt(self.dead_hand_rate(**kw)):>26}"
+                         f"{mp.mean:>12.2f} ± {Z95 * mp.se:<7.2f}")
+        mt = self.mean_turns()
+        lines.append(f"wall games {fmt(self.wall_game_rate())}   mean turns per hand {mt.mean:.2f} ± {Z95 * mt.se:.2f}")
+        b, a = self.mean_distance("before"), self.mean_distance("after")
+        lines.append(f"distance to Mahjong: before the Charleston {b.mean:.3f} ± {Z95 * b.se:.3f}, "
+                     f"after {a.mean:.3f} ± {Z95 * a.se:.3f}; second Charleston in "
+                     f"{self.second_charleston_rate().p:.3f} of hands, courtesy tiles per hand "
+                     f"{self.courtesy_tiles / max(self.hands, 1):.3f}")
+        for when in ("before", "after"):
+            h = self.distance_before if when == "before" else self.distance_after
+            tot = h.sum(axis=0)
+            lines.append(f"distance {when:<6}: " + " ".join(f"{d}:{tot[d] / max(tot.sum(), 1):.3f}"
+                                                             for d in range(N_DIST) if tot[d]))
+        c = self.claims.sum(axis=0)
+        lines.append(f"per hand: calls {c[0] / max(self.hands, 1):.3f}, joker exchanges {c[1] / max(self.hands, 1):.3f}")
+        return "\n".join(lines)
+
+
+@dataclasses.dataclass(frozen=True)
+class Comparison:
+    """Paired difference of two policies on the same walls (see :func:`compare`)."""
+
+    policy_a: str
+    policy_b: str
+    wall_sets: int
+    points_diff: Mean        # mean points per game of A minus B in the same seat, same walls
+    win_rate_diff: Mean      # share of hands won, A minus B
+    a: SimResult
+    b: SimResult
+
+    def to_dict(self) -> dict:
+        return {"policy_a": self.policy_a, "policy_b": self.policy_b, "wall_sets": self.wall_sets,
+                "points_diff": self.points_diff.to_dict(), "win_rate_diff": self.win_rate_diff.to_dict()}
+
+
+@dataclasses.dataclass(frozen=True)
+class PassEffect:
+    """Paired effect of one optional pass: the same games played with it (``on``) and without.
+
+    Every difference is ``on - off`` per game on identical walls and policy streams, then the
+    mean and standard error over games (:class:`~mjfast.sim.Mean`).
+    """
+
+    option: str
+    games: int
+    distance_after: Mean       # mean distance to Mahjong after the Charleston (all players)
+    win_rate: Mean             # share of hands won (by anyone)
+    wall_game_rate: Mean       # share of hands ending with an empty wall
+    mean_turns: Mean           # turns per hand
+    points: tuple              # per player: final points
+    on: AmericanSimResult
+    off: AmericanSimResult
+
+    def to_dict(self) -> dict:
+        return {"option": self.option, "games": self.games, "distance_after": self.distance_after.to_dict(),
+                "win_rate": self.win_rate.to_dict(), "wall_game_rate": self.wall_game_rate.to_dict(),
+                "mean_turns": self.mean_turns.to_dict(), "points": [m.to_dict() for m in self.points]}
+
+
+
+
+def merge_hist(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = out.get(k, 0) + v
+    return out
+
+
+_merge_hist = merge_hist
+
+
+@dataclasses.dataclass(frozen=True)
+class Counters:
+    """Where a rule family's engine keeps its per-game counters (named output columns).
+
+    ``out``: every column by name (the common ones of engine.OUT_COMMON and the family's);
+    ``claims(o)``: the claims of each game as (m, 4 players, len(claim_kinds)) counts;
+    ``per_player``: result field -> column of 4 (American: jokerless wins, dead hands);
+    ``scalars``: result field -> column (American: second Charlestons, courtesy tiles);
+    ``histograms``: result field -> column of 4 x 15 (American: distance before/after the
+    Charleston); ``result``: the result class."""
+
+    out: dict
+    claims: object
+    claim_kinds: tuple
+    per_player: dict = dataclasses.field(default_factory=dict)
+    scalars: dict = dataclasses.field(default_factory=dict)
+    histograms: dict = dataclasses.field(default_factory=dict)
+    result: type = SimResult
+
+
+class Accumulator:
+    """Running counters over chunks of per-game engine output (bounded memory); pieces of a
+    run merge exactly, in any order (integer sums; second moments as Python ints)."""
+
+    BASE_KEYS = ("hands", "games", "wins", "self_draw_wins", "deal_ins", "points", "points_sq")
+
+    def __init__(self, spec: Counters):
+        self.spec = spec
+        self.games = 0
+        self.hands = 0
+        self.wins = np.zeros(4, np.int64)
+        self.self_wins = np.zeros(4, np.int64)
+        self.deal_ins = np.zeros(4, np.int64)
+        self.claims = np.zeros((4, len(spec.claim_kinds)), np.int64)
+        self.points = np.zeros(4, np.int64)
+        self.points_sq = np.zeros(4, object)   # Python ints: exact however many games
+        self.hist = [dict() for _ in range(4)]
+        self.draws = 0
+        self.turns = 0
+        self.turns_sq = 0
+        self.extra = {k: np.zeros(4, np.int64) for k in spec.per_player}
+        self.extra.update({k: 0 for k in spec.scalars})
+        self.extra.update({k: np.zeros((4, N_DIST), np.int64) for k in spec.histograms})
+        self.by_policy: dict = {}
+
+    def _new_policy(self) -> dict:
+        return ({k: 0 for k in self.BASE_KEYS + tuple(self.spec.per_player)}
+                | {"claims": np.zeros(len(self.spec.claim_kinds), np.int64)})
+
+    def add(self, out: np.ndarray, names: np.ndarray) -> None:
+        """out: (m, width) engine rows; names: (m, 4) policy name of each player."""
+        o = out.astype(np.int64)
+        c = self.spec.out
+        sc, wi, sd, di = c["score"], c["wins"], c["self_drawn"], c["deal_ins"]
+        hands, turns = c["hands"], c["turns"]
+        claims = self.spec.claims(o)                       # (m, 4, kinds)
+        self.games += len(o)
+        self.hands += int(o[:, hands].sum())
+        self.wins += o[:, wi:wi + 4].sum(axis=0)
+        self.self_wins += o[:, sd:sd + 4].sum(axis=0)
+        self.deal_ins += o[:, di:di + 4].sum(axis=0)
+        self.claims += claims.sum(axis=0)
+        self.points += o[:, sc:sc + 4].sum(axis=0)
+        self.points_sq += np.array(exact_square_sums(o[:, sc:sc + 4]), object)
+        for s in range(4):
+            vals, counts = np.unique(o[:, sc + s], return_counts=True)
+            for v, k in zip(vals.tolist(), counts.tolist()):
+                self.hist[s][v] = self.hist[s].get(v, 0) + k
+        self.draws += int(o[:, c["draws"]].sum())
+        self.turns += int(o[:, turns].sum())
+        self.turns_sq += int((o[:, turns] ** 2).sum())
+        for k, col in self.spec.per_player.items():
+            self.extra[k] += o[:, col:col + 4].sum(axis=0)
+        for k, col in self.spec.scalars.items():
+            self.extra[k] += int(o[:, col].sum())
+        for k, col in self.spec.histograms.items():
+            self.extra[k] += o[:, col:col + 4 * N_DIST].reshape(-1, 4, N_DIST).sum(axis=0)
+        for name in np.unique(names):
+            mask = names == name          # (m, 4)
+            p = self.by_policy.setdefault(str(name), self._new_policy())
+            p["games"] += int(mask.sum())
+            p["hands"] += int((mask * o[:, hands:hands + 1]).sum())
+            p["wins"] += int((o[:, wi:wi + 4] * mask).sum())
+            p["self_draw_wins"] += int((o[:, sd:sd + 4] * mask).sum())
+            p["deal_ins"] += int((o[:, di:di + 4] * mask).sum())
+            p["points"] += int((o[:, sc:sc + 4] * mask).sum())
+            p["points_sq"] += exact_square_sums(o[:, sc:sc + 4], mask)[0]
+            for k, col in self.spec.per_player.items():
+                p[k] += int((o[:, col:col + 4] * mask).sum())
+            p["claims"] = p["claims"] + (claims * mask[:, :, None]).sum(axis=(0, 1))
+
+    def merge(self, other: "Accumulator") -> "Accumulator":
+        """Add the counters of ``other`` (a disjoint piece of the run) into self; exact."""
+        self.games += other.games
+        self.hands += other.hands
+        self.wins += other.wins
+        self.self_wins += other.self_wins
+        self.deal_ins += other.deal_ins
+        self.claims += other.claims
+        self.points += other.points
+        self.points_sq += other.points_sq
+        self.hist = [merge_hist(a, b) for a, b in zip(self.hist, other.hist)]
+        self.draws += other.draws
+        self.turns += other.turns
+        self.turns_sq += other.turns_sq
+        for k in self.extra:
+            self.extra[k] = self.extra[k] + other.extra[k]
+        for name, c in other.by_policy.items():
+            mine = self.by_policy.get(name)
+            self.by_policy[name] = dict(c) if mine is None else {k: mine[k] + c[k] for k in mine}
+        return self
+
+    def result(self, rules, policies, duplicate, seed) -> SimResult:
+        return self.spec.result(rules, self.games, self.hands, tuple(policies), duplicate, (seed,), self.wins,
+                                self.self_wins, self.deal_ins, self.claims, self.points, self.points_sq, self.hist,
+                                self.draws, self.turns, self.turns_sq, self.by_policy, **self.extra)
