@@ -17,25 +17,21 @@ from typing import Any
 import numpy as np
 
 from . import hands, tiles
-
-RULES = (None, "classical", "basic", "mcr")
-_FORMS_OF = {
-    None: ("standard", "seven_pairs", "thirteen_orphans"),
-    "classical": ("standard",),
-    "basic": ("standard",),
-    "mcr": hands.FORMS,
-}
-
+from . import rules as _rules
 
 def _check_rules(rules):
-    if rules is not None and not isinstance(rules, str):
-        raise TypeError(f"rules must be a str or None, not {type(rules).__name__}")
-    if rules == "american":
-        raise ValueError("rules='american' is not supported by hand analysis yet (American hands are "
-                         f"matched against the card, not by shanten); choose one of {RULES}")
-    if rules not in _FORMS_OF:
-        raise ValueError(f"unknown rules {rules!r}; choose one of {RULES}")
+    """``rules`` (None, a name or a RuleSet) checked for hand analysis: any rule set whose
+    hands are read by the standard model."""
+    if _rules.facts(rules)[2] != "standard":
+        raise ValueError(f"rules={rules_label(rules)!r} is not supported by hand analysis yet (American hands are "
+                         f"matched against the card, not by shanten); choose None or one of "
+                         f"{tuple(n for n in _rules.names() if _rules.get(n).hand_model == 'standard')}")
     return rules
+
+
+def rules_label(rules):
+    """What results record of ``rules``: its name (None stays None)."""
+    return rules.name if isinstance(rules, _rules.RuleSet) else rules
 
 
 @dataclasses.dataclass(frozen=True)
@@ -221,7 +217,7 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical") 
     h = read_hand(hand, visible)
     conc = h.concealed
     n = int(conc.sum())
-    forms = tuple(f for f in _FORMS_OF[rules] if hands._forms_sizes(hands.form_bits(f, rules), 1 << n))
+    forms = tuple(f for f in _rules.facts(rules)[0] if hands._forms_sizes(hands.form_bits(f, rules), 1 << n))
     seen = h.seen
     by_form = {f: int(hands.shanten_rows(conc[None, :], hands.form_bits(f, rules), h.called)[0]) for f in forms}
     sh = min(by_form.values())
@@ -242,7 +238,7 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical") 
         res = _options(rows, seen_rows, bits, h.called)
         order = sorted(range(len(held)), key=lambda i: (res[i][0], -res[i][2], int(held[i])))
         options = [DiscardOption(_NAMES[int(held[i])], *res[i]) for i in order]
-    return HandAnalysis(h.text, rules, n + 3 * len(h.melds), n, h.melds, vis, sh, by_form, complete,
+    return HandAnalysis(h.text, rules_label(rules), n + 3 * len(h.melds), n, h.melds, vis, sh, by_form, complete,
                         decomps, waits, eff, eff_count, options)
 
 

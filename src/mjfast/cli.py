@@ -19,6 +19,8 @@ import time
 
 import numpy as np
 
+from . import rules as _rules
+
 
 def _cmd_demo(args) -> int:
     from . import hands
@@ -70,15 +72,16 @@ def _cmd_shanten(args) -> int:
 
     text = " ".join(args.hand)
     s = hands.shanten(text, form=args.form, rules=args.rules)
+    american = _rules.facts(args.rules)[2] == "american"
     print(f"hand      {text}")
     print(f"shanten   {s}  (form={args.form}, rules={args.rules})")
-    if args.rules == "american":  # 13 tiles: waiting hand; 14: one row per discard
+    if american:  # 13 tiles: waiting hand; 14: one row per discard
         from . import _american_hands
 
         n = 13 if int(_american_hands.as_batch(text, _american_hands.SIZES_SHANTEN).data.sum()) == 13 else 14
     else:
         n = int(hands.as_batch(text).data.sum())
-    if s == -1 and n % 3 == 2 and args.rules != "american":
+    if s == -1 and n % 3 == 2 and not american:
         for d in hands.decompose(text):
             print("decomp    " + " ".join(d))
     if n % 3 == 1:
@@ -110,7 +113,7 @@ def _exact_shape(rules: str, flowers, jokers) -> dict:
 
     spec = deal_spec(rules, flowers=flowers, jokers=jokers)
     out = {"rules": rules, "exact": True, "options": spec.options, "forms": list(spec.forms) + ["all"]}
-    extra = {"jokers": spec.jokers} if rules == "american" else {}
+    extra = {"jokers": spec.jokers} if spec.american else {}
     for seat, tiles in (("dealer", 14), ("non_dealer", 13)):
         table = exact.exact_deal_odds_table(rules=rules, tiles=tiles, **extra)
         sh = {}
@@ -128,7 +131,7 @@ def _exact_shape(rules: str, flowers, jokers) -> dict:
             "tenpai": _frac(final["tenpai"]),
             "four_of_a_kind": _frac(any_res["four_of_a_kind"]),
         }
-        if rules == "american":  # the exact flower and joker distributions, as DealStats gives them
+        if spec.american:  # the exact flower and joker distributions, as DealStats gives them
             for key in ("bonus_tiles", "jokers"):
                 out[seat][key] = {str(k): _frac(v) for k, v in final[key].items()}
     return out
@@ -273,7 +276,7 @@ def _cmd_simulate(args) -> int:
     if args.no_blind_pass:
         opts["blind_pass"] = False
     rules = game_rules(args.rules, **opts)
-    american = rules.name == "american"
+    american = rules.family == "american"
     if args.charleston_effect:
         if not american:
             raise ValueError("--charleston-effect needs --rules american")
@@ -433,7 +436,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
 
     sm = sub.add_parser("simulate", help="simulate complete games and print win rates with intervals")
-    sm.add_argument("--rules", default="classical", choices=["classical", "basic", "mcr", "american"])
+    sm.add_argument("--rules", default="classical", choices=list(_rules.names()))
     sm.add_argument("--games", type=int, default=100_000, help="games to play (default 100,000)")
     sm.add_argument("--policy", default="greedy",
                     help="random, greedy or defensive (american: random or greedy); or four comma-separated "
@@ -468,12 +471,12 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("replay", help="event log of one simulated game (JSON lines)")
     rp.add_argument("--seed", type=int, required=True)
     rp.add_argument("--game", type=int, default=0, help="game index within the run")
-    rp.add_argument("--rules", default="classical", choices=["classical", "basic", "mcr", "american"])
+    rp.add_argument("--rules", default="classical", choices=list(_rules.names()))
     rp.add_argument("--policy", default="greedy")
     rp.set_defaults(func=_cmd_replay)
 
     ds = sub.add_parser("deal-stats", help="odds of dealt hands: shanten per form, complete, tenpai, bonus tiles")
-    ds.add_argument("--rules", default="classical", choices=["classical", "basic", "mcr", "american"])
+    ds.add_argument("--rules", default="classical", choices=list(_rules.names()))
     ds.add_argument("-n", type=int, default=10_000_000, help="number of deals (default 10,000,000)")
     ds.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed on stderr)")
     ds.add_argument("--threads", type=int, default=None)

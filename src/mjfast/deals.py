@@ -39,12 +39,12 @@ from ._runtime import dask as _dask
 from ._runtime.progress import Progress, timed_chunks
 from ._runtime.validation import check_count
 from ._runtime.seeding import root_key, seed_to_json
+from . import rules as _rules
 from .hands import form_bits
 from .stats import Estimate
 
-DEAL_RULES = ("classical", "basic", "mcr", "american")
+DEAL_RULES = _rules.names()
 SEATS = ("dealer", "non_dealer")
-_MCR_FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
 _N_BINS = _deal.N_SHANTEN_BINS
 _N_COUNT = _deal.N_COUNT_BINS
 MAX_DEAL_BYTES = 8 << 30  # deal() refuses outputs above 8 GiB: stream with deal_stats or start=
@@ -61,6 +61,8 @@ class DealSpec:
     jokers: int
     forms: tuple
     form_bits: tuple
+    rule_set: _rules.RuleSet = dataclasses.field(repr=False, compare=False, default=None)
+    american: bool = False     # the American hand model (one form, flowers a kind, jokers)
 
     @property
     def options(self) -> dict:
@@ -76,46 +78,43 @@ def deal_spec(rules: str = "classical", *, flowers: bool | None = None, jokers: 
     spec = _preset(rules, flowers, jokers)
     if forms is None:
         return spec
-    if spec.rules == "american":
-        raise ValueError("forms cannot be chosen for rules='american' (its one form is the beginner hand)")
+    if spec.american:
+        raise ValueError(f"forms cannot be chosen for rules={spec.rules!r} (its one form is the beginner hand)")
     if isinstance(forms, str) or not all(isinstance(f, str) for f in forms):
         raise TypeError("forms must be a sequence of form names, e.g. ('standard', 'seven_pairs')")
     forms = tuple(dict.fromkeys(forms))
     if not forms or len(forms) > 7:
         raise ValueError("forms must name between 1 and 7 forms")
-    hand_rules = "mcr" if spec.rules == "mcr" else None
-    bits = tuple(form_bits(f, hand_rules) for f in forms)  # raises for unknown names and "all"
+    bits = tuple(form_bits(f, spec.rule_set) for f in forms)  # raises for unknown names and "all"
     if "all" in forms:
         raise ValueError("'all' is always reported (the minimum over forms); do not list it")
     return dataclasses.replace(spec, forms=forms, form_bits=bits)
 
 
 def _preset(rules, flowers, jokers) -> DealSpec:
-    if not isinstance(rules, str):
-        raise TypeError(f"rules must be a str, not {type(rules).__name__}")
-    if rules not in DEAL_RULES:
-        raise ValueError(f"unknown rules {rules!r}; choose one of {DEAL_RULES}")
+    """The tile set and forms of a rule set (a name or a RuleSet); ``flowers`` (rule sets with
+    that option) and ``jokers`` (the American set: 0-16, TileSet.MAX_JOKERS, beyond the 10 of
+    play) override its tile set."""
+    r = _rules.get(rules)
     if flowers is not None and not isinstance(flowers, (bool, np.bool_)):
         raise TypeError(f"flowers must be True, False or None, not {type(flowers).__name__}")
-    if jokers is not None and rules != "american":
-        raise ValueError(f"jokers is an option of rules='american' only (got rules={rules!r})")
-    if rules == "american":
+    ts = r.tile_set
+    if jokers is not None and r.hand_model != "american":
+        raise ValueError(f"jokers is an option of rules='american' only (got rules={r.name!r})")
+    if r.hand_model == "american":
         if flowers is False:
             raise ValueError("the American set always holds its 8 flowers; flowers=False is not an option there")
-        j = 8 if jokers is None else jokers
+        j = ts.jokers if jokers is None else jokers
         if isinstance(j, bool) or not isinstance(j, numbers.Integral):
             raise TypeError(f"jokers must be an int, not {type(j).__name__}")
-        if not 0 <= j <= 16:
-            raise ValueError(f"jokers must be between 0 and 16, got {j}")
-        return DealSpec(rules, 144 + int(j), False, True, int(j), ("beginner",), (0,))
-    if rules == "mcr":
-        if flowers is False:
-            raise ValueError("rules='mcr' plays with the 144-tile set; flowers=False is not an option there")
-        return DealSpec(rules, 144, True, True, 0, _MCR_FORMS, tuple(form_bits(f, "mcr") for f in _MCR_FORMS))
-    if rules == "basic" and flowers:
-        raise ValueError("rules='basic' (seed 001) uses the 136 tiles without bonus tiles")
-    fl = bool(flowers)
-    return DealSpec(rules, 144 if fl else 136, fl, fl, 0, ("standard",), (form_bits("standard", rules),))
+        if not 0 <= j <= _rules.TileSet.MAX_JOKERS:
+            raise ValueError(f"jokers must be between 0 and {_rules.TileSet.MAX_JOKERS}, got {j}")
+        return DealSpec(r.name, 144 + int(j), False, True, int(j), r.forms, (0,), r, True)
+    if flowers is not None:
+        r = r.replace(flowers=bool(flowers))
+        ts = r.tile_set
+    return DealSpec(r.name, ts.n_tiles, ts.replace_bonus, ts.flowers, 0, r.forms,
+                    tuple(form_bits(f, r) for f in r.forms), r, False)
 
 
 def _check_n(n, name: str = "n") -> int:
@@ -391,7 +390,8 @@ class DealStats:
             f4 = self.four(seat)
             lines.append(f"  four of a kind held: p={f4.p:.6g} [{f4.low:.6g}, {f4.high:.6g}]")
             if self.options.get("flowers"):
-                name = "flowers held" if self.rules == "american" else "bonus tiles received"
+                american = _rules.get(self.rules).hand_model == "american"
+                name = "flowers held" if american else "bonus tiles received"
                 dist = ", ".join(f"{k}: {c / self.n:.4g}" for k, c in enumerate(self.bonus[seat]) if c)
                 lines.append(f"  {name}: {dist}")
             if self.options.get("jokers"):
@@ -525,6 +525,6 @@ def _deal_stats_chunk(spec: DealSpec, k0: int, k1: int, start: int, count: int, 
     _core.ensure_tables()
     bits = np.array(spec.form_bits, dtype=np.intc)
     hist = np.zeros((threads, _deal.stats_row_size(len(bits))), np.int64)
-    _deal.stats_batch(count, start, k0, k1, spec.n_tiles, spec.replace_bonus, bits, spec.rules == "american",
+    _deal.stats_batch(count, start, k0, k1, spec.n_tiles, spec.replace_bonus, bits, spec.american,
                       hist, threads)
     return hist.sum(axis=0)

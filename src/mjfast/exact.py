@@ -73,28 +73,17 @@ from math import comb
 
 import numpy as np
 
+from . import rules as _rules
+
 __all__ = ["exact_deal_odds", "exact_deal_odds_table", "RULES", "FORMS", "TABLE_FORMS"]
 
-RULES = (None, "classical", "basic", "mcr", "american")
-FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
+RULES = (None,) + _rules.names()
+FORMS = _rules.FORMS
 #: the forms of rules="american": its one hand, the beginner hand
 AMERICAN_FORMS = ("beginner",)
-#: the forms :func:`exact_deal_odds_table` reports for each rule set
-TABLE_FORMS = {
-    None: ("standard", "seven_pairs", "thirteen_orphans", "all"),
-    "classical": ("standard", "all"),
-    "basic": ("standard", "all"),
-    "mcr": FORMS + ("all",),
-    "american": AMERICAN_FORMS + ("all",),
-}
-#: the forms whose minimum ``form="all"`` means, per rule set (13/14 tiles)
-_ALL_FORMS = {
-    None: ("standard", "seven_pairs", "thirteen_orphans"),
-    "classical": ("standard",),
-    "basic": ("standard",),
-    "mcr": FORMS,
-    "american": AMERICAN_FORMS,
-}
+#: the forms :func:`exact_deal_odds_table` reports for each rule set: its winning forms and
+#: "all" (a RuleSet with other options reports its own forms)
+TABLE_FORMS = {None: _rules.DEFAULT_FORMS + ("all",), **{n: _rules.get(n).forms + ("all",) for n in _rules.names()}}
 _SUIT_LETTERS = "mpsz"
 _MAX_TILES = 14
 _ORPHAN_RANKS = (0, 8)
@@ -112,11 +101,12 @@ _CHUNK = 1 << 21
 # argument handling
 # ---------------------------------------------------------------------------
 
-def _check_rules(rules):
-    if rules is not None and not isinstance(rules, str):
-        raise TypeError(f"rules must be a str or None, not {type(rules).__name__}")
-    if rules not in RULES:
-        raise ValueError(f"unknown rules {rules!r}; choose one of {RULES}")
+def _check_rules(rules) -> tuple:
+    """(what results record, the forms of "all", a four-of-a-kind counts as two pairs, the
+    hand model) of None, a rule-set name or a RuleSet."""
+    forms, kong_two_pairs, model = _rules.facts(rules)
+    label = rules.name if isinstance(rules, _rules.RuleSet) else rules
+    return label, forms, kong_two_pairs, model
 
 
 def _check_suits(suits) -> str:
@@ -137,12 +127,12 @@ def _check_tiles(tiles) -> int:
     return tiles
 
 
-def _forms_for(rules, form, tiles: int) -> tuple:
+def _forms_for(all_forms: tuple, form, tiles: int) -> tuple:
     """The forms whose minimum is asked for (``"all"`` is the standard form alone below 13)."""
     if not isinstance(form, str):
         raise TypeError(f"form must be a str, not {type(form).__name__}")
     if form == "all":
-        return _ALL_FORMS[rules] if tiles in (13, 14) else ("standard",)
+        return all_forms if tiles in (13, 14) else ("standard",)
     if form not in FORMS:
         raise ValueError(f"unknown form {form!r}; choose 'all' or one of {FORMS}")
     if form != "standard" and tiles not in (13, 14):
@@ -625,13 +615,13 @@ def _final(A: _States, B: _States, comps, tiles: int) -> dict:
     return hist
 
 
-def _components(forms: tuple, rules, tiles: int, cap: int) -> list:
+def _components(forms: tuple, kong, tiles: int, cap: int) -> list:
     comps = []
     for f in forms:
         if f == "standard":
             comps.append(_Standard(tiles, cap))
         elif f == "seven_pairs":
-            comps.append(_SevenPairs(mcr=(rules == "mcr")))
+            comps.append(_SevenPairs(mcr=kong))
         elif f == "thirteen_orphans":
             comps.append(_ThirteenOrphans())
         elif f == "honors_knitted":
@@ -648,11 +638,11 @@ def _capped(S: _States, comps) -> _States:
 
 
 @functools.lru_cache(maxsize=None)
-def _suit_states(honors: bool, in_world: bool, forms: tuple, rules, tiles: int, cap: int) -> _States:
+def _suit_states(honors: bool, in_world: bool, forms: tuple, kong, tiles: int, cap: int) -> _States:
     """States of one suit (number suits are alike, so they are computed once)."""
-    comps = _components(forms, rules, tiles, cap)
+    comps = _components(forms, kong, tiles, cap)
     if cap < _NO_CAP:
-        return _capped(_suit_states(honors, in_world, forms, rules, tiles, _NO_CAP), comps)
+        return _capped(_suit_states(honors, in_world, forms, kong, tiles, _NO_CAP), comps)
     counts, size, weight, code = _patterns(7 if honors else 9)
     keep = np.flatnonzero(size <= (tiles if in_world else 0))  # outside the world: empty only
     counts, size, weight, code = counts[keep], size[keep], weight[keep], code[keep]
@@ -661,13 +651,13 @@ def _suit_states(honors: bool, in_world: bool, forms: tuple, rules, tiles: int, 
 
 
 @functools.lru_cache(maxsize=None)
-def _distance_counts(forms: tuple, rules, tiles: int, suits: str) -> tuple:
+def _distance_counts(forms: tuple, kong, tiles: int, suits: str) -> tuple:
     """((distance, number of tile subsets), ...) for hands of ``tiles`` tiles of ``suits``."""
     # Vectors are capped at ``cap``: a capped distance is min(true, cap), so the result is
     # exact when no hand reaches the cap (checked; otherwise it is redone without a cap).
     for cap in (11, _NO_CAP):
-        comps = _components(forms, rules, tiles, cap)
-        st = {ch: _suit_states(ch == "z", ch in suits, forms, rules, tiles, cap) for ch in _SUIT_LETTERS}
+        comps = _components(forms, kong, tiles, cap)
+        st = {ch: _suit_states(ch == "z", ch in suits, forms, kong, tiles, cap) for ch in _SUIT_LETTERS}
         left = _merge(st["m"], st["p"], comps, tiles)
         right = _merge(st["s"], st["z"], comps, tiles)
         hist = _final(left, right, comps, tiles)
@@ -696,21 +686,21 @@ def _group_key(letters: str, suits: str) -> tuple:
 
 
 @functools.lru_cache(maxsize=512)
-def _single_form_states(form: str, rules, tiles: int, cap: int, key: tuple) -> _States:
+def _single_form_states(form: str, kong, tiles: int, cap: int, key: tuple) -> _States:
     """States of one form alone for a canonical group of suits (see :func:`_group_key`)."""
     nums, z = key
-    comps = _components((form,), rules, tiles, cap)
+    comps = _components((form,), kong, tiles, cap)
     if cap < _NO_CAP:
-        return _capped(_single_form_states(form, rules, tiles, _NO_CAP, key), comps)
+        return _capped(_single_form_states(form, kong, tiles, _NO_CAP, key), comps)
     if z is not None:
-        last = _suit_states(True, z, (form,), rules, tiles, cap)
+        last = _suit_states(True, z, (form,), kong, tiles, cap)
         rest = (nums, None)
     else:
-        last = _suit_states(False, nums[-1], (form,), rules, tiles, cap)
+        last = _suit_states(False, nums[-1], (form,), kong, tiles, cap)
         rest = (nums[:-1], None)
     if not rest[0]:
         return last
-    return _merge(_single_form_states(form, rules, tiles, cap, rest), last, comps, tiles)
+    return _merge(_single_form_states(form, kong, tiles, cap, rest), last, comps, tiles)
 
 
 def _signature_classes(comp, X, Y, nnum_x, nnum_y, t):
@@ -733,16 +723,16 @@ def _signature_classes(comp, X, Y, nnum_x, nnum_y, t):
 
 
 @functools.lru_cache(maxsize=512)
-def _class_map(form: str, rules, tiles: int, t: int, group: tuple, partner: tuple) -> dict:
+def _class_map(form: str, kong, tiles: int, t: int, group: tuple, partner: tuple) -> dict:
     """Representatives of one form's feature values for a group of suits (see above).
 
     Returns {size: (values, reps)}: every reachable value of the group at that size, sorted,
     and its representative, or -1 when it can never pass (distance >= t) whatever the
     complementary group holds.
     """
-    comp = _components((form,), rules, tiles, t)[0]
-    G = _single_form_states(form, rules, tiles, t, group)
-    P = _single_form_states(form, rules, tiles, t, partner)
+    comp = _components((form,), kong, tiles, t)[0]
+    G = _single_form_states(form, kong, tiles, t, group)
+    P = _single_form_states(form, kong, tiles, t, partner)
     out = {}
     for size in np.unique(G.size).tolist():
         lo, hi = G.rows(size, size)
@@ -793,17 +783,17 @@ def _merge_mapped(A: _States, B: _States, comps, tiles: int, maps) -> _States:
     return acc.result(A.nnum + B.nnum)
 
 
-def _count_at_least(forms: tuple, rules, tiles: int, suits: str, t: int) -> int:
+def _count_at_least(forms: tuple, kong, tiles: int, suits: str, t: int) -> int:
     """Number of tile subsets of ``tiles`` tiles of ``suits`` with every form at distance >= t."""
-    comps = _components(forms, rules, tiles, t)
+    comps = _components(forms, kong, tiles, t)
 
     def maps(letters):
         rest = "".join(ch for ch in _SUIT_LETTERS if ch not in letters)
         g, p = _group_key(letters, suits), _group_key(rest, suits)
-        return [_class_map(f, rules, tiles, t, g, p) for f in forms]
+        return [_class_map(f, kong, tiles, t, g, p) for f in forms]
 
     def suit(ch):
-        S = _suit_states(ch == "z", ch in suits, forms, rules, tiles, t)
+        S = _suit_states(ch == "z", ch in suits, forms, kong, tiles, t)
         return S if ch == "z" else _apply_maps(S, maps(ch))
 
     m = suit("m")
@@ -818,13 +808,13 @@ def _count_at_least(forms: tuple, rules, tiles: int, suits: str, t: int) -> int:
 
 
 @functools.lru_cache(maxsize=None)
-def _distance_counts_by_threshold(forms: tuple, rules, tiles: int, suits: str, t_max: int) -> tuple:
+def _distance_counts_by_threshold(forms: tuple, kong, tiles: int, suits: str, t_max: int) -> tuple:
     """Like :func:`_distance_counts`, from the counts of distance >= t for t = 1 .. t_max
     (``t_max`` bounds the distance: no hand has distance above it)."""
     kinds = sum(7 if ch == "z" else 9 for ch in suits)
     at_least = [comb(4 * kinds, tiles)]
     for t in range(1, t_max + 1):
-        at_least.append(_count_at_least(forms, rules, tiles, suits, t) if at_least[-1] else 0)
+        at_least.append(_count_at_least(forms, kong, tiles, suits, t) if at_least[-1] else 0)
     at_least.append(0)
     return tuple((d, at_least[d] - at_least[d + 1]) for d in range(t_max + 1) if at_least[d] != at_least[d + 1])
 
@@ -832,14 +822,14 @@ def _distance_counts_by_threshold(forms: tuple, rules, tiles: int, suits: str, t
 _DIRECT_LIMIT = 3  # forms carried jointly by the direct method; more go through thresholds
 
 
-def _counts(forms: tuple, rules, tiles: int, suits: str) -> tuple:
+def _counts(forms: tuple, kong, tiles: int, suits: str) -> tuple:
     """Distance counts by the direct method, or by thresholds for many joint forms."""
     if len(forms) <= _DIRECT_LIMIT:
-        return _distance_counts(forms, rules, tiles, suits)
+        return _distance_counts(forms, kong, tiles, suits)
     # the minimum over more forms is at most the minimum over the first three (standard,
     # seven pairs, thirteen orphans), whose direct distribution is cheap: that bounds t
-    bound = max(d for d, _ in _distance_counts(forms[:_DIRECT_LIMIT], rules, tiles, suits))
-    return _distance_counts_by_threshold(forms, rules, tiles, suits, bound)
+    bound = max(d for d, _ in _distance_counts(forms[:_DIRECT_LIMIT], kong, tiles, suits))
+    return _distance_counts_by_threshold(forms, kong, tiles, suits, bound)
 
 
 def _no_four_count(tiles: int, kinds: int) -> int:
@@ -862,11 +852,11 @@ def _no_four_count(tiles: int, kinds: int) -> int:
 # ---------------------------------------------------------------------------
 
 @functools.lru_cache(maxsize=None)
-def _odds(rules, tiles: int, form: str, suits: str) -> tuple:
+def _odds(all_forms: tuple, kong_two_pairs: bool, tiles: int, form: str, suits: str) -> tuple:
     kinds = sum(7 if ch == "z" else 9 for ch in suits)
-    forms = _forms_for(rules, form, tiles)
-    # only seven pairs depends on the rule set (MCR: a four-of-a-kind is two pairs)
-    counts = _counts(forms, "mcr" if rules == "mcr" and "seven_pairs" in forms else None, tiles, suits)
+    forms = _forms_for(all_forms, form, tiles)
+    # only seven pairs depends on the rule set beyond its forms (MCR: a four-of-a-kind is two pairs)
+    counts = _counts(forms, bool(kong_two_pairs and "seven_pairs" in forms), tiles, suits)
     total = comb(4 * kinds, tiles)
     if sum(n for _, n in counts) != total:  # pragma: no cover - an internal consistency check
         raise AssertionError("exact deal odds: weights do not add up to C(tiles in world, tiles)")
@@ -954,12 +944,12 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz", jo
     >>> am["options"], f"{float(am['complete']):.3g}", am["jokers"][0] == Fraction(comb(144, 14), comb(152, 14))
     ({'flowers': True, 'jokers': 8, 'tiles': 152}, '8.91e-09', True)
     """
-    _check_rules(rules)
+    label, all_forms, kong_two_pairs, model = _check_rules(rules)
     suits = _check_suits(suits)
-    if rules == "american":
+    if model == "american":
         return _american_odds_dict(tiles, form, suits, jokers)
     if jokers is not None:
-        raise ValueError(f"jokers is an option of rules='american' only (got rules={rules!r})")
+        raise ValueError(f"jokers is an option of rules='american' only (got rules={label!r})")
     if not isinstance(form, str):
         raise TypeError(f"form must be a str, not {type(form).__name__}")
     if form == "beginner":
@@ -967,11 +957,11 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz", jo
     if form != "all" and form not in FORMS:
         raise ValueError(f"unknown form {form!r}; choose 'all' or one of {FORMS}")
     tiles = _check_tiles(tiles)
-    _forms_for(rules, form, tiles)
-    shanten, four = _odds(rules, tiles, form, suits)
+    _forms_for(all_forms, form, tiles)
+    shanten, four = _odds(all_forms, kong_two_pairs, tiles, form, suits)
     dist = dict(shanten)
     return {
-        "rules": rules,
+        "rules": label,
         "tiles": tiles,
         "form": form,
         "suits": suits,
@@ -1011,8 +1001,8 @@ def exact_deal_odds_table(rules="classical", tiles=14, *, suits="mpsz", jokers=N
     >>> table["all"]["shanten"] == table["standard"]["shanten"]
     True
     """
-    _check_rules(rules)
-    return {f: exact_deal_odds(rules, tiles, f, suits=suits, jokers=jokers) for f in TABLE_FORMS[rules]}
+    all_forms = _check_rules(rules)[1]
+    return {f: exact_deal_odds(rules, tiles, f, suits=suits, jokers=jokers) for f in all_forms + ("all",)}
 
 
 # ---------------------------------------------------------------------------

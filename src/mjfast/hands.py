@@ -51,19 +51,13 @@ from typing import Any
 import numpy as np
 
 from . import _american_hands, _called, _core, tiles
+from . import rules as _rules
 from ._runtime.threads import resolve_threads
 
-FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
-RULES = (None, "classical", "basic", "mcr", "american")
+FORMS = _rules.FORMS
 AMERICAN_FORMS = _american_hands.FORMS
 
 _FORM_BITS = _core.FORM_BITS
-_ALL_FORMS = {
-    None: _FORM_BITS["standard"] | _FORM_BITS["seven_pairs"] | _FORM_BITS["thirteen_orphans"],
-    "classical": _FORM_BITS["standard"],
-    "basic": _FORM_BITS["standard"],
-    "mcr": sum(_FORM_BITS.values()) | _core.KONG_TWO_PAIRS,
-}
 # sizes 3k+1 and 3k+2 up to 14 tiles
 _SIZES_ALL = sum(1 << s for s in range(1, 15) if s % 3)
 _SIZES_CLOSED = (1 << 13) | (1 << 14)
@@ -73,30 +67,32 @@ _SIZES_TENPAI = sum(1 << s for s in range(1, 14) if s % 3 == 1)
 
 
 def _is_american(rules) -> bool:
-    """rules names the American set (anything that is not a str is left to form_bits to reject)."""
-    return isinstance(rules, str) and rules == "american"
+    """``rules`` reads hands by the American model (raises for unknown rules)."""
+    return _rules.facts(rules)[2] == "american"
 
 
-def form_bits(form: str = "all", rules: str | None = None) -> int:
-    """Kernel bit set for a (form, rules) pair; raises for unknown names."""
-    if rules is not None and not isinstance(rules, str):
-        raise TypeError(f"rules must be a str or None, not {type(rules).__name__}")
-    if rules == "american":
-        raise ValueError("rules='american' has no form bits: its beginner hand has its own kernels "
-                         "(mjfast.shanten / is_winning / waits / effective_tiles with rules='american')")
-    if rules not in _ALL_FORMS:
-        raise ValueError(f"unknown rules {rules!r}; choose one of {RULES}")
+def form_bits(form: str = "all", rules=None) -> int:
+    """Kernel bit set for a form under ``rules`` (a name, a RuleSet or None); raises for
+    unknown names. ``"all"`` is the rule set's winning forms."""
+    forms, kong_two_pairs, model = _rules.facts(rules)
+    name = rules.name if isinstance(rules, _rules.RuleSet) else rules
+    if model == "american":
+        raise ValueError(f"rules={name!r} has no form bits: its beginner hand has its own kernels "
+                         f"(mjfast.shanten / is_winning / waits / effective_tiles with rules={name!r})")
     if not isinstance(form, str):
         raise TypeError(f"form must be a str, not {type(form).__name__}")
     if form in AMERICAN_FORMS:
         raise ValueError(f"form {form!r} is the American beginner hand; it needs rules='american' "
-                         f"(got rules={rules!r})")
+                         f"(got rules={name!r})")
     if form == "all":
-        return _ALL_FORMS[rules]
+        bits = 0
+        for f in forms:
+            bits |= _FORM_BITS[f]
+        return bits | (_core.KONG_TWO_PAIRS if kong_two_pairs else 0)
     if form not in _FORM_BITS:
         raise ValueError(f"unknown form {form!r}; choose 'all' or one of {FORMS}")
     bits = _FORM_BITS[form]
-    if form == "seven_pairs" and rules == "mcr":
+    if form == "seven_pairs" and kong_two_pairs:
         bits |= _core.KONG_TWO_PAIRS
     return bits
 
@@ -189,7 +185,7 @@ def _forms_sizes(bits: int, base_sizes: int) -> int:
     return base_sizes & _SIZES_CLOSED
 
 
-def shanten(hands: Any, *, form: str = "all", rules: str | None = None, threads: int | None = None):
+def shanten(hands: Any, *, form: str = "all", rules: "str | _rules.RuleSet | None" = None, threads: int | None = None):
     """Shanten number: tile exchanges still needed to reach tenpai (-1 = complete hand).
 
     Exact and four-copy aware: a hand is never completed with a fifth copy of a kind, so
@@ -204,7 +200,7 @@ def shanten(hands: Any, *, form: str = "all", rules: str | None = None, threads:
     form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight", "beginner"}
         Winning shape; "all" takes the minimum over the forms `rules` allows. "beginner" is
         the American hand and needs ``rules="american"``.
-    rules : {None, "classical", "basic", "mcr", "american"}
+    rules : {None, "classical", "basic", "mcr", "american"} or RuleSet
         None: all = standard, seven pairs, thirteen orphans. "classical"/"basic": standard
         only. "mcr" (Chinese Official): adds the knitted shapes, and seven pairs may use a
         four-of-a-kind as two pairs. "american": the beginner hand (3 sets of four + a pair of
@@ -265,7 +261,7 @@ def shanten(hands: Any, *, form: str = "all", rules: str | None = None, threads:
     return int(out[0]) if batch.single else out
 
 
-def is_winning(hands: Any, *, form: str = "all", rules: str | None = None, threads: int | None = None):
+def is_winning(hands: Any, *, form: str = "all", rules: "str | _rules.RuleSet | None" = None, threads: int | None = None):
     """Whether each hand is complete (a winning hand) in one of the allowed forms.
 
     Parameters
@@ -367,7 +363,7 @@ def _visible_counts(visible: Any, hand: np.ndarray, called: np.ndarray | None = 
     return seen + (0 if called is None else called.astype(np.int64))
 
 
-def waits(hand: Any, *, form: str = "all", rules: str | None = None, jokers: int | None = None) -> list[str]:
+def waits(hand: Any, *, form: str = "all", rules: "str | _rules.RuleSet | None" = None, jokers: int | None = None) -> list[str]:
     """Tiles that complete a hand of 3k+1 tiles (empty if it is not tenpai).
 
     A kind already held four times is never a wait (there is no fifth copy).
@@ -458,7 +454,7 @@ def _improvements(rows13: np.ndarray, discards: list, bits: int, seen: np.ndarra
     return result
 
 
-def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules: str | None = None,
+def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules: "str | _rules.RuleSet | None" = None,
                     jokers: int | None = None):
     """Tiles that lower the shanten, with how many copies of each remain unseen.
 

@@ -61,7 +61,7 @@ from ._runtime.threads import resolve_threads
 from ._runtime.progress import Progress
 from ._runtime.validation import check_choice, check_count
 from ._runtime.seeding import root_key, seed_to_json
-from .analysis import _check_rules, read_hand
+from .analysis import _check_rules, read_hand, rules_label
 from .stats import Estimate
 
 POLICIES = {"greedy": 0, "first": 1, "greedy_swap": 2}
@@ -459,7 +459,7 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
         one = Fraction(1) if exact == "fraction" else 1.0
         vals = tuple([one] * draws) if method != "monte_carlo" else tuple(
             [Estimate.from_counts(samples, samples)] * draws)
-        return WinByTurn(h.text, h.text, None, rules, policy, "exact" if method != "monte_carlo" else method,
+        return WinByTurn(h.text, h.text, None, rules_label(rules), policy, "exact" if method != "monte_carlo" else method,
                          draws, -1, N, vals, vals, None if method != "monte_carlo" else samples)
     s0 = int(_shanten_rows(start[None, :], bits)[0])
     start_text = tiles.format_hand(start) + "".join(" " + str(m) for m in h.melds)
@@ -471,13 +471,13 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
                              f"for {policy!r}")
         solver = ExactSolver(bits, policy, pool, draws, Fraction if exact == "fraction" else float, max_states)
         win, ten = solver.run(start.tobytes(), draws, [int(c) for c in pool])
-        return WinByTurn(h.text, start_text, discard, rules, policy, "exact", draws, s0, N,
+        return WinByTurn(h.text, start_text, discard, rules_label(rules), policy, "exact", draws, s0, N,
                          tuple(win), tuple(ten))
     key = root_key(seed)
     threads = resolve_threads(threads)
 
     def result(win_c, ten_c, n):
-        return WinByTurn(h.text, start_text, discard, rules, policy, "monte_carlo", draws, s0, N,
+        return WinByTurn(h.text, start_text, discard, rules_label(rules), policy, "monte_carlo", draws, s0, N,
                          tuple(Estimate.from_counts(c, n) for c in win_c),
                          tuple(Estimate.from_counts(c, n) for c in ten_c), n, key.seed_value())
 
@@ -630,5 +630,5 @@ def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | 
 def _by_shanten(rules, policy, draws, n, hand_tiles, counts, win_c, ten_c, key) -> WinByTurnByShanten:
     win = {s: tuple(Estimate.from_counts(c, counts[s]) for c in win_c[s]) for s in sorted(counts)}
     ten = {s: tuple(Estimate.from_counts(c, counts[s]) for c in ten_c[s]) for s in sorted(counts)}
-    return WinByTurnByShanten(rules, policy, int(draws), n, hand_tiles, dict(sorted(counts.items())), win, ten,
+    return WinByTurnByShanten(rules_label(rules), policy, int(draws), n, hand_tiles, dict(sorted(counts.items())), win, ten,
                               key.seed_value())
