@@ -14,8 +14,9 @@ import sys
 import pytest
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
+for _path in (_HERE, os.path.join(os.path.dirname(_HERE), "tests")):   # bench helpers; tests/oracles
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
 try:  # an installed mjfast wins; otherwise use the in-place build in ../src
     import mjfast  # noqa: F401
 except ImportError:  # pragma: no cover - depends on how the package was set up

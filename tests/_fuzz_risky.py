@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import mjfast
-from mjfast import _reference, tiles, wall
+from mjfast import tiles, wall
+from oracles import reference as _reference
 
 FUZZ = settings(max_examples=int(os.environ.get("MJFAST_FUZZ_EXAMPLES", "150")), deadline=None, suppress_health_check=list(HealthCheck),
                 derandomize=not os.environ.get("MJFAST_FUZZ_RANDOM"))

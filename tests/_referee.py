@@ -18,7 +18,7 @@ order ``wall_ids``, the dice, the rule options) and checks every event against t
   two held; exposed kong with three held (then a replacement); concealed kong with four held;
   added kong only on the player's own turn with an exposed pung and the tile in hand; never a
   claim by a player with a declared ready hand;
-* every win is a complete hand (``mjfast._reference.is_winning`` on the concealed tiles plus
+* every win is a complete hand (``tests/oracles/reference.py.is_winning`` on the concealed tiles plus
   the claimed tile, with the rule set's forms); under the ready rule only after a declaration,
   which itself needs a ready (tenpai) hand; after it, every drawn tile that does not win is
   discarded;
@@ -38,7 +38,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 
-from mjfast import _reference as REF
+from oracles import reference as REF
 from mjfast import tiles
 
 FIRST_BONUS = 136
@@ -533,7 +533,7 @@ class Referee:
             self._forms = ["standard"] + list(self.opts.get("special_forms") or [])
 
     def complete(self, counts) -> bool:
-        """Complete per mjfast._reference.is_winning with the rule set's forms (memoised)."""
+        """Complete per tests/oracles/reference.py.is_winning with the rule set's forms (memoised)."""
         key = tuple(counts)
         r = self._cache.get(key)
         if r is None:

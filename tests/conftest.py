@@ -58,6 +58,6 @@ def perturb(hands: np.ndarray, seed: int, swaps: int = 1) -> np.ndarray:
 
 @pytest.fixture(scope="session")
 def ref():
-    from mjfast import _reference
+    from oracles import reference as _reference
 
     return _reference

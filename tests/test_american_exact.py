@@ -10,7 +10,7 @@ from math import comb
 import pytest
 
 import mjfast
-from mjfast import _reference as ref
+from oracles import reference as ref
 from mjfast import cli
 from mjfast.exact import _american_counts, exact_deal_odds, exact_deal_odds_table
 

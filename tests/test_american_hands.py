@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import mjfast
-from mjfast import _reference as ref
+from oracles import reference as ref
 from mjfast.tiles import parse_tiles, tile_index, tile_name
 
 

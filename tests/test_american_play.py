@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import mjfast
-from mjfast import _amreference
+from oracles import american_reference as _amreference
 from mjfast._kernels import american_batch as _american_batch
 from mjfast.amsim import AmericanPolicy, am_tile_index, am_tile_name, american_distance, american_rules
 from mjfast.sim import play_walls

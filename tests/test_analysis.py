@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import mjfast
-from mjfast import _reference, cli
+from mjfast import cli
+from oracles import reference as _reference
 from mjfast.analysis import analyze
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import mjfast
-from mjfast import _reference as REF
+from oracles import reference as REF
 from mjfast import tiles
 
 

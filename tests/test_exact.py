@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 import mjfast
-from mjfast import _reference, exact
+from mjfast import exact
+from oracles import reference as _reference
 from mjfast._random_hands import random_hands
 from mjfast.exact import exact_deal_odds, exact_deal_odds_table
 

@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 import mjfast
-from mjfast import _reference, wall
+from mjfast import wall
+from oracles import reference as _reference
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 NOTATION = st.text(alphabet="0123456789mpszfjMPSZ ,[]()-_+'\t\n", max_size=40)

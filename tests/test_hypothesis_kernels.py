@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import mjfast
-from mjfast import _reference as ref
+from oracles import reference as ref
 
 SIZES = [1, 2, 4, 5, 7, 8, 10, 11, 13, 14]
 

@@ -337,7 +337,7 @@ def test_mcr(case):
 # a pung and a pair wait), mjfast's is.  So mjfast may be higher, never lower, and only on a
 # hand holding four copies of a kind whose best target needs a fifth.  Where mjfast is higher
 # the test checks exactly that: four copies held, the slow four-copy-aware oracle
-# (mjfast._reference) agrees with mjfast, and a brute force without the four-copy limit
+# (tests/oracles/reference.py) agrees with mjfast, and a brute force without the four-copy limit
 # (_free_standard_shanten below) agrees with kobalab.  In this data set that never happens:
 # 2,284 of the 40,000 hands hold a four-of-a-kind, and on every one of them the best target
 # fits in four copies, so all 40,000 standard values are equal (checked 2026-12-01).
@@ -434,7 +434,7 @@ def _standard_expected(data, got, ref) -> np.ndarray:
         h = data["counts"][i]
         msg = _rows(data, [i], got, exp, "standard")
         assert h.max() == 4, "no four-of-a-kind, so no fifth copy can matter: " + msg
-        assert ref.shanten(h, form="standard") == got[i], "mjfast._reference disagrees: " + msg
+        assert ref.shanten(h, form="standard") == got[i], "tests/oracles/reference.py disagrees: " + msg
         assert _free_standard_shanten(h) == exp[i], "kobalab is not the no-limit value: " + msg
     out = exp.copy()
     out[higher] = got[higher]

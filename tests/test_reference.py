@@ -1,4 +1,4 @@
-"""Pin the pure-Python oracle (mjfast._reference) itself.
+"""Pin the pure-Python oracle (tests/oracles/reference.py) itself.
 
 Literal hands carry the expected answer worked out by hand in a comment; the
 small-world tests compare the oracle's shortcuts against literal enumeration
@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 import pytest
 
-from mjfast import _reference as ref
+from oracles import reference as ref
 
 SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
 ORPHANS = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]

@@ -1,4 +1,4 @@
-"""Pin the oracle (mjfast._reference) on two rule changes, from the definitions alone.
+"""Pin the oracle (tests/oracles/reference.py) on two rule changes, from the definitions alone.
 
 1. MCR knitted straight with one called set: at 10/11 concealed tiles the form's targets are
    the knitted 9 (147 / 258 / 369 of the three suits, six assignments) + one pair (11 tiles);
@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mjfast import _reference as ref
+from oracles import reference as ref
 
 SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
 MCR_FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")

@@ -1,4 +1,4 @@
-"""Fast shanten / winning kernels against the pure-Python reference (mjfast._reference)."""
+"""Fast shanten / winning kernels against the pure-Python reference (tests/oracles/reference.py)."""
 from __future__ import annotations
 
 import numpy as np

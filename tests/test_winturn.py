@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import mjfast
-from mjfast import _reference_winturn as RW
+from oracles import winturn_reference as RW
 from mjfast import hands
 from mjfast._kernels import winturn as _winturn
 from mjfast.analysis import read_hand

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from . import _reference
+from . import reference as _reference
 
 
 class RefShanten:
