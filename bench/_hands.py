@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from mjfast import pack
-from mjfast._random_hands import random_hands
+from mjfast.hands._random import random_hands
 
 #: name -> (tiles per hand, suits of the wall, seed)
 HAND_SETS = {

@@ -176,7 +176,7 @@ def test_packed_words_any_bits(word, dtype):
 @pytest.mark.parametrize("threads", [None, 1, 2, -1])
 def test_batch_layouts_same_answer(threads):
     """C, Fortran, strided and read-only views of one batch give the same answers."""
-    from mjfast._random_hands import random_hands
+    from mjfast.hands._random import random_hands
 
     h = random_hands(200, 14, seed=3)
     want = mjfast.shanten(h, threads=threads)

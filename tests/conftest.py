@@ -10,7 +10,7 @@ FORMS = ["standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitt
 
 
 def random_hands(n: int, size: int, seed: int, suits: str = "mpsz") -> np.ndarray:
-    from mjfast._random_hands import random_hands as gen
+    from mjfast.hands._random import random_hands as gen
 
     return gen(n, size, seed=seed, suits=suits)
 

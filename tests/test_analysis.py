@@ -153,7 +153,8 @@ def test_cli_analyze(capsys):
     assert data["win_by_turn"]["method"] == "exact" and len(data["win_by_turn"]["win"]) == 3
 
 
-@pytest.mark.parametrize("name", ["mjfast.analysis", "mjfast.winturn", "mjfast.odds"])
+@pytest.mark.parametrize("name", ["mjfast.analysis.hand", "mjfast.analysis.winturn", "mjfast.analysis.odds",
+                                  "mjfast.analysis.plot"])
 def test_docstring_examples_of_the_analysis_modules(name):
     import doctest
 

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 import mjfast
-from mjfast._random_hands import random_hands
+from mjfast.hands._random import random_hands
 
 
 class Discarder(mjfast.Policy):

@@ -14,9 +14,9 @@ import mjfast
 from mjfast import cli
 
 MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._runtime.threads", "mjfast._runtime.seeding",
-           "mjfast._random_hands", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.exact", "mjfast.rules",
+           "mjfast.hands._random", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.exact", "mjfast.rules",
            "mjfast.game", "mjfast.game.runner", "mjfast.game.policy", "mjfast.game.log", "mjfast.game.charleston",
-           "mjfast._american_hands"]
+           "mjfast.hands._american"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -46,7 +46,7 @@ def test_cli_demo_json(capsys):
     assert data["n"] == 20000 and data["seed"] == 3
     for form in ("standard", "seven_pairs", "thirteen_orphans", "all"):
         assert sum(data["shanten"][form].values()) == 20000
-    hands = mjfast._random_hands.random_hands(20000, 14, seed=3)
+    hands = mjfast.hands._random.random_hands(20000, 14, seed=3)
     assert int(mjfast.is_winning(hands).sum()) == data["complete"]
     expected = {str(k): int(v) for k, v in zip(*__import__("numpy").unique(mjfast.shanten(hands), return_counts=True))}
     assert data["shanten"]["all"] == expected

@@ -20,7 +20,7 @@ import pytest
 import mjfast
 from mjfast import exact
 from oracles import reference as _reference
-from mjfast._random_hands import random_hands
+from mjfast.hands._random import random_hands
 from mjfast.exact import exact_deal_odds, exact_deal_odds_table
 
 SIZES = [n for n in range(1, 15) if n % 3]

@@ -11,8 +11,8 @@ import mjfast
 from oracles import winturn_reference as RW
 from mjfast import hands
 from mjfast._kernels import winturn as _winturn
-from mjfast.analysis import read_hand
-from mjfast.winturn import EXACT_POLICIES, POLICIES, _mc_counts, win_by_turn, win_by_turn_random
+from mjfast.analysis.hand import read_hand
+from mjfast.analysis.winturn import EXACT_POLICIES, POLICIES, _mc_counts, win_by_turn, win_by_turn_random
 from mjfast._runtime.seeding import root_key
 
 

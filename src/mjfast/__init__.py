@@ -10,16 +10,25 @@ True
 >>> mjfast.waits("123m456p789s1122z")
 ['1z', '2z']
 
-See the README for the tile notation, the forms and rule sets, and the batch API.
+The layers, bottom up (the README's "Layout" section says where each piece lives):
+
+- :mod:`mjfast.tiles` (notation), :mod:`mjfast.wall` (the physical wall), :mod:`mjfast.rules`
+  (rule sets as data), :mod:`mjfast.stats` (estimates with their uncertainty);
+- :mod:`mjfast.hands` (shanten, the winning check, waits, effective tiles: batch kernels);
+- :mod:`mjfast.deals` and :mod:`mjfast.exact` (random deals, their statistics, exact odds);
+- :mod:`mjfast.game` (the simulator: simulate, compare, replay, policies, results);
+- :mod:`mjfast.analysis` (one hand's analysis, win-by-turn odds, odds tables, plots);
+- :mod:`mjfast.cli` (the ``mjfast`` command).
 """
 from ._version import __version__
 
-from . import wall
+from . import rules, tiles, wall
 from ._runtime.threads import show_config
+from .analysis import DiscardOption, HandAnalysis, analyze
+from .analysis.odds import OddsTable, odds_table
+from .analysis.winturn import WinByTurn, win_by_turn, win_by_turn_random
 from .deals import DealStats, Deals, deal, deal_stats
 from .exact import exact_deal_odds, exact_deal_odds_table
-from . import rules
-from . import amsim, sim  # compatibility modules (mjfast.sim.play_walls, mjfast.amsim.american_distance)
 from .game import (
     AmericanPolicy, AmericanRules, AmericanSimResult, AmericanView, Comparison, GameLog, GameRules,
     IllegalActionError, PassEffect, Policy, SeatView, SimResult, charleston_effect, compare, game_rules, replay,
@@ -27,61 +36,26 @@ from .game import (
 )
 from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits
 from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack
-from .analysis import DiscardOption, HandAnalysis, analyze
-from .winturn import WinByTurn, win_by_turn, win_by_turn_random
-from .odds import OddsTable, odds_table
-from . import plot  # matplotlib is imported only when a plot is drawn
+
+# compatibility modules (documented import paths: mjfast.sim.play_walls, mjfast.amsim.american_distance, ...)
+from . import amsim, odds, plot, sim, winturn  # noqa: E402  (plot: matplotlib only when drawing)
 
 __all__ = [
     "__version__",
-    "AmericanPolicy",
-    "AmericanRules",
-    "AmericanSimResult",
-    "AmericanView",
-    "PassEffect",
-    "charleston_effect",
-    "Comparison",
-    "DealStats",
-    "GameLog",
-    "GameRules",
-    "IllegalActionError",
-    "Policy",
-    "SeatView",
-    "SimResult",
-    "Deals",
-    "Improvement",
-    "Meld",
-    "ParsedHand",
-    "compare",
-    "deal",
-    "game_rules",
-    "replay",
-    "rerun",
-    "simulate",
-    "deal_stats",
-    "decompose",
-    "effective_tiles",
-    "exact_deal_odds",
-    "exact_deal_odds_table",
-    "format_hand",
-    "format_tiles",
-    "is_winning",
-    "pack",
-    "parse_hand",
-    "parse_tiles",
-    "shanten",
-    "show_config",
-    "unpack",
-    "waits",
-    "wall",
-    # hand analysis, win-by-turn odds, odds tables, plots
-    "DiscardOption",
-    "HandAnalysis",
-    "OddsTable",
-    "WinByTurn",
-    "analyze",
-    "odds_table",
-    "plot",
-    "win_by_turn",
+    # rules, tiles, the wall
+    "rules", "tiles", "wall",
+    "Meld", "ParsedHand", "format_hand", "format_tiles", "pack", "parse_hand", "parse_tiles", "unpack",
+    # hands
+    "Improvement", "decompose", "effective_tiles", "is_winning", "shanten", "waits",
+    # deals and exact odds
+    "DealStats", "Deals", "deal", "deal_stats", "exact_deal_odds", "exact_deal_odds_table",
+    # the game simulator
+    "AmericanPolicy", "AmericanRules", "AmericanSimResult", "AmericanView", "Comparison", "GameLog", "GameRules",
+    "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect", "compare",
+    "game_rules", "replay", "rerun", "simulate",
+    # analysis
+    "DiscardOption", "HandAnalysis", "OddsTable", "WinByTurn", "analyze", "odds_table", "plot", "win_by_turn",
     "win_by_turn_random",
+    # configuration
+    "show_config",
 ]

@@ -3,7 +3,7 @@ simulator in :mod:`mjfast.game` (its adapter :mod:`mjfast.game.american` documen
 played and the built-in policies); these names keep working."""
 from __future__ import annotations
 
-from ._american_hands import american_distance
+from .hands._american import american_distance
 from .game import (
     OPTIONAL_PASSES, AmericanPolicy, AmericanRules, AmericanSimResult, AmericanView, PassEffect, american_rules,
     charleston_effect,

@@ -25,7 +25,7 @@ from . import rules as _rules
 def _cmd_demo(args) -> int:
     from . import hands
     from ._runtime import threads as _config
-    from ._random_hands import random_hands
+    from .hands._random import random_hands
 
     threads = _config.resolve_threads(args.threads)
     t0 = time.perf_counter()
@@ -76,7 +76,7 @@ def _cmd_shanten(args) -> int:
     print(f"hand      {text}")
     print(f"shanten   {s}  (form={args.form}, rules={args.rules})")
     if american:  # 13 tiles: waiting hand; 14: one row per discard
-        from . import _american_hands
+        from .hands import _american as _american_hands
 
         n = 13 if int(_american_hands.as_batch(text, _american_hands.SIZES_SHANTEN).data.sum()) == 13 else 14
     else:

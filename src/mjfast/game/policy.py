@@ -8,7 +8,7 @@ from typing import Sequence
 import numpy as np
 
 from .. import tiles
-from .._american_hands import american_distance
+from ..hands._american import american_distance
 
 
 class IllegalActionError(ValueError):

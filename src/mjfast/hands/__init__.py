@@ -26,7 +26,7 @@ straight, which Chinese Official rules also allow with one called set (the knitt
 pair in hand: 10 or 11 concealed tiles); under ``"all"`` the special forms are simply skipped
 for other sizes.
 
-``rules="american"`` (see :mod:`mjfast._american_hands`) has one form, ``"beginner"`` (``"all"``
+``rules="american"`` (see :mod:`mjfast.hands._american`) has one form, ``"beginner"`` (``"all"``
 means the same): three sets of four identical tiles + a pair, of four different kinds, 14
 tiles. The flowers f1-f8 are one kind; jokers stand in for tiles of a set of four (each set
 keeps at least one natural tile), never in the pair. Its hands are 13 or 14 concealed tiles
@@ -50,9 +50,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _american_hands, _called, _core, tiles
-from . import rules as _rules
-from ._runtime.threads import resolve_threads
+from .. import _core, tiles
+from .. import rules as _rules
+from .._runtime.threads import resolve_threads
+from . import _american as _american_hands
+from . import _called
 
 FORMS = _rules.FORMS
 AMERICAN_FORMS = _american_hands.FORMS
@@ -321,7 +323,7 @@ def _single_hand(hand: Any, sizes: int, what: str) -> tuple[np.ndarray, np.ndarr
 def shanten_rows(rows: np.ndarray, bits: int, called: np.ndarray) -> np.ndarray:
     """Shanten of each row of concealed counts (N, 34) held beside the called tiles ``called``
     (34 counts, zeros for none): the batch kernel, or the capped computation of
-    :mod:`mjfast._called` when called sets hold copies."""
+    :mod:`mjfast.hands._called` when called sets hold copies."""
     if called.any():
         return _called.shanten_rows(rows, bits, called)
     out = np.empty(len(rows), dtype=np.int8)

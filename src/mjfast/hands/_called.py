@@ -19,8 +19,8 @@ import itertools
 
 import numpy as np
 
-from . import _core
-from ._kernels.tablegen import capped_suit_distances
+from .. import _core
+from .._kernels.tablegen import capped_suit_distances
 
 _STANDARD = _core.FORM_BITS["standard"]
 _KNITTED_STRAIGHT = _core.FORM_BITS["knitted_straight"]

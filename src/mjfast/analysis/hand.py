@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from . import hands, tiles
-from . import rules as _rules
+from .. import hands, tiles
+from .. import rules as _rules
 
 def _check_rules(rules):
     """``rules`` (None, a name or a RuleSet) checked for hand analysis: any rule set whose

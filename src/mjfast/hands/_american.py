@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from . import tiles
-from ._kernels import american_batch as _american_batch
+from .. import tiles
+from .._kernels import american_batch as _american_batch
 
 FORMS = ("beginner",)
 SIZES_SHANTEN = (1 << 13) | (1 << 14)

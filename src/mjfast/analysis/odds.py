@@ -1,0 +1,360 @@
+"""Standard odds tables as tidy records: deal odds, win-by-turn curves, win rates per seat.
+
+:func:`odds_table` builds one of three kinds of table and returns an :class:`OddsTable`: a
+list of records (one dict per row, the same keys in every row) that exports to pandas, CSV,
+JSON and Markdown. Each kind reuses the library's own computations:
+
+``"deal"``
+    Shanten distribution of the dealt hand per rule set, seat and form:
+    :func:`mjfast.exact_deal_odds` (``method="exact"``) or :func:`mjfast.deal_stats`
+    (``method="monte_carlo"``).
+``"win_by_turn"``
+    P(tenpai) and P(won) by each draw t: from each starting shanten of random 13-tile hands
+    (:func:`mjfast.win_by_turn_random`), or for given ``hands`` (:func:`mjfast.win_by_turn`,
+    exact where the method allows).
+``"win_rate"``
+    Win rate, deal-in rate and mean points per seat and policy of simulated games
+    (:func:`mjfast.simulate`).
+
+Estimated numbers carry their standard error and 95% interval (``*_se``, ``*_low``,
+``*_high``); exact numbers have se 0 and a zero-width interval.
+"""
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import math
+from fractions import Fraction
+from typing import Any, Sequence
+
+from .._runtime.seeding import seed_to_json
+from .._runtime.validation import check_choice
+
+KINDS = ("deal", "win_by_turn", "win_rate")
+_SEATS = (("dealer", 14), ("non_dealer", 13))
+
+
+@dataclasses.dataclass(frozen=True)
+class OddsTable:
+    """A tidy table: ``rows`` (list of dicts with the keys ``columns``) plus ``meta``.
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> t = mjfast.odds_table("deal", rules="classical")
+    >>> t.columns[:5]
+    ('rules', 'seat', 'tiles', 'form', 'shanten')
+    >>> print(t.to_csv().splitlines()[0])
+    rules,seat,tiles,form,shanten,p,se,low,high,one_in,count,n,exact,method
+    """
+
+    kind: str
+    columns: tuple
+    rows: list
+    meta: dict = dataclasses.field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def column(self, name: str) -> list:
+        """All values of one column, in row order."""
+        if name not in self.columns:
+            raise KeyError(f"no column {name!r}; columns are {self.columns}")
+        return [r[name] for r in self.rows]
+
+    def select(self, **where) -> "OddsTable":
+        """The rows whose columns equal the given values, e.g. ``select(seat="dealer")``."""
+        rows = [r for r in self.rows if all(r.get(k) == v for k, v in where.items())]
+        return OddsTable(self.kind, self.columns, rows, dict(self.meta))
+
+    def to_pandas(self):
+        """The table as a pandas DataFrame (needs pandas: ``pip install "mjfast[pandas]"``)."""
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError('OddsTable.to_pandas() needs pandas; install it with pip install "mjfast[pandas]"') from exc
+        df = pd.DataFrame.from_records(self.rows, columns=list(self.columns))
+        df.attrs.update(self.meta)
+        return df
+
+    def to_records(self) -> list:
+        """The rows as a list of plain dicts (a copy)."""
+        return [dict(r) for r in self.rows]
+
+    def _cols(self, columns) -> tuple:
+        if columns is None:
+            return self.columns
+        columns = tuple(columns)
+        bad = [c for c in columns if c not in self.columns]
+        if bad:
+            raise KeyError(f"no column {bad[0]!r}; columns are {self.columns}")
+        return columns
+
+    def to_csv(self, path=None, columns=None) -> str:
+        """CSV text (header + one line per row; floats at full precision); written to ``path`` if given."""
+        cols = self._cols(columns)
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(cols)
+        for r in self.rows:
+            w.writerow(["" if r[c] is None else (repr(r[c]) if isinstance(r[c], float) else r[c]) for c in cols])
+        return _maybe_write(buf.getvalue(), path)
+
+    def to_json(self, path=None, indent: int | None = 1) -> str:
+        """JSON text ``{"kind", "meta", "columns", "rows"}``; written to ``path`` if given."""
+        data = {"kind": self.kind, "meta": _jsonable(self.meta), "columns": list(self.columns),
+                "rows": [_jsonable(r) for r in self.rows]}
+        return _maybe_write(json.dumps(data, indent=indent), path)
+
+    def to_markdown(self, path=None, digits: int = 6, columns=None) -> str:
+        """A GitHub-flavoured Markdown table (floats to ``digits`` significant digits)."""
+        cols = self._cols(columns)
+        head = "| " + " | ".join(cols) + " |"
+        sep = "|" + "|".join("---:" if self._numeric(c) else "---" for c in cols) + "|"
+        body = ["| " + " | ".join(_fmt(r[c], digits) for c in cols) + " |" for r in self.rows]
+        return _maybe_write("\n".join([head, sep] + body) + "\n", path)
+
+    def table(self, digits: int = 6, columns=None) -> str:
+        """Plain aligned text."""
+        cols = self._cols(columns)
+        cells = [list(cols)] + [[_fmt(r[c], digits) for c in cols] for r in self.rows]
+        widths = [max(len(row[i]) for row in cells) for i in range(len(cols))]
+        lines = ["  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in cells]
+        title = ", ".join(f"{k}={v}" for k, v in self.meta.items() if not isinstance(v, (list, dict)))
+        return (f"odds table: {self.kind}" + (f" ({title})" if title else "") + "\n" + "\n".join(lines))
+
+    __str__ = table
+
+    def _numeric(self, c) -> bool:
+        vals = [r[c] for r in self.rows if r[c] is not None]
+        return bool(vals) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals)
+
+
+def _maybe_write(text: str, path) -> str:
+    if path is not None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    return text
+
+
+def _jsonable(v):
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, float) and not math.isfinite(v):
+        return None if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    if isinstance(v, Fraction):
+        return f"{v.numerator}/{v.denominator}"
+    if hasattr(v, "item"):
+        return v.item()
+    if v is None or isinstance(v, (str, int, float, bool)):
+        return v
+    return str(v)
+
+
+def _fmt(v, digits: int) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.{digits}g}"
+    return str(v)
+
+
+def _rules_list(rules) -> list:
+    if rules is None or isinstance(rules, str):
+        return [rules]
+    if not isinstance(rules, (list, tuple)):
+        raise TypeError(f"rules must be a rule set name, None, or a list of them, not {type(rules).__name__}")
+    rules = list(rules)
+    if not rules:
+        raise ValueError("rules must name at least one rule set")
+    return rules
+
+
+_check_choice = check_choice
+
+
+def odds_table(kind: str, *, rules="classical", method: str | None = None, hands: Any = None,
+               draws: int = 18, samples: int | None = None, games: int = 2000, policies="greedy",
+               policy: str = "greedy", by: str = "seat", seed=None, threads: int | None = None,
+               progress: bool = True, as_frame: bool = False):
+    """Build a standard odds table (tidy rows; see :class:`OddsTable` for the exports).
+
+    Parameters
+    ----------
+    kind : {"deal", "win_by_turn", "win_rate"}
+        What the table holds (see :mod:`mjfast.odds`).
+    rules : str, None or sequence
+        One rule set or several (rows carry a ``rules`` column). "deal": classical, basic,
+        mcr, american; "win_by_turn": classical, basic, mcr, None; "win_rate": classical,
+        basic, mcr.
+    method : {"exact", "monte_carlo"} or None
+        "deal": exact (default; the Chinese Official "all" takes about 10 s per seat) or Monte
+        Carlo. "win_by_turn" with ``hands``: passed to :func:`mjfast.win_by_turn` (default
+        "auto"); random hands are always Monte Carlo.
+    hands : str or sequence of str, optional
+        "win_by_turn": these hands instead of random 13-tile hands grouped by starting shanten.
+    draws : int, default 18
+        "win_by_turn": number of draws T.
+    samples : int, optional
+        Monte Carlo size: deals for "deal" (default 1,000,000), samples for "win_by_turn"
+        (default 100,000).
+    games : int, default 2000
+        "win_rate": games to simulate (each = 4 hands).
+    policies : str or sequence of 4 str
+        "win_rate": the seats' policies, as :func:`mjfast.simulate`.
+    policy : {"greedy", "first", "greedy_swap"}
+        "win_by_turn": the drawing policy (see :mod:`mjfast.winturn`).
+    by : {"seat", "policy"}
+        "win_rate": one row per seat (with its policy), or one row per policy with its seats
+        pooled (``seat`` is then None).
+    seed, threads, progress
+        As for the underlying functions; ``seed`` makes every Monte Carlo table reproducible.
+    as_frame : bool, default False
+        Return ``table.to_pandas()`` (a DataFrame; needs pandas) instead of the OddsTable.
+
+    Returns
+    -------
+    OddsTable (or pandas.DataFrame with ``as_frame=True``)
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> t = mjfast.odds_table("win_by_turn", hands="123m456p789s1122z", draws=4)
+    >>> [round(p, 4) for p in t.column("win")]
+    [0.0325, 0.0642, 0.0952, 0.1253]
+    >>> r = mjfast.odds_table("win_rate", games=200, seed=1, progress=False)
+    >>> len(r), r.rows[0]["seat"], r.rows[0]["hands"]
+    (4, 0, 800)
+    """
+    _check_choice("kind", kind, KINDS)
+    if method is not None and not isinstance(method, str):
+        raise TypeError(f"method must be a str or None, not {type(method).__name__}")
+    if not isinstance(as_frame, bool):
+        raise TypeError(f"as_frame must be True or False, not {type(as_frame).__name__}")
+    if kind == "deal":
+        table = _deal_table(_rules_list(rules), method or "exact", samples, seed, threads, progress)
+    elif kind == "win_by_turn":
+        table = _win_by_turn_table(_rules_list(rules), hands, draws, method, samples, policy, seed, threads, progress)
+    else:
+        _check_choice("by", by, ("seat", "policy"))
+        table = _win_rate_table(_rules_list(rules), games, policies, by, seed, threads, progress)
+    return table.to_pandas() if as_frame else table
+
+
+_DEAL_COLUMNS = ("rules", "seat", "tiles", "form", "shanten", "p", "se", "low", "high", "one_in", "count", "n",
+                 "exact", "method")
+
+
+def _deal_table(rules_list, method, samples, seed, threads, progress) -> OddsTable:
+    from .. import deals, exact
+
+    _check_choice("method", method, ("exact", "monte_carlo"))
+    rows = []
+    meta = {"method": method}
+    for rules in rules_list:
+        spec = deals.deal_spec(rules)
+        forms = list(spec.forms) + (["all"] if len(spec.forms) > 1 else [])
+        if method == "exact":
+            if spec.american:
+                raise ValueError(f"exact deal odds are not available for rules={spec.rules!r}; use method='monte_carlo'")
+            for seat, n_tiles in _SEATS:
+                for form in forms:
+                    res = exact.exact_deal_odds(rules=rules, tiles=n_tiles, form=form)
+                    for s, p in sorted(res["shanten"].items()):
+                        pf = float(p)
+                        rows.append({"rules": rules, "seat": seat, "tiles": n_tiles, "form": form, "shanten": int(s),
+                                     "p": pf, "se": 0.0, "low": pf, "high": pf,
+                                     "one_in": (1 / pf) if pf else math.inf, "count": None, "n": None,
+                                     "exact": f"{p.numerator}/{p.denominator}", "method": "exact"})
+        else:
+            n = 1_000_000 if samples is None else samples
+            st = deals.deal_stats(n, rules=rules, seed=seed, threads=threads, progress=progress)
+            meta["seed"] = seed_to_json(st.seed if hasattr(st, "seed") else seed)
+            for seat, n_tiles in _SEATS:
+                for form in forms:
+                    for s, e in st.shanten_estimates(seat, form).items():
+                        rows.append({"rules": rules, "seat": seat, "tiles": n_tiles, "form": form, "shanten": int(s),
+                                     "p": e.p, "se": e.se, "low": e.low, "high": e.high, "one_in": e.one_in,
+                                     "count": e.count, "n": e.n, "exact": None, "method": "monte_carlo"})
+    return OddsTable("deal", _DEAL_COLUMNS, rows, meta)
+
+
+_WBT_COLUMNS = ("rules", "policy", "hand", "start_shanten", "hands", "method", "t", "win", "win_se", "win_low",
+                "win_high", "tenpai", "tenpai_se", "tenpai_low", "tenpai_high")
+
+
+def _win_by_turn_table(rules_list, hands, draws, method, samples, policy, seed, threads, progress) -> OddsTable:
+    from . import winturn
+
+    rows = []
+    meta = {"draws": draws, "policy": policy}
+    if hands is None:
+        n = 100_000 if samples is None else samples
+        meta.update(samples=n, model="random 13-tile hands from the 136 tiles, grouped by starting shanten")
+        if method not in (None, "monte_carlo"):
+            raise ValueError("win_by_turn tables of random hands are Monte Carlo only; pass hands=... for exact curves")
+        for rules in rules_list:
+            res = winturn.win_by_turn_random(n, draws=draws, rules=rules, policy=policy, seed=seed, threads=threads,
+                                             progress=progress)
+            meta["seed"] = seed_to_json(res.seed)
+            for r in res.rows():
+                rows.append({"rules": rules, "policy": policy, "hand": None, "start_shanten": r["start_shanten"],
+                             "hands": r["hands"], "method": "monte_carlo", **_pick_curve(r)})
+    else:
+        if not isinstance(hands, (str, list, tuple)):
+            raise TypeError(f"hands must be a hand's text or a list of them, not {type(hands).__name__}")
+        hand_list = [hands] if isinstance(hands, str) else list(hands)
+        for rules in rules_list:
+            for h in hand_list:
+                kw = {} if samples is None else {"samples": samples}
+                res = winturn.win_by_turn(h, draws=draws, rules=rules, policy=policy, method=method or "auto",
+                                          seed=seed, threads=threads, progress=progress, **kw)
+                for r in res.rows():
+                    rows.append({"rules": rules, "policy": policy, "hand": res.hand, "start_shanten": res.shanten,
+                                 "hands": res.samples, "method": res.method, **_pick_curve(r)})
+    return OddsTable("win_by_turn", _WBT_COLUMNS, rows, meta)
+
+
+def _pick_curve(r: dict) -> dict:
+    keys = ("t", "win", "win_se", "win_low", "win_high", "tenpai", "tenpai_se", "tenpai_low", "tenpai_high")
+    return {k: r[k] for k in keys}
+
+
+_RATE_COLUMNS = ("rules", "seat", "policy", "hands", "wins", "win_rate", "win_rate_se", "win_rate_low",
+                 "win_rate_high", "self_draw_wins", "deal_ins", "deal_in_rate", "deal_in_rate_se",
+                 "deal_in_rate_low", "deal_in_rate_high", "mean_points", "mean_points_se")
+
+
+def _win_rate_table(rules_list, games, policies, by, seed, threads, progress) -> OddsTable:
+    from .. import game as sim
+
+    rows = []
+    meta = {"games": games, "policies": policies if isinstance(policies, str) else list(policies), "by": by}
+    for rules in rules_list:
+        res = sim.simulate(games, rules=rules, policies=policies, seed=seed, threads=threads, progress=progress)
+        meta["seed"] = seed_to_json(res.seeds[0] if res.seeds else seed)
+        if by == "seat":
+            groups = []
+            for seat in range(4):
+                pol = res.policies[seat] if not res.duplicate else "rotated"
+                groups.append((seat, pol if isinstance(pol, str) else getattr(pol, "name", type(pol).__name__),
+                               {"seat": seat}))
+        else:
+            groups = [(None, name, {"policy": name}) for name in sorted(res.by_policy)]
+        for seat, pol, key in groups:
+            w, d, m = res.win_rate(**key), res.deal_in_rate(**key), res.mean_points(**key)
+            sd = res.self_draw_share(**key)
+            di = d.count
+            rows.append({"rules": rules, "seat": seat, "policy": pol, "hands": w.n, "wins": w.count,
+                         "win_rate": w.p, "win_rate_se": w.se, "win_rate_low": w.low, "win_rate_high": w.high,
+                         "self_draw_wins": sd.count, "deal_ins": di,
+                         "deal_in_rate": d.p, "deal_in_rate_se": d.se, "deal_in_rate_low": d.low,
+                         "deal_in_rate_high": d.high, "mean_points": m.mean, "mean_points_se": m.se})
+    return OddsTable("win_rate", _RATE_COLUMNS, rows, meta)

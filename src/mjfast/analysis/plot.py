@@ -1,0 +1,288 @@
+"""Publication plots of deal odds, win-by-turn curves and win rates (matplotlib, optional).
+
+Install the extra with ``pip install "mjfast[plot]"``. matplotlib is imported only when a
+plot is drawn. Figures are built with :class:`matplotlib.figure.Figure` (no pyplot state, no
+GUI backend needed: they render headless and display in notebooks); every function draws
+into ``ax`` when given and returns the Axes (``ax.figure`` is the Figure).
+
+Inputs are the tables of :func:`mjfast.odds_table` or the result objects they come from:
+
+* :func:`shanten_distribution`: ``odds_table("deal")`` or a :class:`~mjfast.DealStats`;
+* :func:`win_by_turn`: ``odds_table("win_by_turn")``, a :class:`~mjfast.WinByTurn`, a list of
+  them, or a :class:`~mjfast.winturn.WinByTurnByShanten`; shaded bands are 95% intervals;
+* :func:`win_rates`: ``odds_table("win_rate")`` or a :class:`~mjfast.SimResult`; error bars are
+  95% intervals;
+* :func:`plot_table` picks the right one for a table and can save it to a file.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+from .._runtime.validation import check_flag
+
+__all__ = ["plot_table", "shanten_distribution", "win_by_turn", "win_rates"]
+
+_HINT = 'mjfast.plot needs matplotlib; install it with pip install "mjfast[plot]"'
+
+
+def _figure_axes(ax, figsize=(7.0, 4.2)):
+    try:
+        from matplotlib.figure import Figure
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(_HINT) from exc
+    if ax is not None:
+        from matplotlib.axes import Axes
+
+        if not isinstance(ax, Axes):
+            raise TypeError(f"ax must be a matplotlib Axes or None, not {type(ax).__name__}")
+        return ax
+    fig = Figure(figsize=figsize, layout="constrained")
+    return fig.add_subplot()
+
+
+_check_flag = check_flag
+
+
+def _as_table(data, kind: str):
+    from .odds import OddsTable
+
+    if isinstance(data, OddsTable):
+        if data.kind != kind:
+            raise ValueError(f"expected an odds table of kind {kind!r}, got {data.kind!r}")
+        return data
+    return None
+
+
+def shanten_distribution(data: Any, *, ax=None, form: str | None = None, log: bool = True):
+    """Bar chart of the shanten distribution of dealt hands, per rule set and seat.
+
+    Parameters
+    ----------
+    data : OddsTable of kind "deal", or DealStats
+    ax : matplotlib Axes, optional
+    form : str, optional
+        Which form's distribution ("all" by default when present, else the only form).
+    log : bool, default True
+        Logarithmic probability axis (complete hands are rare).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import mjfast, mjfast.plot
+    >>> ax = mjfast.plot.shanten_distribution(mjfast.odds_table("deal"))   # doctest: +SKIP
+    >>> ax.figure.savefig("deal_odds.png")                                  # doctest: +SKIP
+    """
+    if form is not None and not isinstance(form, str):
+        raise TypeError(f"form must be a str or None, not {type(form).__name__}")
+    _check_flag("log", log)
+    table = _as_table(data, "deal")
+    if table is None:
+        from ..deals import DealStats
+        from .odds import OddsTable, _DEAL_COLUMNS
+
+        if not isinstance(data, DealStats):
+            raise TypeError(f"cannot plot a {type(data).__name__} as a shanten distribution; "
+                            "give an odds_table('deal') or a DealStats")
+
+        rows = []
+        for seat, n_tiles in (("dealer", 14), ("non_dealer", 13)):
+            f = form or "all"
+            for s, e in data.shanten_estimates(seat, f).items():
+                rows.append({"rules": data.rules, "seat": seat, "tiles": n_tiles, "form": f, "shanten": int(s),
+                             "p": e.p, "se": e.se, "low": e.low, "high": e.high, "one_in": e.one_in,
+                             "count": e.count, "n": e.n, "exact": None, "method": "monte_carlo"})
+        table = OddsTable("deal", _DEAL_COLUMNS, rows)
+    forms = list(dict.fromkeys(table.column("form")))
+    f = form or ("all" if "all" in forms else forms[0])
+    rows = [r for r in table.rows if r["form"] == f]
+    if not rows:
+        raise ValueError(f"no rows of form {f!r}; forms in the table: {forms}")
+    ax = _figure_axes(ax)
+    groups = list(dict.fromkeys((r["rules"], r["seat"]) for r in rows))
+    shantens = sorted({r["shanten"] for r in rows})
+    width = 0.8 / len(groups)
+    for gi, (rules, seat) in enumerate(groups):
+        sel = {r["shanten"]: r for r in rows if (r["rules"], r["seat"]) == (rules, seat)}
+        xs = [i + (gi - (len(groups) - 1) / 2) * width for i, s in enumerate(shantens) if s in sel]
+        ps = [sel[s]["p"] for s in shantens if s in sel]
+        lo = [sel[s]["p"] - sel[s]["low"] for s in shantens if s in sel]
+        hi = [sel[s]["high"] - sel[s]["p"] for s in shantens if s in sel]
+        label = f"{rules}, {seat.replace('_', '-')} ({sel[next(iter(sel))]['tiles']} tiles)"
+        ax.bar(xs, ps, width=width, label=label, yerr=[lo, hi] if any(lo) or any(hi) else None, capsize=2)
+    ax.set_xticks(range(len(shantens)), [("complete" if s == -1 else str(s)) for s in shantens])
+    ax.set_xlabel("shanten of the dealt hand")
+    ax.set_ylabel("probability")
+    if log:
+        ax.set_yscale("log")
+    ax.set_title(f"Shanten of dealt hands (form: {f})")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True, min_hands: int = 100):
+    """Curves of P(won by draw t) (or P(tenpai by t)) with 95% interval bands.
+
+    Parameters
+    ----------
+    data : OddsTable of kind "win_by_turn", WinByTurn, list of WinByTurn, or WinByTurnByShanten
+        One curve per hand / starting shanten / rule set.
+    ax : matplotlib Axes, optional
+    which : {"win", "tenpai"}
+    bands : bool, default True
+        Shade the 95% intervals (exact curves have none).
+    min_hands : int, default 100
+        Curves of random hands grouped by starting shanten: leave out groups with fewer hands
+        (their bands would cover the plot).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import mjfast, mjfast.plot
+    >>> r = mjfast.win_by_turn("12m456p789s11z34p5z")                  # doctest: +SKIP
+    >>> mjfast.plot.win_by_turn(r).figure.savefig("curve.png")         # doctest: +SKIP
+    """
+    if not isinstance(which, str) or which not in ("win", "tenpai"):
+        raise ValueError(f"which must be 'win' or 'tenpai', not {which!r}")
+    _check_flag("bands", bands)
+    if isinstance(min_hands, bool) or not isinstance(min_hands, numbers.Integral):
+        raise TypeError(f"min_hands must be an int, not {type(min_hands).__name__}")
+    table = _as_table(data, "win_by_turn")
+    curves = []   # (label, ts, p, low, high)
+    if table is not None:
+        keys = list(dict.fromkeys((r["rules"], r["hand"], r["start_shanten"]) for r in table.rows))
+        many_rules = len({k[0] for k in keys}) > 1
+        for rules, hand, s in keys:
+            rs = [r for r in table.rows if (r["rules"], r["hand"], r["start_shanten"]) == (rules, hand, s)]
+            label = (hand if hand else f"start shanten {s}") + (f" ({rules})" if many_rules else "")
+            if hand is None and rs and rs[0]["hands"] is not None:
+                if rs[0]["hands"] < min_hands:
+                    continue
+                label += f", {rs[0]['hands']:,} hands"
+            curves.append((label, [r["t"] for r in rs], [r[which] for r in rs], [r[f"{which}_low"] for r in rs],
+                           [r[f"{which}_high"] for r in rs]))
+    else:
+        from .winturn import WinByTurn, WinByTurnByShanten
+
+        items = data if isinstance(data, (list, tuple)) else [data]
+        for item in items:
+            if isinstance(item, WinByTurn):
+                rows = item.rows()
+                curves.append((f"{item.hand} ({item.method})", [r["t"] for r in rows], [r[which] for r in rows],
+                               [r[f"{which}_low"] for r in rows], [r[f"{which}_high"] for r in rows]))
+            elif isinstance(item, WinByTurnByShanten):
+                for s in sorted(item.win):
+                    if item.shanten_counts[s] < min_hands:
+                        continue
+                    est = (item.win if which == "win" else item.tenpai)[s]
+                    curves.append((f"start shanten {s}", list(range(1, item.draws + 1)), [e.p for e in est],
+                                   [e.low for e in est], [e.high for e in est]))
+            else:
+                raise TypeError(f"cannot plot a {type(item).__name__} as win-by-turn curves")
+    if not curves:
+        raise ValueError("nothing to plot")
+    ax = _figure_axes(ax)
+    for label, ts, p, lo, hi in curves:
+        line, = ax.plot(ts, p, marker="o", markersize=3, label=label)
+        if bands and any(h > l for l, h in zip(lo, hi)):
+            ax.fill_between(ts, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("draw t")
+    ax.set_ylabel("P(won by t)" if which == "win" else "P(tenpai by t)")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.set_title("Win by turn" if which == "win" else "Tenpai by turn")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def win_rates(data: Any, *, ax=None):
+    """Bars of the win rate per seat (and policy) with 95% interval error bars.
+
+    Parameters
+    ----------
+    data : OddsTable of kind "win_rate", or SimResult
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import mjfast, mjfast.plot
+    >>> t = mjfast.odds_table("win_rate", games=500, seed=1)           # doctest: +SKIP
+    >>> mjfast.plot.win_rates(t).figure.savefig("win_rates.png")       # doctest: +SKIP
+    """
+    table = _as_table(data, "win_rate")
+    if table is None:
+        from ..game import SimResult
+
+        if not isinstance(data, SimResult):
+            raise TypeError(f"cannot plot a {type(data).__name__} as win rates")
+        rows = []
+        for seat in range(4):
+            e = data.win_rate(seat)
+            pol = data.policies[seat] if not data.duplicate else "rotated"
+            rows.append({"rules": data.rules.name if hasattr(data.rules, "name") else str(data.rules), "seat": seat,
+                         "policy": pol if isinstance(pol, str) else getattr(pol, "name", type(pol).__name__),
+                         "win_rate": e.p, "win_rate_low": e.low, "win_rate_high": e.high, "hands": e.n})
+    else:
+        rows = table.rows
+    ax = _figure_axes(ax)
+    by_policy = any(r["seat"] is None for r in rows)        # odds_table(..., by="policy")
+    slots = list(dict.fromkeys(r["policy"] for r in rows)) if by_policy else list(range(4))
+    slot = (lambda r: slots.index(r["policy"])) if by_policy else (lambda r: r["seat"])
+    rules_list = list(dict.fromkeys(r["rules"] for r in rows))
+    width = 0.8 / len(rules_list)
+    for gi, rules in enumerate(rules_list):
+        rs = [r for r in rows if r["rules"] == rules]
+        xs = [slot(r) + (gi - (len(rules_list) - 1) / 2) * width for r in rs]
+        ps = [r["win_rate"] for r in rs]
+        err = [[r["win_rate"] - r["win_rate_low"] for r in rs], [r["win_rate_high"] - r["win_rate"] for r in rs]]
+        ax.bar(xs, ps, width=width, yerr=err, capsize=4, label=str(rules))
+    if by_policy:
+        ax.set_xticks(range(len(slots)), slots)
+    else:
+        names = {}
+        for r in rows:
+            names.setdefault(r["seat"], []).append(r["policy"])
+        ax.set_xticks(range(4), [f"seat {s}\n" + "/".join(dict.fromkeys(names.get(s, []))) for s in range(4)])
+    ax.set_ylabel("win rate per hand")
+    ax.set_title(f"Win rate per {'policy' if by_policy else 'seat'} (95% intervals)")
+    if len(rules_list) > 1:
+        ax.legend(fontsize="small")
+    return ax
+
+
+def plot_table(table: Any, path=None, **kwargs):
+    """Draw an odds table with the plot for its kind; save it to ``path`` if given.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import mjfast, mjfast.plot
+    >>> fig = mjfast.plot.plot_table(mjfast.odds_table("deal"), "deal.png")   # doctest: +SKIP
+    """
+    from .odds import OddsTable
+
+    if not isinstance(table, OddsTable):
+        raise TypeError(f"plot_table needs an OddsTable, not {type(table).__name__}")
+    draw = {"deal": shanten_distribution, "win_by_turn": win_by_turn, "win_rate": win_rates}[table.kind]
+    ax = draw(table, **kwargs)
+    if path is not None:
+        ax.figure.savefig(path, dpi=150)
+    return ax.figure

@@ -1,0 +1,634 @@
+"""Win-by-turn odds of one hand: the chance to be tenpai and to have won by each draw.
+
+The model
+---------
+One player alone with the wall, no calls and no other players' discards:
+
+* the unseen tiles are the 136 standard tiles minus the player's hand (concealed tiles and
+  called sets) minus ``visible``; they lie in the wall in uniformly random order (bonus
+  tiles are left out: they would be replaced at once and never change the hand);
+* the player draws one tile per turn, ``draws`` times (t = 1..T). After each draw: a complete
+  hand wins at once; otherwise the policy chooses a discard, and the discard leaves play;
+* a 3k+2 starting hand (e.g. 14 tiles) first discards by the same policy's choice of discard
+  (lowest shanten, most unseen effective tiles, lowest index), or has won at t = 0 if complete.
+
+Policies
+--------
+``"greedy"``
+    Keep the drawn tile only when it lowers the shanten (an effective tile); then discard,
+    among the tiles whose discard leaves that lower shanten, the one leaving the most unseen
+    effective tiles (unseen = still in the wall, as the player sees it: 4 minus the copies in
+    hand, visible or discarded), the lowest tile index on ties. Otherwise discard the drawn
+    tile at once. It never trades tiles at equal shanten to widen its waits (the game
+    engine's greedy bot does): this keeps the exact computation tractable.
+``"first"``
+    The same, but among the lowest-shanten discards always the lowest tile index.
+``"greedy_swap"``
+    The game engine's greedy discard after every draw: among all 14 discards (the drawn tile
+    included) the lowest shanten, then the most unseen effective tiles, then the lowest index,
+    so it also trades tiles at equal shanten to widen its waits. Monte Carlo only (its hand
+    can wander through too many states for the exact recursion).
+
+Reported per draw t: ``win[t]`` = P(the hand is complete after at most t draws) and
+``tenpai[t]`` = P(shanten <= 0 after the t-th draw and its discard, or won), both
+non-decreasing in t (the policy never raises the shanten).
+
+Two methods give the same numbers: ``"monte_carlo"`` plays ``samples`` random walls in the
+nogil kernel (:mod:`mjfast._winturn`; sample i is a pure function of (seed, i)), and reports
+an :class:`~mjfast.stats.Estimate` per draw; ``"exact"`` computes the probabilities by a
+memoised recursion over (hand, draws left, remaining counts of the tile kinds that can still
+matter). Exactness: the policy's choices and the hands it can reach from a hand H only involve
+a closed set S(H) of kinds (the effective tiles of H and of every hand it can move to, found
+by search); draws of the other kinds are discarded at once and never matter again, so they are
+lumped into one "other" outcome with probability (tiles left - remaining S-tiles) / tiles left.
+At tenpai the policy only waits, and P(win within m draws) = 1 - C(N - w, m) / C(N, m) with
+w live winning tiles among N. With ``exact="fraction"`` the arithmetic is in
+:class:`fractions.Fraction` (tests compare it with a brute-force enumeration of draw
+sequences). The state space stays small for hands at 0-2 shanten; ``max_states`` bounds it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .. import _core, hands, tiles
+from .._runtime.threads import resolve_threads
+from .._runtime.progress import Progress
+from .._runtime.validation import check_choice, check_count
+from .._runtime.seeding import root_key, seed_to_json
+from ..stats import Estimate
+from .hand import _check_rules, read_hand, rules_label
+
+POLICIES = {"greedy": 0, "first": 1, "greedy_swap": 2}
+EXACT_POLICIES = ("greedy", "first")
+METHODS = ("auto", "exact", "monte_carlo")
+N_STANDARD = 136
+
+
+def _shanten_rows(rows: np.ndarray, bits: int) -> np.ndarray:
+    out = np.empty(len(rows), np.int8)
+    _core.shanten_counts_batch(np.ascontiguousarray(rows, dtype=np.uint8), bits, out, 1)
+    return out
+
+
+class _HandInfo:
+    """Pool-independent facts about a 3k+1 hand: shanten, effective kinds, transitions."""
+
+    __slots__ = ("s", "eff", "win", "cands", "S")
+
+    def __init__(self, s, eff, win, cands):
+        self.s = s                # shanten
+        self.eff = eff            # kinds whose draw lowers the shanten (regardless of the pool)
+        self.win = win            # subset of eff completing the hand
+        self.cands = cands        # x -> list of (discard d, next hand key) reaching the lowest shanten
+        self.S = None             # closure: kinds that can matter from here (sorted tuple)
+
+
+class ExactSolver:
+    """Exact win-by-turn probabilities in the model of this module (see the module docstring).
+
+    ``number`` is ``float`` or ``Fraction``. Hands are keyed by their 34 count bytes.
+    """
+
+    def __init__(self, bits: int, policy: str, pool: np.ndarray, draws: int, number=float,
+                 max_states: int = 300_000):
+        self.bits = bits
+        self.policy = policy
+        self.pool0 = [int(c) for c in pool]
+        self.N0 = sum(self.pool0)
+        self.T = draws
+        self.num = number
+        self.max_states = max_states
+        self.info_memo: dict = {}
+        self.memo: dict = {}
+        self.zero = number(0)
+        self.one = number(1)
+
+    # -- hands -------------------------------------------------------------------------
+    def info(self, key: bytes) -> _HandInfo:
+        got = self.info_memo.get(key)
+        if got is not None:
+            return got
+        if len(self.info_memo) >= self.max_states:
+            raise MemoryError(f"exact win-by-turn: more than max_states={self.max_states:,} reachable hands; "
+                              "use method='monte_carlo' or raise max_states")
+        h = np.frombuffer(key, np.uint8)
+        s = int(_shanten_rows(h[None, :], self.bits)[0])
+        addable = np.flatnonzero(h < 4)
+        plus = np.repeat(h[None, :], len(addable), axis=0)
+        plus[np.arange(len(addable)), addable] += 1
+        after = _shanten_rows(plus, self.bits)
+        eff = [int(x) for x, a in zip(addable, after) if a < s]
+        win = {int(x) for x, a in zip(addable, after) if a == -1}
+        cands: dict = {}
+        rest = [x for x in eff if x not in win]
+        if rest:
+            rows, meta = [], []
+            for x in rest:
+                h14 = h.copy()
+                h14[x] += 1
+                for d in np.flatnonzero(h14).tolist():
+                    r = h14.copy()
+                    r[d] -= 1
+                    rows.append(r)
+                    meta.append((x, d))
+            sh = _shanten_rows(np.array(rows), self.bits)
+            best: dict = {}
+            for (x, d), v in zip(meta, sh.tolist()):
+                best[x] = min(best.get(x, 99), v)
+            for (x, d), r, v in zip(meta, rows, sh.tolist()):
+                if v == best[x]:
+                    cands.setdefault(x, []).append((d, r.tobytes()))
+        got = _HandInfo(s, tuple(eff), win, cands)
+        self.info_memo[key] = got
+        return got
+
+    def closure(self, key: bytes) -> tuple:
+        inf = self.info(key)
+        if inf.S is None:
+            S = set(inf.eff)
+            if inf.s > 0:
+                for lst in inf.cands.values():
+                    for _, nk in lst:
+                        S.update(self.closure(nk))
+            inf.S = tuple(sorted(S))
+        return inf.S
+
+    def effective_unseen(self, key: bytes, pool: list) -> int:
+        return sum(pool[e] for e in self.info(key).eff)
+
+    def choose(self, inf: _HandInfo, x: int, pool: list):
+        """Next hand after keeping x (pool already without x): the policy's discard."""
+        lst = inf.cands[x]
+        if self.policy == "first" or len(lst) == 1:
+            return lst[0][1]
+        best_u, best_key = -1, None
+        for d, nk in lst:              # in increasing d: strict > keeps the lowest index on ties
+            u = self.effective_unseen(nk, pool)
+            if u > best_u:
+                best_u, best_key = u, nk
+        return best_key
+
+    # -- probabilities -----------------------------------------------------------------
+    def run(self, key: bytes, m: int, pool: list) -> tuple:
+        """(win, tenpai): lists of length m, P(won / tenpai within j+1 draws), j = 0..m-1."""
+        inf = self.info(key)
+        zero, num = self.zero, self.num
+        if m == 0:
+            return [], []
+        if inf.s > m:                  # cannot even reach tenpai
+            return [zero] * m, [zero] * m
+        N = self.N0 - (self.T - m)
+        if inf.s == 0:
+            w = sum(pool[k] for k in inf.eff)
+            win, surv = [], self.one
+            for j in range(m):
+                surv = surv * num(N - w - j) / num(N - j) if N - j > 0 else zero
+                win.append(self.one - surv)
+            return win, [self.one] * m
+        S = self.closure(key)
+        mkey = (key, m, tuple(pool[k] for k in S))
+        got = self.memo.get(mkey)
+        if got is not None:
+            return got
+        if len(self.memo) >= self.max_states:
+            raise MemoryError(f"exact win-by-turn: more than max_states={self.max_states:,} states; "
+                              "use method='monte_carlo' or raise max_states")
+        win = [zero] * m
+        ten = [zero] * m
+        in_S = 0
+        for x in S:
+            c = pool[x]
+            if not c:
+                continue
+            in_S += c
+            p = num(c) / num(N)
+            pool[x] -= 1
+            if x in inf.win:
+                for j in range(m):
+                    win[j] += p
+                    ten[j] += p
+            elif x in inf.cands:
+                nk = self.choose(inf, x, pool)
+                sw, st = self.run(nk, m - 1, pool)
+                now_tenpai = self.info(nk).s <= 0
+                if now_tenpai:
+                    ten[0] += p
+                for j in range(1, m):
+                    win[j] += p * sw[j - 1]
+                    ten[j] += p if now_tenpai else p * st[j - 1]
+            else:
+                sw, st = self.run(key, m - 1, pool)
+                for j in range(1, m):
+                    win[j] += p * sw[j - 1]
+                    ten[j] += p * st[j - 1]
+            pool[x] += 1
+        other = N - in_S
+        if other > 0:
+            p = num(other) / num(N)
+            sw, st = self.run(key, m - 1, pool)
+            for j in range(1, m):
+                win[j] += p * sw[j - 1]
+                ten[j] += p * st[j - 1]
+        self.memo[mkey] = (win, ten)
+        return win, ten
+
+
+def _check_count(value, name: str, lo: int = 1) -> int:
+    return check_count(value, name, lo)
+
+
+_check_option = check_choice
+
+
+def _policy_code(policy: str) -> int:
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; choose one of {tuple(POLICIES)}")
+    return POLICIES[policy]
+
+
+@dataclasses.dataclass(frozen=True)
+class WinByTurn:
+    """Result of :func:`win_by_turn`.
+
+    Attributes
+    ----------
+    hand : str
+        The hand as given; ``start`` the 3k+1 concealed hand the draws start from.
+    discard : str or None
+        The starting discard of a 3k+2 hand.
+    rules, policy, method : str
+    draws : int
+        T; ``win[t-1]`` / ``tenpai[t-1]`` refer to draw t.
+    shanten : int
+        Shanten of the starting 3k+1 hand (-1 if a 3k+2 hand was already complete).
+    unseen : int
+        Tiles in the wall at the start (N).
+    win, tenpai : tuple
+        Per draw t = 1..T: an :class:`~mjfast.stats.Estimate` (Monte Carlo) or a float /
+        Fraction (exact) of P(won by t) and P(tenpai or won by t).
+    samples : int or None
+        Monte Carlo sample count (None for exact).
+    seed
+        What to pass as ``seed`` to repeat a Monte Carlo run.
+    """
+
+    hand: str
+    start: str
+    discard: str | None
+    rules: str | None
+    policy: str
+    method: str
+    draws: int
+    shanten: int
+    unseen: int
+    win: tuple
+    tenpai: tuple
+    samples: int | None = None
+    seed: Any = None
+
+    def _p(self, v) -> float:
+        return v.p if isinstance(v, Estimate) else float(v)
+
+    def _band(self, v) -> tuple:
+        if isinstance(v, Estimate):
+            return v.low, v.high
+        return float(v), float(v)
+
+    @property
+    def win_p(self) -> np.ndarray:
+        """P(won by t), t = 1..T, as floats."""
+        return np.array([self._p(v) for v in self.win])
+
+    @property
+    def tenpai_p(self) -> np.ndarray:
+        """P(tenpai or won by t), t = 1..T, as floats."""
+        return np.array([self._p(v) for v in self.tenpai])
+
+    def rows(self) -> list:
+        """One record per draw: t, win, win_se, win_low, win_high, tenpai, ... (tidy rows)."""
+        out = []
+        for t in range(1, self.draws + 1):
+            r = {"t": t}
+            for name, v in (("win", self.win[t - 1]), ("tenpai", self.tenpai[t - 1])):
+                r[name] = self._p(v)
+                r[f"{name}_se"] = v.se if isinstance(v, Estimate) else 0.0
+                r[f"{name}_low"], r[f"{name}_high"] = self._band(v)
+            out.append(r)
+        return out
+
+    def to_dict(self) -> dict:
+        d = {k: getattr(self, k) for k in ("hand", "start", "discard", "rules", "policy", "method", "draws",
+                                             "shanten", "unseen", "samples")}
+        d["seed"] = seed_to_json(self.seed)
+        if self.method == "exact":
+            d["win"] = [float(v) for v in self.win]
+            d["tenpai"] = [float(v) for v in self.tenpai]
+            if self.win and isinstance(self.win[0], Fraction):
+                d["win_exact"] = [f"{v.numerator}/{v.denominator}" for v in self.win]
+                d["tenpai_exact"] = [f"{v.numerator}/{v.denominator}" for v in self.tenpai]
+        else:
+            d["win"] = [v.to_dict() for v in self.win]
+            d["tenpai"] = [v.to_dict() for v in self.tenpai]
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+    def table(self) -> str:
+        head = (f"win by turn: {self.hand}" + (f" (discard {self.discard})" if self.discard else "")
+                + f"  shanten {self.shanten}, {self.unseen} unseen tiles, rules={self.rules}, "
+                f"policy={self.policy}, {self.method}" + (f" ({self.samples:,} samples)" if self.samples else ""))
+        lines = [head]
+        mc = self.method == "monte_carlo"
+        lines.append(f"  {'t':>3} {'P(tenpai)':>10} {'P(win)':>10}" + (f" {'95% interval of P(win)':>26}" if mc else ""))
+        for r in self.rows():
+            line = f"  {r['t']:>3} {r['tenpai']:>10.5f} {r['win']:>10.5f}"
+            if mc:
+                line += f"   [{r['win_low']:.5f}, {r['win_high']:.5f}]"
+            lines.append(line)
+        return "\n".join(lines)
+
+    __str__ = table
+
+
+def _start(h, bits: int, policy: str, pool: np.ndarray):
+    """3k+1 starting hand and discard (None) for a 3k+2 hand; complete -> (None, None)."""
+    conc = h.concealed.copy()
+    if int(conc.sum()) % 3 == 1:
+        return conc, None
+    if int(_shanten_rows(conc[None, :], bits)[0]) == -1:
+        return None, None
+    from .._kernels import winturn as _winturn
+
+    d, _ = _winturn.choose_discard_py(conc, pool.astype(np.intc), bits, POLICIES[policy])
+    conc[d] -= 1
+    return conc, tiles.tile_name(int(d))
+
+
+def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str | None = "classical",
+                policy: str = "greedy", method: str = "auto", samples: int = 100_000, seed=None,
+                threads: int | None = None, progress: bool = True, exact: str = "float",
+                max_states: int = 300_000) -> WinByTurn:
+    """Probability of being tenpai and of having won by each future draw t = 1..draws.
+
+    The model and the policies are stated in :mod:`mjfast.winturn`: one player drawing from
+    the unseen tiles in random order, no calls, discards leave play; with the default
+    "greedy" policy the drawn tile is kept only when it lowers the shanten.
+
+    Parameters
+    ----------
+    hand : str or array_like of shape (34,)
+        3k+1 tiles (e.g. 13) or 3k+2 (e.g. 14: the policy discards first); called sets in text
+        (``[555z]``) stay fixed and count as seen.
+    draws : int, default 18
+        T, the number of draws (about what one player gets in a four-player hand).
+    visible : str or array_like of shape (34,), optional
+        Tiles seen elsewhere: they are not in the wall.
+    rules : {"classical", "basic", "mcr", None}
+        Which forms win (as :func:`mjfast.shanten`).
+    policy : {"greedy", "first", "greedy_swap"}
+        See :mod:`mjfast.winturn`; "greedy_swap" (the game engine's discard rule) is Monte Carlo only.
+    method : {"auto", "exact", "monte_carlo"}
+        "auto": exact when the starting shanten is at most 2 (and the policy allows it), else
+        Monte Carlo.
+    samples : int, default 100,000
+        Monte Carlo samples.
+    seed : None, int, SeedSequence or Generator
+        Monte Carlo: sample i is a pure function of (seed, i), whatever ``threads``.
+    threads : int or None
+    progress : bool
+        Progress bar on stderr for Monte Carlo runs longer than half a second.
+    exact : {"float", "fraction"}
+        Number type of the exact method (Fractions are slower and exact to the last digit).
+    max_states : int, default 300,000
+        Bound on the exact method's memo (about 1 KB per state; MemoryError beyond it). Typical
+        counts over 18 draws: about 20 states at 1-shanten, 100-300 at 2-shanten, 1,000-3,000
+        at 3-shanten.
+
+    Returns
+    -------
+    WinByTurn
+
+    Raises
+    ------
+    ValueError
+        Bad hand or visible tiles (e.g. a fifth copy), draws outside 1..unseen tiles, unknown
+        policy, method or rules, samples or max_states below 1 or from 2**62 on.
+    TypeError
+        draws, samples or max_states not an int.
+    KeyboardInterrupt
+        Monte Carlo: on Ctrl-C, after the current chunk of 65,536 samples; the result of the
+        samples finished so far is attached as ``exc.partial``.
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> r = mjfast.win_by_turn("123m456p789s1122z", draws=3, method="exact")
+    >>> [round(p, 6) for p in r.win]                 # 4 winning tiles among 123 unseen
+    [0.03252, 0.064241, 0.095175]
+    >>> mc = mjfast.win_by_turn("123m456p789s1122z", draws=3, method="monte_carlo", samples=20000, seed=1, progress=False)
+    >>> w = mc.win[2]
+    >>> w.n, abs(w.p - r.win[2]) < 4 * w.se
+    (20000, True)
+    """
+    rules = _check_rules(rules)
+    code = _policy_code(policy)
+    _check_option("method", method, METHODS)
+    if not isinstance(exact, str) or exact not in ("float", "fraction"):
+        raise ValueError(f"exact must be 'float' or 'fraction', not {exact!r}")
+    if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)):
+        raise TypeError(f"draws must be an int, not {type(draws).__name__}")
+    samples = _check_count(samples, "samples")
+    max_states = _check_count(max_states, "max_states")
+    h = read_hand(hand, visible)
+    bits = hands.form_bits("all", rules)
+    pool = h.unseen                  # the wall: every tile not in the hand, its sets or visible
+    N = int(pool.sum())
+    if not 1 <= int(draws) <= N:
+        raise ValueError(f"draws must be between 1 and the {N} unseen tiles, got {draws}")
+    draws = int(draws)
+    _core.ensure_tables()
+    start, discard = _start(h, bits, policy, pool)
+    if start is None:  # a complete 3k+2 hand: won before the first draw
+        one = Fraction(1) if exact == "fraction" else 1.0
+        vals = tuple([one] * draws) if method != "monte_carlo" else tuple(
+            [Estimate.from_counts(samples, samples)] * draws)
+        return WinByTurn(h.text, h.text, None, rules_label(rules), policy, "exact" if method != "monte_carlo" else method,
+                         draws, -1, N, vals, vals, None if method != "monte_carlo" else samples)
+    s0 = int(_shanten_rows(start[None, :], bits)[0])
+    start_text = tiles.format_hand(start) + "".join(" " + str(m) for m in h.melds)
+    if method == "auto":
+        method = "exact" if s0 <= 2 and policy in EXACT_POLICIES else "monte_carlo"
+    if method == "exact":
+        if policy not in EXACT_POLICIES:
+            raise ValueError(f"the exact method supports the policies {EXACT_POLICIES}; use method='monte_carlo' "
+                             f"for {policy!r}")
+        solver = ExactSolver(bits, policy, pool, draws, Fraction if exact == "fraction" else float, max_states)
+        win, ten = solver.run(start.tobytes(), draws, [int(c) for c in pool])
+        return WinByTurn(h.text, start_text, discard, rules_label(rules), policy, "exact", draws, s0, N,
+                         tuple(win), tuple(ten))
+    key = root_key(seed)
+    threads = resolve_threads(threads)
+
+    def result(win_c, ten_c, n):
+        return WinByTurn(h.text, start_text, discard, rules_label(rules), policy, "monte_carlo", draws, s0, N,
+                         tuple(Estimate.from_counts(c, n) for c in win_c),
+                         tuple(Estimate.from_counts(c, n) for c in ten_c), n, key.seed_value())
+
+    try:
+        win_c, ten_c = _mc_counts(start, pool, draws, bits, code, int(samples), key, threads, progress)
+    except KeyboardInterrupt as exc:
+        part = getattr(exc, "partial_counts", None)
+        if part is not None:
+            exc.partial = result(*part)
+        raise
+    return result(win_c, ten_c, int(samples))
+
+
+def _cumulative(turns: np.ndarray, draws: int) -> np.ndarray:
+    """Counts of samples with turn <= t for t = 1..draws (turn = draws + 1: never)."""
+    h = np.bincount(turns.astype(np.int64), minlength=draws + 2)
+    return np.cumsum(h)[1:draws + 1]
+
+
+def _mc_counts(start, pool, draws, bits, code, n, key, threads, progress, chunk=1 << 16):
+    from .._kernels import winturn as _winturn
+
+    hand = np.ascontiguousarray(start, np.uint8)
+    pool_c = np.ascontiguousarray(pool, np.intc)
+    win_c = np.zeros(draws, np.int64)
+    ten_c = np.zeros(draws, np.int64)
+    w = np.empty(min(chunk, n), np.int16)
+    t = np.empty(min(chunk, n), np.int16)
+    bar = Progress(n, label="win-by-turn", enabled=bool(progress))
+    done = 0
+    try:
+        while done < n:
+            m = min(chunk, n - done)
+            _winturn.winturn_batch(m, done, key.k0, key.k1, hand, pool_c, draws, bits, code, w, t, threads)
+            win_c += _cumulative(w[:m], draws)
+            ten_c += _cumulative(t[:m], draws)
+            done += m
+            bar.update(done)
+    except KeyboardInterrupt as exc:   # stop after the current chunk; keep what is done
+        exc.partial_counts = (win_c, ten_c, done)
+        raise
+    finally:
+        bar.close()
+    return win_c, ten_c
+
+
+@dataclasses.dataclass(frozen=True)
+class WinByTurnByShanten:
+    """Result of :func:`win_by_turn_random`: curves per starting shanten of random hands."""
+
+    rules: str | None
+    policy: str
+    draws: int
+    samples: int
+    hand_tiles: int
+    shanten_counts: dict     # starting shanten -> number of samples
+    win: dict                # starting shanten -> tuple of Estimate per t
+    tenpai: dict
+    seed: Any = None
+
+    def rows(self) -> list:
+        out = []
+        for s in sorted(self.win):
+            for t in range(1, self.draws + 1):
+                r = {"start_shanten": s, "hands": self.shanten_counts[s], "t": t}
+                for name, e in (("win", self.win[s][t - 1]), ("tenpai", self.tenpai[s][t - 1])):
+                    r[name], r[f"{name}_se"], r[f"{name}_low"], r[f"{name}_high"] = e.p, e.se, e.low, e.high
+                out.append(r)
+        return out
+
+
+def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | None = "classical",
+                       policy: str = "greedy", seed=None, threads: int | None = None,
+                       progress: bool = True, hand_tiles: int = 13) -> WinByTurnByShanten:
+    """Win-by-turn curves of random starting hands, grouped by their starting shanten.
+
+    Each sample deals ``hand_tiles`` random tiles from the 136 and then plays ``draws`` draws
+    from the rest in the model of :mod:`mjfast.winturn` (no visible tiles). Sample i is a pure
+    function of (seed, i).
+
+    Parameters
+    ----------
+    samples : int
+    draws : int, default 18
+    rules, policy, seed, threads, progress
+        As for :func:`win_by_turn`.
+    hand_tiles : int, default 13
+        Size of the starting hand (3k+1).
+
+    Returns
+    -------
+    WinByTurnByShanten
+        ``win[s][t-1]``: Estimate of P(won by draw t | starting shanten s), likewise ``tenpai``.
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> r = mjfast.win_by_turn_random(5000, draws=12, seed=1, progress=False)
+    >>> sum(r.shanten_counts.values())
+    5000
+    >>> r.win[1][-1].p > r.win[3][-1].p              # closer hands win more often
+    True
+    """
+    rules = _check_rules(rules)
+    code = _policy_code(policy)
+    samples = _check_count(samples, "samples")
+    if isinstance(hand_tiles, bool) or not isinstance(hand_tiles, (int, np.integer)):
+        raise TypeError(f"hand_tiles must be an int, not {type(hand_tiles).__name__}")
+    if hand_tiles not in (1, 4, 7, 10, 13):
+        raise ValueError(f"hand_tiles must be 1, 4, 7, 10 or 13, got {hand_tiles}")
+    hand_tiles = int(hand_tiles)
+    if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or not 1 <= draws <= N_STANDARD - hand_tiles:
+        raise ValueError(f"draws must be an int between 1 and {N_STANDARD - hand_tiles}, got {draws!r}")
+    from .._kernels import winturn as _winturn
+
+    bits = hands.form_bits("all", rules)
+    key = root_key(seed)
+    threads = resolve_threads(threads)
+    _core.ensure_tables()
+    n = int(samples)
+    chunk = 1 << 16
+    s_out = np.empty(min(chunk, n), np.int8)
+    w = np.empty(min(chunk, n), np.int16)
+    t = np.empty(min(chunk, n), np.int16)
+    counts: dict = {}
+    win_c: dict = {}
+    ten_c: dict = {}
+    bar = Progress(n, label="win-by-turn", enabled=bool(progress))
+    done = 0
+    try:
+        while done < n:
+            m = min(chunk, n - done)
+            _winturn.random_start_batch(m, done, key.k0, key.k1, hand_tiles, int(draws), bits, code,
+                                        s_out, w, t, threads)
+            for s in np.unique(s_out[:m]).tolist():
+                sel = s_out[:m] == s
+                counts[s] = counts.get(s, 0) + int(sel.sum())
+                win_c[s] = win_c.get(s, 0) + _cumulative(w[:m][sel], draws)
+                ten_c[s] = ten_c.get(s, 0) + _cumulative(t[:m][sel], draws)
+            done += m
+            bar.update(done)
+    except KeyboardInterrupt as exc:   # stop after the current chunk, statistics so far in exc.partial
+        exc.partial = _by_shanten(rules, policy, draws, done, hand_tiles, counts, win_c, ten_c, key)
+        raise
+    finally:
+        bar.close()
+    return _by_shanten(rules, policy, draws, n, hand_tiles, counts, win_c, ten_c, key)
+
+
+def _by_shanten(rules, policy, draws, n, hand_tiles, counts, win_c, ten_c, key) -> WinByTurnByShanten:
+    win = {s: tuple(Estimate.from_counts(c, counts[s]) for c in win_c[s]) for s in sorted(counts)}
+    ten = {s: tuple(Estimate.from_counts(c, counts[s]) for c in ten_c[s]) for s in sorted(counts)}
+    return WinByTurnByShanten(rules_label(rules), policy, int(draws), n, hand_tiles, dict(sorted(counts.items())), win, ten,
+                              key.seed_value())
