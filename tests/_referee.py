@@ -2,7 +2,7 @@
 
 ``check_log(log)`` replays a :class:`mjfast.GameLog` from its header alone (each hand's wall
 order ``wall_ids``, the dice, the rule options) and checks every event against the rules in
-``/work/shared/RULES.md`` as the engine documents them:
+``docs/rules.md`` as the engine documents them:
 
 * the deal: the dealer of hand h is seat h % 4; dealer 14 tiles, then 13 each in turn order,
   all from the front of the wall; bonus tiles (flower sets only) set aside at once and replaced

@@ -324,7 +324,7 @@ def _cmd_simulate(args) -> int:
 
 
 def _charleston_effect(args, opts: dict) -> int:
-    from .amsim import charleston_effect
+    from .game import charleston_effect
     from .stats import Z95
 
     policies = args.policy.split(",") if "," in args.policy else args.policy

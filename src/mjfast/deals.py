@@ -1,6 +1,6 @@
 """Random deals and Monte Carlo deal statistics for every rule set.
 
-Rule presets (see ../shared/RULES.md of the project):
+Rule presets (see docs/rules.md and mjfast.rules):
 
 ============  ========  =======================================  ================================
 rules         tiles     bonus tiles                               forms classified by deal_stats

@@ -1,7 +1,7 @@
 """The physical wall: building it, breaking it with the dice, and the deal.
 
 This module reproduces, tile for tile, what a real table deals from a given
-wall order and dice (RULES.md, "The wall"; seeds 000 and 004). It is pure
+wall order and dice (docs/rules.md, "The wall"; seeds 000 and 004). It is pure
 Python + numpy and is meant as the reference that the fast dealing path
 (which deals from a uniformly shuffled array) is checked against.
 

@@ -13,7 +13,8 @@ fields of amgame_t below `exp_jokers`; a phase asks its question before it chang
 or keeps what it did in those fields.
 
 Kinds here: 0-33 standard, 34 = flower (the 8 flowers are one kind), 35 = joker.
-The rules are documented in amsim.py (module docstring) and README "American play".
+The rules as played are documented in mjfast/game/american.py (module docstring), docs/rules.md
+and the README ("American play").
 """
 import numpy as np
 cimport numpy as cnp

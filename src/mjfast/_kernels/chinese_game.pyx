@@ -11,7 +11,7 @@ The game is a resumable state machine (engine.pxd): `advance` plays until a seat
 built-in policy must decide, and resumes after `apply`. Its position is `t.phase` and the
 fields of game_t below `drawn_kind`; a phase asks its question before it changes anything.
 
-Rules (see RULES.md): East (the dealer) has 14 tiles and discards first; draws come from the
+Rules (docs/rules.md, mjfast/rules/chinese.py): East (the dealer) has 14 tiles and discards first; draws come from the
 front of the wall, replacements (bonus tiles, kongs) from the back; ``dead_wall`` tiles at the
 back are never drawn as live tiles: replacements use them up first and the live wall keeps its
 end until they are gone (or, with ``refill_dead_wall``, each replacement moves the live wall's

@@ -3,7 +3,7 @@
 # Everything here is `cdef inline ... noexcept nogil` and trusts its input: 34 count bytes
 # (0..4 each, a valid hand size) or 4 packed words. `mjfast._core` wraps them in batch loops
 # and exports non-inline versions for other Cython code; `mjfast._deal` calls them on the
-# hands it deals. The algorithm is described in mjfast/_tables.py.
+# hands it deals. The algorithm is described in mjfast/_kernels/tables.py.
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 
 from mjfast._kernels.bits cimport (

@@ -13,8 +13,9 @@ The maximum overlap is found by a dynamic programme over the ranks, run once per
 the pattern while enumerating the patterns depth first (every pattern sharing a prefix
 shares the DP rows for it). DP state before rank i: (a, b, m, p) = chows started at i-2
 (still needing rank i), chows started at i-1 (needing ranks i and i+1), sets placed so far,
-pair placed. Only the wrapper in ``_tables.py`` calls this; the tests compare its output with
-the brute-force target enumeration in ``_reference.py``.
+pair placed. Only the wrapper in ``tables.py`` calls this (and ``capped_suit_distances`` runs the same DP
+for one pattern); the tests compare its output with the brute-force target enumeration of
+``tests/oracles/reference.py``.
 """
 import numpy as np
 cimport numpy as cnp

@@ -3,7 +3,7 @@
 Design (the class-compression idea popularised by Cryolite's nyanten, our own code):
 
 1. For every count pattern of one number suit (5**9 base-5 codes) and of the honors
-   (5**7), ``_tablegen.distance_vectors`` gives 10 numbers: the tiles missing to hold k sets
+   (5**7), ``tablegen.distance_vectors`` gives 10 numbers: the tiles missing to hold k sets
    (k = 0..4) plus p pairs (p = 0/1) inside that suit, never using a fifth copy.
 2. Patterns with identical vectors form a *class*; ``SUIT_CLASS``/``HONOR_CLASS`` map a
    pattern code to its class id (one byte each).

@@ -4,7 +4,7 @@ policies, the bridge to Python policies, its output columns and its events.
 Entry points: ``mjfast.simulate(..., rules="american")``, :func:`mjfast.charleston_effect`,
 ``mjfast.replay``/``mjfast.sim.play_walls`` with ``rules="american"``.
 
-The rules as played (RULES.md "American" and seed 002; choices where the seed is silent are
+The rules as played (docs/rules.md "American" and seed 002; choices where the seed is silent are
 marked *choice*):
 
 - Tiles: 144 + ``jokers`` (default 8). The 8 flowers are one kind ("f") of 8 identical tiles.

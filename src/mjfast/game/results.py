@@ -389,7 +389,7 @@ class PassEffect:
     """Paired effect of one optional pass: the same games played with it (``on``) and without.
 
     Every difference is ``on - off`` per game on identical walls and policy streams, then the
-    mean and standard error over games (:class:`~mjfast.sim.Mean`).
+    mean and standard error over games (:class:`~mjfast.stats.Mean`).
     """
 
     option: str

@@ -23,7 +23,7 @@ import numpy as np
 
 from ._base import Option, RuleSet, TileSet, check_bool, check_int
 
-#: jokers in play: the sets sold hold 8 or 10 (RULES.md). Deal statistics and exact odds take
+#: jokers in play: the sets sold hold 8 or 10 (docs/rules.md). Deal statistics and exact odds take
 #: any TileSet up to TileSet.MAX_JOKERS (16) through their own ``jokers`` argument.
 MAX_PLAY_JOKERS = 10
 
