@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from typing import Callable, Dict, List, Optional, Tuple
+from collections.abc import Callable
 
 import numpy as np
 
@@ -33,7 +33,7 @@ class Competitor:
     version: str
     input_note: str
     prepare: Callable[[np.ndarray], list]
-    forms: Dict[str, Callable[[list], np.ndarray]]
+    forms: dict[str, Callable[[list], np.ndarray]]
 
 
 def _version(dist: str) -> str:
@@ -45,7 +45,7 @@ def _version(dist: str) -> str:
         return "?"
 
 
-def rows_as_bytes(hands: np.ndarray) -> List[bytes]:
+def rows_as_bytes(hands: np.ndarray) -> list[bytes]:
     """(N, 34) uint8 counts -> N ``bytes`` objects of 34 counts each."""
     hands = np.ascontiguousarray(hands, dtype=np.uint8)
     width = hands.shape[1]
@@ -53,12 +53,12 @@ def rows_as_bytes(hands: np.ndarray) -> List[bytes]:
     return [raw[i : i + width] for i in range(0, len(raw), width)]
 
 
-def rows_as_lists(hands: np.ndarray) -> List[list]:
+def rows_as_lists(hands: np.ndarray) -> list[list]:
     """(N, 34) counts -> N lists of 34 Python ints."""
     return np.ascontiguousarray(hands).tolist()
 
 
-def load_xiangting() -> Optional[Competitor]:
+def load_xiangting() -> Competitor | None:
     try:
         import xiangting
     except ImportError:
@@ -80,7 +80,7 @@ def load_xiangting() -> Optional[Competitor]:
     )
 
 
-def load_mahjong() -> Optional[Competitor]:
+def load_mahjong() -> Competitor | None:
     try:
         from mahjong.shanten import Shanten
     except ImportError:
@@ -103,7 +103,7 @@ def load_mahjong() -> Optional[Competitor]:
     )
 
 
-def load_competitors() -> Tuple[List[Competitor], List[str]]:
+def load_competitors() -> tuple[list[Competitor], list[str]]:
     """The installed competitors and a note for each missing one."""
     found, notes = [], []
     for name, loader in (("xiangting", load_xiangting), ("mahjong", load_mahjong)):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from typing import Callable, List
+from collections.abc import Callable
 
 
 def record_rate(benchmark, n_hands: int) -> None:
@@ -17,7 +17,7 @@ def record_rate(benchmark, n_hands: int) -> None:
     benchmark.extra_info["hands_per_s"] = round(n_hands / median) if median > 0 else None
 
 
-def repeat_timing(fn: Callable[[], object], repeats: int, *, cpu: bool, warmup: int = 1) -> List[float]:
+def repeat_timing(fn: Callable[[], object], repeats: int, *, cpu: bool, warmup: int = 1) -> list[float]:
     """Seconds per call of ``fn`` for ``repeats`` calls after ``warmup`` untimed ones.
 
     ``cpu=True`` measures this thread's CPU time (``time.thread_time``): right for code that
@@ -36,5 +36,5 @@ def repeat_timing(fn: Callable[[], object], repeats: int, *, cpu: bool, warmup: 
     return out
 
 
-def median(values: List[float]) -> float:
+def median(values: list[float]) -> float:
     return statistics.median(values)

@@ -29,11 +29,9 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import mjfast  # noqa: E402
-from mjfast.hands._random import random_hands  # noqa: E402
-
 from _competitors import load_competitors  # noqa: E402
 from _hands import make_hands, quad_hands  # noqa: E402
-
+from mjfast.hands._random import random_hands  # noqa: E402
 
 #: hand-picked hands around four-copy handling and the special forms
 EDGE_CASES = (

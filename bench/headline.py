@@ -14,9 +14,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mjfast  # noqa: E402
-from mjfast import _core  # noqa: E402
-from _hands import make_hands  # noqa: E402
 from _competitors import load_xiangting  # noqa: E402
+from _hands import make_hands  # noqa: E402
+from mjfast import _core  # noqa: E402
 
 
 def main(rounds: int = 9) -> None:

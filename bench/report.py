@@ -43,11 +43,10 @@ try:
 except ImportError:  # use the in-place build of a source checkout
     sys.path.insert(0, os.path.join(os.path.dirname(_HERE), "src"))
     import mjfast
-from mjfast import _core  # noqa: E402
-
 from _competitors import load_competitors  # noqa: E402
 from _hands import DESCRIPTIONS, HAND_SETS, make_hands, make_packed  # noqa: E402
 from _timing import median, repeat_timing  # noqa: E402
+from mjfast import _core  # noqa: E402
 
 FORM_BITS = {"standard": 1, "all": 7}
 

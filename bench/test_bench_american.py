@@ -13,10 +13,9 @@ import pytest
 pytest.importorskip("pytest_benchmark", reason="pip install -e '.[bench]' (pytest-benchmark)")
 
 import mjfast  # noqa: E402
-from oracles import reference as _reference
-from mjfast._kernels import american_batch as _american_batch  # noqa: E402
-
 from _timing import record_rate  # noqa: E402
+from mjfast._kernels import american_batch as _american_batch  # noqa: E402
+from oracles import reference as _reference
 
 _CHUNK = 250_000
 

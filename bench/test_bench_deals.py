@@ -11,7 +11,6 @@ import pytest
 pytest.importorskip("pytest_benchmark", reason="pip install -e '.[bench]' (pytest-benchmark)")
 
 import mjfast  # noqa: E402
-
 from _numpy_deal import numpy_deal, numpy_dealer_hands  # noqa: E402
 from _timing import record_rate  # noqa: E402
 

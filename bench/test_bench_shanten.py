@@ -16,7 +16,6 @@ import pytest
 pytest.importorskip("pytest_benchmark", reason="pip install -e '.[bench]' (pytest-benchmark)")
 
 import mjfast  # noqa: E402
-
 from _competitors import load_mahjong, load_xiangting  # noqa: E402
 from _timing import record_rate  # noqa: E402
 

@@ -38,8 +38,8 @@ from __future__ import annotations
 import collections
 import dataclasses
 
-from oracles import reference as REF
 from mjfast import tiles
+from oracles import reference as REF
 
 FIRST_BONUS = 136
 
@@ -69,7 +69,7 @@ class Stats:
     contested_wins: int = 0        # discards two or more players could win on
     kinds: collections.Counter = dataclasses.field(default_factory=collections.Counter)
 
-    def __iadd__(self, other: "Stats") -> "Stats":
+    def __iadd__(self, other: Stats) -> Stats:
         for f in ("hands", "events", "wins", "self_drawn", "discard_wins", "exhaustive", "priority_checks",
                   "contested_wins"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
@@ -80,7 +80,7 @@ class Stats:
 class _Hand:
     """The referee's state of one hand."""
 
-    def __init__(self, ref: "Referee", h: int, wall: list, dice: list):
+    def __init__(self, ref: Referee, h: int, wall: list, dice: list):
         self.ref = ref
         self.h = h
         self.wall = list(wall)
@@ -284,7 +284,6 @@ class _Hand:
         # play
         state = "own"                 # own | claimed | replace | after_discard
         cur = self.dealer
-        disc_kind = None
         entered_own = True
         while True:
             if state == "own" and entered_own:
@@ -366,7 +365,6 @@ class _Hand:
                 self.conc[s][k] -= 1
                 self.table[k] += 1
                 self.check_conservation(e)
-                disc_kind = k
                 state = "after_discard"
                 # optional ready declaration by the discarder, then claims
                 e = nxt()

@@ -10,9 +10,9 @@ from math import comb
 import pytest
 
 import mjfast
-from oracles import reference as ref
 from mjfast import cli
 from mjfast.exact import _american_counts, exact_deal_odds, exact_deal_odds_table
+from oracles import reference as ref
 
 
 def brute_force(tiles: int, kinds: int, flowers: int, jokers: int):

@@ -1,14 +1,14 @@
 """American beginner hand (rules="american"): kernels against the reference, edge cases, input."""
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import mjfast
-from oracles import reference as ref
 from mjfast.tiles import parse_tiles, tile_index, tile_name
+from oracles import reference as ref
 
 
 def vec(text: str) -> np.ndarray:

@@ -6,13 +6,14 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mjfast
-from oracles import american_reference as _amreference
 from mjfast._kernels import american_batch as _american_batch
 from mjfast.amsim import AmericanPolicy, am_tile_index, am_tile_name, american_distance, american_rules
 from mjfast.sim import play_walls
+from oracles import american_reference as _amreference
 
 SCRIPT = dict(second_charleston=False, courtesy=False)     # scripted decks: first Charleston only
 

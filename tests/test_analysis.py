@@ -8,8 +8,8 @@ import pytest
 
 import mjfast
 from mjfast import cli
-from oracles import reference as _reference
 from mjfast.analysis import analyze
+from oracles import reference as _reference
 
 
 def _random_hand(rng, size: int) -> np.ndarray:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import mjfast
-from oracles import reference as REF
 from mjfast import tiles
+from oracles import reference as REF
 
 
 def _meld_text(kind: str, k: int) -> str:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -87,7 +86,7 @@ def test_tile_sets_and_conservation(rules, n_tiles):
     assert d.hands.max() <= 4
     # physical ids: each id at most once per deal, and ids agree with the counts
     ids = d.ids.reshape(len(d), -1)
-    for row_ids, row_hands, row_bonus, row_jok in zip(ids[:300], d.hands[:300], d.bonus[:300], d.jokers[:300]):
+    for row_ids, row_hands, _row_bonus, row_jok in zip(ids[:300], d.hands[:300], d.bonus[:300], d.jokers[:300]):
         real = row_ids[row_ids != 255]
         assert len(np.unique(real)) == len(real)
         kinds = wall.tile_kind(real.astype(np.int64))
@@ -196,7 +195,7 @@ def test_stats_invariant_to_threads_and_chunks(rules):
     b = mjfast.deal_stats(50_000, rules=rules, seed=9, threads=2, progress=False, chunk_size=7_777)
     assert a.to_dict() == b.to_dict()
     for seat in ("dealer", "non_dealer"):
-        for form, counts in a.shanten[seat].items():
+        for counts in a.shanten[seat].values():
             assert counts.sum() == a.n and counts.dtype == np.int64
         assert a.bonus[seat].sum() == a.n and a.jokers[seat].sum() == a.n
 

@@ -19,9 +19,9 @@ import pytest
 
 import mjfast
 from mjfast import exact
-from oracles import reference as _reference
-from mjfast.hands._random import random_hands
 from mjfast.exact import exact_deal_odds, exact_deal_odds_table
+from mjfast.hands._random import random_hands
+from oracles import reference as _reference
 
 SIZES = [n for n in range(1, 15) if n % 3]
 OFFSET = {"m": 0, "p": 9, "s": 18, "z": 27}

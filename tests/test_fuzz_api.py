@@ -390,7 +390,7 @@ def test_charleston_effect_any_arguments(games, options, policies, rule_options)
     kind, eff = check(mjfast.charleston_effect, games, options=options, policies=policies, seed=1, threads=1,
                       progress=False, **rule_options)
     if kind == "ok":
-        for name, e in eff.items():
+        for e in eff.values():
             assert e.games == games and e.on.games == e.off.games == games
             assert e.distance_after.n == games
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import mjfast
 from oracles import reference as ref

@@ -45,7 +45,7 @@ SKIP_3P = ("three-player (sanma) rules: 2m-8m removed, other tile supply and wai
 # --------------------------------------------------------------------------------------------
 # loading
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load(name: str) -> tuple:
     with open(DATA / name, encoding="utf-8") as f:
         return tuple(json.load(f))
@@ -365,7 +365,7 @@ KOBALAB_FORMS = {  # mjfast form -> (TSV column, upstream suite)
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _kobalab() -> dict:
     with gzip.open(DATA / "kobalab_majiang_core_xiangting.tsv.gz", "rt", encoding="utf-8") as f:
         rows = [line.rstrip("\n").split("\t") for line in f if not line.startswith("#")]
@@ -379,7 +379,7 @@ def _kobalab() -> dict:
     }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _free_targets(width: int, chows: bool) -> tuple:
     """Per-suit targets of k sets (k = 0..4) and p pairs (p = 0, 1), index 2k+p, WITHOUT the
     four-copy limit (e.g. 1111m + 11m is a target)."""

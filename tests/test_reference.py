@@ -399,7 +399,7 @@ def _groups(width, honors):
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _contained(c, honors):
     """Set of (k, p) (k <= 4, p <= 1) such that the counts c contain k sets and p pairs."""
     result = {(0, 0)}

@@ -5,8 +5,6 @@ import numpy as np
 import pytest
 
 import mjfast
-from mjfast import hands as H
-
 from conftest import FORMS, RULES, SIZES, complete_hands, perturb, random_hands
 
 N_DEFAULT = 3000
@@ -174,7 +172,6 @@ def test_waits_match_reference(rules, ref):
 
 
 def test_effective_tiles_match_reference(ref):
-    rng = np.random.default_rng(5)
     seen_all = random_hands(60, 10, seed=99)
     for i, h in enumerate(np.concatenate([_tenpai_hands(30, seed=3), random_hands(30, 13, seed=4)])):
         visible = np.minimum(seen_all[i], 4 - h).astype(np.uint8) if i % 2 else None

@@ -5,19 +5,19 @@ reproducibility invariants of simulate() / replay() / rerun().
 from __future__ import annotations
 
 import copy
-import math
 import json
+import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
-import mjfast
-from mjfast import tiles
-from mjfast.sim import CLAIM_KINDS
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import _referee
+import mjfast
 from _referee import RefereeError, check_log
+from mjfast import tiles
+from mjfast.sim import CLAIM_KINDS
 
 TABLES = {
     "greedy": "greedy",

@@ -11,15 +11,13 @@ draws continue at wall[53]; bonus and kong replacements come from wall[-1], wall
 """
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
+import _referee
 import mjfast
 from mjfast import tiles
 from mjfast.sim import IllegalActionError, play_walls
-
-import _referee
 
 FIRST_BONUS = 136
 
@@ -702,7 +700,7 @@ def test_builtin_policies_always_take_a_win():
 
 def test_scores_over_a_full_game_sum_to_zero_and_rotate_the_deal():
     walls = []
-    for h in range(4):
+    for _h in range(4):
         w = Wall({0: H0, 1: SEAT1_WAITS_5P, 2: H2, 3: H3}, live="5p")
         walls.append(w.ids)
     log = play_walls(walls, rules="classical", policies="greedy", dead_wall=0)

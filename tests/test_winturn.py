@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 import mjfast
-from oracles import winturn_reference as RW
 from mjfast import hands
 from mjfast._kernels import winturn as _winturn
+from mjfast._runtime.seeding import root_key
 from mjfast.analysis.hand import read_hand
 from mjfast.analysis.winturn import EXACT_POLICIES, POLICIES, _mc_counts, win_by_turn, win_by_turn_random
-from mjfast._runtime.seeding import root_key
+from oracles import winturn_reference as RW
 
 
 def _visible_for(hand: str, pool: str) -> np.ndarray:
@@ -348,7 +348,8 @@ def test_ctrl_c_keeps_the_samples_done(monkeypatch):
 # ---------------------------------------------------------------------------------------------
 # property test: any small world, exact == brute force
 
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 _KINDS = [0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 27, 28]      # two suits' low ranks and two honors
 _REF_SHANTEN = {}

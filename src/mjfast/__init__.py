@@ -20,25 +20,37 @@ The layers, bottom up (the README's "Layout" section says where each piece lives
 - :mod:`mjfast.analysis` (one hand's analysis, win-by-turn odds, odds tables, plots);
 - :mod:`mjfast.cli` (the ``mjfast`` command).
 """
-from ._version import __version__
-
-from . import rules, tiles, wall
+# compatibility modules (documented import paths: mjfast.sim.play_walls, mjfast.amsim.american_distance, ...)
+from . import amsim, odds, plot, rules, sim, tiles, wall, winturn  # noqa: E402  (plot: matplotlib only when drawing)
 from ._runtime.threads import show_config
+from ._version import __version__
 from .analysis import DiscardOption, HandAnalysis, analyze
 from .analysis.odds import OddsTable, odds_table
 from .analysis.winturn import WinByTurn, win_by_turn, win_by_turn_random
-from .deals import DealStats, Deals, deal, deal_stats
+from .deals import Deals, DealStats, deal, deal_stats
 from .exact import exact_deal_odds, exact_deal_odds_table
 from .game import (
-    AmericanPolicy, AmericanRules, AmericanSimResult, AmericanView, Comparison, GameLog, GameRules,
-    IllegalActionError, PassEffect, Policy, SeatView, SimResult, charleston_effect, compare, game_rules, replay,
-    rerun, simulate,
+    AmericanPolicy,
+    AmericanRules,
+    AmericanSimResult,
+    AmericanView,
+    Comparison,
+    GameLog,
+    GameRules,
+    IllegalActionError,
+    PassEffect,
+    Policy,
+    SeatView,
+    SimResult,
+    charleston_effect,
+    compare,
+    game_rules,
+    replay,
+    rerun,
+    simulate,
 )
 from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits
 from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack
-
-# compatibility modules (documented import paths: mjfast.sim.play_walls, mjfast.amsim.american_distance, ...)
-from . import amsim, odds, plot, sim, winturn  # noqa: E402  (plot: matplotlib only when drawing)
 
 __all__ = [
     "__version__",

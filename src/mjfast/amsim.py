@@ -3,13 +3,19 @@ simulator in :mod:`mjfast.game` (its adapter :mod:`mjfast.game.american` documen
 played and the built-in policies); these names keep working."""
 from __future__ import annotations
 
-from .hands._american import american_distance
 from .game import (
-    OPTIONAL_PASSES, AmericanPolicy, AmericanRules, AmericanSimResult, AmericanView, PassEffect, american_rules,
+    OPTIONAL_PASSES,
+    AmericanPolicy,
+    AmericanRules,
+    AmericanSimResult,
+    AmericanView,
+    PassEffect,
+    american_rules,
     charleston_effect,
 )
 from .game.american import PASS_NAMES
 from .game.results import N_DIST
+from .hands._american import american_distance
 from .tiles import american_kind_index as am_tile_index
 from .tiles import american_kind_name as am_tile_name
 

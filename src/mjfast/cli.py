@@ -16,6 +16,7 @@ import contextlib
 import json
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -112,7 +113,7 @@ def _exact_shape(rules: str, flowers, jokers) -> dict:
     from .deals import deal_spec
 
     spec = deal_spec(rules, flowers=flowers, jokers=jokers)
-    out = {"rules": rules, "exact": True, "options": spec.options, "forms": list(spec.forms) + ["all"]}
+    out: dict[str, Any] = {"rules": rules, "exact": True, "options": spec.options, "forms": list(spec.forms) + ["all"]}
     extra = {"jokers": spec.jokers} if spec.american else {}
     for seat, tiles in (("dealer", 14), ("non_dealer", 13)):
         table = exact.exact_deal_odds_table(rules=rules, tiles=tiles, **extra)
@@ -124,6 +125,7 @@ def _exact_shape(rules: str, flowers, jokers) -> dict:
         if "all" not in sh and len(spec.forms) == 1:
             sh["all"] = sh[spec.forms[0]]
         final = table.get("all") or any_res
+        assert final is not None and any_res is not None  # the table has a row per form of the rule set
         out[seat] = {
             "tiles": tiles,
             "shanten": sh,
@@ -200,8 +202,8 @@ def _cmd_deal_stats(args) -> int:
                             progress=not args.no_progress, flowers=args.flowers or None, jokers=args.jokers,
                             backend=args.backend, client=client)
     except KeyboardInterrupt as exc:
-        st = getattr(exc, "partial", None)
-        print(f"mjfast: interrupted after {st.n if st else 0:,} deals", file=sys.stderr)
+        part = getattr(exc, "partial", None)
+        print(f"mjfast: interrupted after {part.n if part else 0:,} deals", file=sys.stderr)
         return 130
     dt = time.perf_counter() - t0
     if args.format == "json":
@@ -215,7 +217,8 @@ def _cmd_deal_stats(args) -> int:
         for seat in ("dealer", "non_dealer"):
             for form in st.forms + ("all",):
                 for s, e in st.shanten_estimates(seat, form).items():
-                    w.writerow([seat, form, s, e.count, e.n, repr(e.p), repr(e.se), repr(e.low), repr(e.high), repr(e.one_in)])
+                    w.writerow([seat, form, s, e.count, e.n, repr(e.p), repr(e.se), repr(e.low), repr(e.high),
+                                repr(e.one_in)])
         print(buf.getvalue(), end="")
     else:
         print(st.table())
@@ -252,9 +255,10 @@ def _cmd_simulate(args) -> int:
     import io
 
     from . import _core
+    from .game import AmericanSimResult
     from .sim import game_rules, simulate
 
-    opts = {}
+    opts: dict[str, Any] = {}
     if args.flowers:
         opts["flowers"] = True
     if args.payment:
@@ -311,7 +315,7 @@ def _cmd_simulate(args) -> int:
             e, d, m = res.win_rate(s), res.deal_in_rate(s), res.mean_points(s)
             pol = "" if res.duplicate else (res.policies[s] if isinstance(res.policies[s], str) else res.policies[s].name)
             extra = ([int(res.jokerless_wins[s]), int(res.dead_hands[s]), repr(res.mean_distance("before", s).mean),
-                      repr(res.mean_distance("after", s).mean)] if american else [])
+                      repr(res.mean_distance("after", s).mean)] if isinstance(res, AmericanSimResult) else [])
             w.writerow([s, pol, res.hands, int(res.wins[s]), int(res.self_draw_wins[s]), int(res.discard_wins[s]),
                         int(res.deal_ins[s]), repr(e.p), repr(e.low), repr(e.high), repr(d.p), repr(m.mean), repr(m.se)]
                        + extra)

@@ -26,20 +26,19 @@ deals from a uniformly shuffled set; :mod:`mjfast.wall` implements the physical 
 from __future__ import annotations
 
 import dataclasses
-import math
 import numbers
 from typing import Any
 
 import numpy as np
 
 from . import _core
-from ._kernels import deal as _deal
-from ._runtime.threads import resolve_threads
-from ._runtime import dask as _dask
-from ._runtime.progress import Progress, timed_chunks
-from ._runtime.validation import check_count
-from ._runtime.seeding import root_key, seed_to_json
 from . import rules as _rules
+from ._kernels import deal as _deal
+from ._runtime import dask as _dask
+from ._runtime.progress import Progress, attach_partial, timed_chunks
+from ._runtime.seeding import root_key, seed_to_json
+from ._runtime.threads import resolve_threads
+from ._runtime.validation import check_count
 from .hands import form_bits
 from .stats import Estimate
 
@@ -61,7 +60,7 @@ class DealSpec:
     jokers: int
     forms: tuple
     form_bits: tuple
-    rule_set: _rules.RuleSet = dataclasses.field(repr=False, compare=False, default=None)
+    rule_set: _rules.RuleSet | None = dataclasses.field(repr=False, compare=False, default=None)
     american: bool = False     # the American hand model (one form, flowers a kind, jokers)
 
     @property
@@ -107,7 +106,7 @@ def _preset(rules, flowers, jokers) -> DealSpec:
         j = ts.jokers if jokers is None else jokers
         if isinstance(j, bool) or not isinstance(j, numbers.Integral):
             raise TypeError(f"jokers must be an int, not {type(j).__name__}")
-        if not 0 <= j <= _rules.TileSet.MAX_JOKERS:
+        if not 0 <= int(j) <= _rules.TileSet.MAX_JOKERS:
             raise ValueError(f"jokers must be between 0 and {_rules.TileSet.MAX_JOKERS}, got {j}")
         return DealSpec(r.name, 144 + int(j), False, True, int(j), r.forms, (0,), r, True)
     if flowers is not None:
@@ -166,7 +165,8 @@ def _out_arrays(out, n: int, ids: bool):
         raise TypeError(f"out must be a Deals returned by mjfast.deal, not {type(out).__name__}")
     if ids and out.ids is None:
         raise ValueError("out has no ids array; make it with ids=True to deal with ids=True into it")
-    arrays = [(out.hands, (n, 4, 34), "hands"), (out.bonus, (n, 4, 8), "bonus"), (out.jokers, (n, 4), "jokers")]
+    arrays: list[tuple[np.ndarray | None, tuple[int, ...], str]] = [
+        (out.hands, (n, 4, 34), "hands"), (out.bonus, (n, 4, 8), "bonus"), (out.jokers, (n, 4), "jokers")]
     if ids:
         arrays.append((out.ids, (n, 4, 14), "ids"))
     for arr, shape, name in arrays:
@@ -293,10 +293,10 @@ class DealStats:
     options: dict
 
     @classmethod
-    def _from_hist(cls, spec: DealSpec, n: int, hist: np.ndarray, seed) -> "DealStats":
+    def _from_hist(cls, spec: DealSpec, n: int, hist: np.ndarray, seed) -> DealStats:
         nf = len(spec.forms)
         names = spec.forms + ("all",)
-        shan = {seat: {} for seat in SEATS}
+        shan: dict[str, dict[str, np.ndarray]] = {seat: {} for seat in SEATS}
         for e, seat in enumerate(SEATS):
             for f, name in enumerate(names):
                 lo = (e * (nf + 1) + f) * _N_BINS
@@ -305,12 +305,13 @@ class DealStats:
         base_bonus = base_four + 2
         base_jok = base_bonus + 2 * _N_COUNT
         four = {seat: int(hist[base_four + e]) for e, seat in enumerate(SEATS)}
-        bonus = {seat: hist[base_bonus + e * _N_COUNT : base_bonus + (e + 1) * _N_COUNT].copy() for e, seat in enumerate(SEATS)}
+        bonus = {seat: hist[base_bonus + e * _N_COUNT : base_bonus + (e + 1) * _N_COUNT].copy()
+                 for e, seat in enumerate(SEATS)}
         jok = {seat: hist[base_jok + e * _N_COUNT : base_jok + (e + 1) * _N_COUNT].copy() for e, seat in enumerate(SEATS)}
         return cls(spec.rules, n, spec.forms, shan, four, bonus, jok, (seed,), spec.options)
 
     # -- merging ---------------------------------------------------------------------------
-    def __add__(self, other: "DealStats") -> "DealStats":
+    def __add__(self, other: DealStats) -> DealStats:
         if not isinstance(other, DealStats):
             return NotImplemented
         if (self.rules, self.forms, self.options) != (other.rules, other.forms, other.options):
@@ -385,7 +386,8 @@ class DealStats:
                 lines.append(f"  form={form}")
                 lines.append(f"    {'shanten':>8} {'probability':>12} {'95% interval':>25} {'1 in':>12} {'count':>12}")
                 for s, e in self.shanten_estimates(seat, form).items():
-                    lines.append(f"    {s:>8} {e.p:>12.6g} {'[' + format(e.low, '.6g') + ', ' + format(e.high, '.6g') + ']':>25}"
+                    band = "[" + format(e.low, ".6g") + ", " + format(e.high, ".6g") + "]"
+                    lines.append(f"    {s:>8} {e.p:>12.6g} {band:>25}"
                                  f" {e.one_in:>12.4g} {e.count:>12,}")
             f4 = self.four(seat)
             lines.append(f"  four of a kind held: p={f4.p:.6g} [{f4.low:.6g}, {f4.high:.6g}]")
@@ -501,7 +503,7 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
             bar.update(done)
     except KeyboardInterrupt as exc:
         bar.close()
-        exc.partial = DealStats._from_hist(spec, done, hist, key.seed_value())
+        attach_partial(exc, DealStats._from_hist(spec, done, hist, key.seed_value()))
         raise
     bar.close()
     return DealStats._from_hist(spec, n, hist, key.seed_value())

@@ -144,7 +144,7 @@ def _forms_for(all_forms: tuple, form, tiles: int) -> tuple:
 # suit patterns
 # ---------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _patterns(width: int):
     """Every count pattern of ``width`` kinds with at most 14 tiles.
 
@@ -165,7 +165,7 @@ def _patterns(width: int):
     return counts, size, weight, code
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _class_vectors():
     from ._kernels.tables import get_tables
 
@@ -319,7 +319,7 @@ class _ThirteenOrphans(_Simple):
 def _assignments(nnum_a: int, nnum_b: int):
     """{slot of U: [(slot of U_A, slot of U_B), ...]} over every split of a pattern set U of
     size nnum_a + nnum_b into U_A (size nnum_a) and U_B (size nnum_b)."""
-    out = {}
+    out: dict[int, list[tuple[int, int]]] = {}
     for u in _MASKS_BY_SIZE[nnum_a + nnum_b]:
         for ua in _MASKS_BY_SIZE[nnum_a]:
             ub = u & ~ua
@@ -564,8 +564,9 @@ class _Accumulator:
 
     def __init__(self, n_feats: int):
         self.n_feats = n_feats
-        self.parts = []  # grouped _States
-        self.pending = []  # (size, weight, feats) blocks not grouped yet
+        self.parts: list[_States] = []  # grouped _States
+        # (size, weight, feats) blocks not grouped yet
+        self.pending: list[tuple[np.ndarray, np.ndarray, list[np.ndarray]]] = []
         self.rows = 0
 
     def add(self, size: int, weight, feats) -> None:
@@ -607,7 +608,7 @@ def _final_distances(A: _States, B: _States, comps, tiles: int):
 
 def _final(A: _States, B: _States, comps, tiles: int) -> dict:
     """{distance: number of tile subsets} over the pairs of states making ``tiles`` tiles."""
-    hist = {}
+    hist: dict[int, int] = {}
     for w, dists in _final_distances(A, B, comps, tiles):
         dist = functools.reduce(np.minimum, dists)
         for v in np.unique(dist).tolist():
@@ -616,7 +617,7 @@ def _final(A: _States, B: _States, comps, tiles: int) -> dict:
 
 
 def _components(forms: tuple, kong, tiles: int, cap: int) -> list:
-    comps = []
+    comps: list[_Simple | _Knitted] = []
     for f in forms:
         if f == "standard":
             comps.append(_Standard(tiles, cap))
@@ -637,7 +638,7 @@ def _capped(S: _States, comps) -> _States:
     return _group(S.size, S.weight, [c.capped(f) for c, f in zip(comps, S.feats)], S.nnum)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _suit_states(honors: bool, in_world: bool, forms: tuple, kong, tiles: int, cap: int) -> _States:
     """States of one suit (number suits are alike, so they are computed once)."""
     comps = _components(forms, kong, tiles, cap)
@@ -650,7 +651,7 @@ def _suit_states(honors: bool, in_world: bool, forms: tuple, kong, tiles: int, c
     return _group(size, weight, feats, 0 if honors else 1)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _distance_counts(forms: tuple, kong, tiles: int, suits: str) -> tuple:
     """((distance, number of tile subsets), ...) for hands of ``tiles`` tiles of ``suits``."""
     # Vectors are capped at ``cap``: a capped distance is min(true, cap), so the result is
@@ -807,7 +808,7 @@ def _count_at_least(forms: tuple, kong, tiles: int, suits: str, t: int) -> int:
     return total
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _distance_counts_by_threshold(forms: tuple, kong, tiles: int, suits: str, t_max: int) -> tuple:
     """Like :func:`_distance_counts`, from the counts of distance >= t for t = 1 .. t_max
     (``t_max`` bounds the distance: no hand has distance above it)."""
@@ -851,7 +852,7 @@ def _no_four_count(tiles: int, kinds: int) -> int:
 # public API
 # ---------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _odds(all_forms: tuple, kong_two_pairs: bool, tiles: int, form: str, suits: str) -> tuple:
     kinds = sum(7 if ch == "z" else 9 for ch in suits)
     forms = _forms_for(all_forms, form, tiles)
@@ -1033,7 +1034,7 @@ def _insert_top(top: tuple, c: int) -> tuple:
     return tuple(sorted(top + (c,), reverse=True)[:4])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _american_counts(tiles: int, kinds: int, flowers: int, jokers: int) -> tuple:
     """Exact counts of ``tiles``-tile subsets of a world of ``kinds`` standard kinds (4 copies),
     ``flowers`` flowers and ``jokers`` jokers.
@@ -1056,8 +1057,8 @@ def _american_counts(tiles: int, kinds: int, flowers: int, jokers: int) -> tuple
             j = tiles - n - f
             if j > jokers:
                 continue
-            key = (_insert_top(top, min(f, 4)) if f else top, j, four)
-            finals[key] = finals.get(key, 0) + w * comb(flowers, f) * comb(jokers, j)
+            fkey = (_insert_top(top, min(f, 4)) if f else top, j, four)
+            finals[fkey] = finals.get(fkey, 0) + w * comb(flowers, f) * comb(jokers, j)
     keys = list(finals)
     rows = np.zeros((len(keys), 43), dtype=np.uint8)
     for i, (top, j, _) in enumerate(keys):

@@ -8,8 +8,20 @@ policies and results.
 from __future__ import annotations
 
 from .game import (
-    LOG_VERSION, Comparison, GameLog, GameRules, IllegalActionError, Policy, SeatView, SimResult, compare,
-    game_rules, play_walls, replay, rerun, simulate,
+    LOG_VERSION,
+    Comparison,
+    GameLog,
+    GameRules,
+    IllegalActionError,
+    Policy,
+    SeatView,
+    SimResult,
+    compare,
+    game_rules,
+    play_walls,
+    replay,
+    rerun,
+    simulate,
 )
 from .game.results import CLAIM_KINDS
 from .rules import MAX_BASE_POINTS

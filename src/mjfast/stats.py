@@ -39,7 +39,7 @@ class Estimate:
     high: float
 
     @classmethod
-    def from_counts(cls, count: int, n: int, z: float = Z95) -> "Estimate":
+    def from_counts(cls, count: int, n: int, z: float = Z95) -> Estimate:
         count, n = int(count), int(n)
         if n <= 0:
             return cls(count, n, math.nan, math.nan, math.nan, math.nan)
@@ -88,7 +88,7 @@ class Mean:
         return {"mean": self.mean, "se": self.se, "n": self.n, "ci95": [self.low, self.high]}
 
     @classmethod
-    def of_sample(cls, x) -> "Mean":
+    def of_sample(cls, x) -> Mean:
         """The mean of a sample with its standard error (nan below 2 values)."""
         n = len(x)
         if n == 0:
@@ -121,4 +121,4 @@ def exact_square_sums(values, weights=None) -> list[int]:
     lo = (sq & ((1 << 31) - 1)).sum(axis=0)
     if weights is not None:
         return [(int(hi.sum()) << 31) + int(lo.sum())]
-    return [(int(h) << 31) + int(l) for h, l in zip(hi.tolist(), lo.tolist())]
+    return [(int(h) << 31) + int(low) for h, low in zip(hi.tolist(), lo.tolist())]

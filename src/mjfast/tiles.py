@@ -276,7 +276,7 @@ def tile_index(name: str) -> int:
     if s == "j":
         return JOKER
     if len(s) == 2:
-        a, b = s
+        a, b = s[0], s[1]
         if a == "f" and b in "12345678":
             return BONUS_FIRST + int(b) - 1
         if a in "123456789" and b in _SUIT_MAX and int(a) <= _SUIT_MAX[b]:
@@ -860,7 +860,7 @@ def parse_tiles(
     >>> parse_tiles("[457p]")
     Traceback (most recent call last):
     ...
-    ValueError: '[457p]' at position 0 of '[457p]' is not a valid set: a bracket holds exactly one chow (3 consecutive ranks of one suit), pung (3 identical) or kong (4 identical)
+    ValueError: '[457p]' at position 0 of '[457p]' is not a valid set: a bracket holds exactly one chow ...
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_tiles expects a str, got {type(text).__name__}")

@@ -207,7 +207,7 @@ def _set_vectors(width: int, honors: bool) -> list:
     return sets
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _suit_targets(k: int, p: int, honors: bool) -> np.ndarray:
     """All per-suit targets with exactly k sets and p pairs, as an (M, width) int8 array.
 
@@ -234,7 +234,7 @@ def _suit_targets(k: int, p: int, honors: bool) -> np.ndarray:
     return np.array(sorted(found), dtype=np.int8).reshape(-1, width)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _missing_tables(honors: bool):
     """All per-suit targets of every (k, p), laid out for a quick column-wise sum.
 
@@ -253,7 +253,7 @@ def _missing_tables(honors: bool):
     return missing, starts
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _suit_distances_cached(h: tuple, honors: bool) -> tuple:
     missing, starts = _missing_tables(honors)
     total = missing[0][h[0]].copy()
@@ -279,7 +279,7 @@ def suit_distances(counts, honors: bool = False) -> tuple:
     return _suit_distances_cached(h, bool(honors))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _suit_distances_capped(h: tuple, cap: tuple, honors: bool) -> tuple:
     """:func:`suit_distances` with the extra condition ``t_r <= cap_r`` on every
     per-suit target: the same enumerated targets (:func:`_suit_targets`), those
@@ -299,7 +299,7 @@ def _suit_distances_capped(h: tuple, cap: tuple, honors: bool) -> tuple:
 # shanten per form
 # ---------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _splits(k: int) -> tuple:
     """Every (k_m, k_p, k_s, k_z) of non-negative ints summing to k."""
     return tuple(ks for ks in itertools.product(range(k + 1), repeat=4) if sum(ks) == k)
@@ -489,7 +489,7 @@ def _all_sets_34() -> list:
     return sets
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _knitted_straight_targets(with_set: bool = True) -> np.ndarray:
     """Every knitted-straight target, counts <= 4: knitted 9 + one set + one pair
     (``with_set``, 14 tiles) or knitted 9 + one pair (11 tiles)."""
@@ -1054,7 +1054,7 @@ def american_distance_literal(counts) -> int:
     return 14 - max(_american_overlap(pc, qc, jokers) for pc, qc in seen)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _american_profile_distance(profile: tuple, jokers: int) -> int:
     # The 35 kinds play identical roles, so only the multiset of counts matters; the kinds
     # not held are interchangeable and a target uses at most 4 of them.

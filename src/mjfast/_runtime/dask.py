@@ -13,7 +13,9 @@ which tasks finish does not matter: the result is bit-identical to the local run
 from __future__ import annotations
 
 import contextlib
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
+
+from .progress import attach_partial
 
 BACKENDS = ("local", "dask")
 INSTALL_HINT = 'backend="dask" needs Dask distributed; install it with: pip install "mjfast[dask]"'
@@ -119,7 +121,7 @@ def run_chunks(client, fn: Callable, pieces: Iterable, name: str, bar, finish: C
             c.cancel([f for f, _ in live.values()])
             bar.close()
             if isinstance(exc, KeyboardInterrupt):
-                exc.partial = finish(acc, done)
+                attach_partial(exc, finish(acc, done))
             raise
         bar.close()
         return finish(acc, done)

@@ -73,3 +73,9 @@ def timed_chunks(start: int, stop: int, cap: int, first: int, target: float = 0.
         if m == size:
             rate = m / max(dt, 1e-6)
             size = int(max(1, min(cap, 4 * size, rate * target)))
+
+
+def attach_partial(exc: BaseException, partial: object) -> None:
+    """Attach the result of the work finished before an interruption to ``exc`` as
+    ``exc.partial`` (how every long run hands back its statistics on Ctrl-C)."""
+    setattr(exc, "partial", partial)  # noqa: B010 - mypy: BaseException declares no `partial`

@@ -4,8 +4,9 @@ accepts), or the JSON form of a seed that mjfast writes into results and logs.""
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -112,7 +113,9 @@ def root_key(seed) -> RootKey:
         k = seed.integers(0, 2**64, size=2, dtype=np.uint64, endpoint=False)
         return RootKey(int(k[0]), int(k[1]), None)
     ss = _seed_sequence(seed)
-    k = ss.generate_state(2, np.uint64)
+    state = ss.generate_state(2, np.uint64)
     e = ss.entropy
-    entropy = int(e) if isinstance(e, numbers.Integral) else tuple(int(x) for x in e)
-    return RootKey(int(k[0]), int(k[1]), entropy, tuple(int(x) for x in ss.spawn_key), int(ss.pool_size))
+    # a constructed SeedSequence always holds its entropy (numpy draws it when given None):
+    # an int, or else a sequence of ints
+    entropy = int(e) if isinstance(e, numbers.Integral) else tuple(int(x) for x in cast("Sequence[int]", e))
+    return RootKey(int(state[0]), int(state[1]), entropy, tuple(int(x) for x in ss.spawn_key), int(ss.pool_size))

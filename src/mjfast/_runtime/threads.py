@@ -1,8 +1,8 @@
 """Thread-count normalisation and build/runtime configuration report."""
 from __future__ import annotations
 
-import os
 import numbers
+import os
 
 
 def available_cpus() -> int:
@@ -58,8 +58,9 @@ def resolve_threads(threads) -> int:
 
 def config() -> dict:
     """Build and runtime facts as a dict (see :func:`mjfast.show_config`)."""
-    import numpy as np
     import sys
+
+    import numpy as np
 
     from .. import _core
     from .._kernels import tables as _tables

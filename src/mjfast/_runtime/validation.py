@@ -20,20 +20,22 @@ def check_games(n, name: str) -> int:
     """A number of games or a game index: an int from 0 to below 2**40."""
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
         raise TypeError(f"{name} must be an int, not {type(n).__name__}")
-    if n < 0 or n >= MAX_GAMES:
+    v = int(n)
+    if v < 0 or v >= MAX_GAMES:
         raise ValueError(f"{name} must be between 0 and 2**40, got {n}")
-    return int(n)
+    return v
 
 
 def check_count(n, name: str = "n", lo: int = 0) -> int:
     """A count (deals, samples, states): an int from ``lo`` to below 2**62."""
     if isinstance(n, bool) or not isinstance(n, (numbers.Integral, np.integer)):
         raise TypeError(f"{name} must be an int, not {type(n).__name__}")
-    if n < lo:
+    v = int(n)
+    if v < lo:
         raise ValueError(f"{name} must be >= {lo}, got {n}")
-    if n >= MAX_COUNT:
+    if v >= MAX_COUNT:
         raise ValueError(f"{name}={n} is too large")
-    return int(n)
+    return v
 
 
 def check_flag(name: str, value) -> bool:

@@ -19,6 +19,7 @@ import numpy as np
 from .. import hands, tiles
 from .. import rules as _rules
 
+
 def _check_rules(rules):
     """``rules`` (None, a name or a RuleSet) checked for hand analysis: any rule set whose
     hands are read by the standard model."""
@@ -148,7 +149,8 @@ class HandAnalysis:
 
     def table(self) -> str:
         lines = [f"hand      {self.hand}   ({self.tiles} tiles, rules={self.rules})",
-                 f"shanten   {self.shanten}" + ("  (complete)" if self.complete else "  (tenpai)" if self.shanten == 0 else "")
+                 f"shanten   {self.shanten}"
+                 + ("  (complete)" if self.complete else "  (tenpai)" if self.shanten == 0 else "")
                  + "   by form: " + ", ".join(f"{f} {s}" for f, s in self.shanten_by_form.items())]
         if self.visible:
             lines.append("visible   " + " ".join(f"{k}x{v}" for k, v in self.visible.items()))

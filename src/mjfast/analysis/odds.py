@@ -27,7 +27,7 @@ import io
 import json
 import math
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 from .._runtime.seeding import seed_to_json
 from .._runtime.validation import check_choice
@@ -67,7 +67,7 @@ class OddsTable:
             raise KeyError(f"no column {name!r}; columns are {self.columns}")
         return [r[name] for r in self.rows]
 
-    def select(self, **where) -> "OddsTable":
+    def select(self, **where) -> OddsTable:
         """The rows whose columns equal the given values, e.g. ``select(seat="dealer")``."""
         rows = [r for r in self.rows if all(r.get(k) == v for k, v in where.items())]
         return OddsTable(self.kind, self.columns, rows, dict(self.meta))
@@ -314,11 +314,11 @@ def _win_by_turn_table(rules_list, hands, draws, method, samples, policy, seed, 
         for rules in rules_list:
             for h in hand_list:
                 kw = {} if samples is None else {"samples": samples}
-                res = winturn.win_by_turn(h, draws=draws, rules=rules, policy=policy, method=method or "auto",
-                                          seed=seed, threads=threads, progress=progress, **kw)
-                for r in res.rows():
-                    rows.append({"rules": rules, "policy": policy, "hand": res.hand, "start_shanten": res.shanten,
-                                 "hands": res.samples, "method": res.method, **_pick_curve(r)})
+                curve = winturn.win_by_turn(h, draws=draws, rules=rules, policy=policy, method=method or "auto",
+                                            seed=seed, threads=threads, progress=progress, **kw)
+                for r in curve.rows():
+                    rows.append({"rules": rules, "policy": policy, "hand": curve.hand, "start_shanten": curve.shanten,
+                                 "hands": curve.samples, "method": curve.method, **_pick_curve(r)})
     return OddsTable("win_by_turn", _WBT_COLUMNS, rows, meta)
 
 
@@ -340,12 +340,13 @@ def _win_rate_table(rules_list, games, policies, by, seed, threads, progress) ->
     for rules in rules_list:
         res = sim.simulate(games, rules=rules, policies=policies, seed=seed, threads=threads, progress=progress)
         meta["seed"] = seed_to_json(res.seeds[0] if res.seeds else seed)
+        groups: list[tuple[int | None, str, dict[str, Any]]]
         if by == "seat":
             groups = []
-            for seat in range(4):
-                pol = res.policies[seat] if not res.duplicate else "rotated"
-                groups.append((seat, pol if isinstance(pol, str) else getattr(pol, "name", type(pol).__name__),
-                               {"seat": seat}))
+            for s in range(4):
+                pol = res.policies[s] if not res.duplicate else "rotated"
+                groups.append((s, pol if isinstance(pol, str) else getattr(pol, "name", type(pol).__name__),
+                               {"seat": s}))
         else:
             groups = [(None, name, {"policy": name}) for name in sorted(res.by_policy)]
         for seat, pol, key in groups:

@@ -17,9 +17,8 @@ Inputs are the tables of :func:`mjfast.odds_table` or the result objects they co
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from typing import Any
-
-import numpy as np
 
 from .._runtime.validation import check_flag
 
@@ -84,7 +83,7 @@ def shanten_distribution(data: Any, *, ax=None, form: str | None = None, log: bo
     table = _as_table(data, "deal")
     if table is None:
         from ..deals import DealStats
-        from .odds import OddsTable, _DEAL_COLUMNS
+        from .odds import _DEAL_COLUMNS, OddsTable
 
         if not isinstance(data, DealStats):
             raise TypeError(f"cannot plot a {type(data).__name__} as a shanten distribution; "
@@ -192,7 +191,7 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True, m
     ax = _figure_axes(ax)
     for label, ts, p, lo, hi in curves:
         line, = ax.plot(ts, p, marker="o", markersize=3, label=label)
-        if bands and any(h > l for l, h in zip(lo, hi)):
+        if bands and any(h > low for low, h in zip(lo, hi)):
             ax.fill_between(ts, lo, hi, color=line.get_color(), alpha=0.2, linewidth=0)
     from matplotlib.ticker import MaxNLocator
 
@@ -230,7 +229,7 @@ def win_rates(data: Any, *, ax=None):
 
         if not isinstance(data, SimResult):
             raise TypeError(f"cannot plot a {type(data).__name__} as win rates")
-        rows = []
+        rows: list[dict[str, Any]] = []
         for seat in range(4):
             e = data.win_rate(seat)
             pol = data.policies[seat] if not data.duplicate else "rotated"
@@ -254,7 +253,7 @@ def win_rates(data: Any, *, ax=None):
     if by_policy:
         ax.set_xticks(range(len(slots)), slots)
     else:
-        names = {}
+        names: dict[int, list[str]] = {}
         for r in rows:
             names.setdefault(r["seat"], []).append(r["policy"])
         ax.set_xticks(range(4), [f"seat {s}\n" + "/".join(dict.fromkeys(names.get(s, []))) for s in range(4)])
@@ -281,8 +280,9 @@ def plot_table(table: Any, path=None, **kwargs):
 
     if not isinstance(table, OddsTable):
         raise TypeError(f"plot_table needs an OddsTable, not {type(table).__name__}")
-    draw = {"deal": shanten_distribution, "win_by_turn": win_by_turn, "win_rate": win_rates}[table.kind]
-    ax = draw(table, **kwargs)
+    draws: dict[str, Callable[..., Any]] = {"deal": shanten_distribution, "win_by_turn": win_by_turn,
+                                            "win_rate": win_rates}
+    ax = draws[table.kind](table, **kwargs)
     if path is not None:
         ax.figure.savefig(path, dpi=150)
     return ax.figure

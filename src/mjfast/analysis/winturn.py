@@ -50,17 +50,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from .. import _core, hands, tiles
-from .._runtime.threads import resolve_threads
-from .._runtime.progress import Progress
-from .._runtime.validation import check_choice, check_count
+from .._runtime.progress import Progress, attach_partial
 from .._runtime.seeding import root_key, seed_to_json
+from .._runtime.threads import resolve_threads
+from .._runtime.validation import check_choice, check_count
 from ..stats import Estimate
 from .hand import _check_rules, read_hand, rules_label
 
@@ -139,7 +138,7 @@ class ExactSolver:
                     meta.append((x, d))
             sh = _shanten_rows(np.array(rows), self.bits)
             best: dict = {}
-            for (x, d), v in zip(meta, sh.tolist()):
+            for (x, _d), v in zip(meta, sh.tolist()):
                 best[x] = min(best.get(x, 99), v)
             for (x, d), r, v in zip(meta, rows, sh.tolist()):
                 if v == best[x]:
@@ -168,7 +167,7 @@ class ExactSolver:
         if self.policy == "first" or len(lst) == 1:
             return lst[0][1]
         best_u, best_key = -1, None
-        for d, nk in lst:              # in increasing d: strict > keeps the lowest index on ties
+        for _d, nk in lst:             # in increasing d: strict > keeps the lowest index on ties
             u = self.effective_unseen(nk, pool)
             if u > best_u:
                 best_u, best_key = u, nk
@@ -314,7 +313,7 @@ class WinByTurn:
         """One record per draw: t, win, win_se, win_low, win_high, tenpai, ... (tidy rows)."""
         out = []
         for t in range(1, self.draws + 1):
-            r = {"t": t}
+            r: dict[str, float] = {"t": t}
             for name, v in (("win", self.win[t - 1]), ("tenpai", self.tenpai[t - 1])):
                 r[name] = self._p(v)
                 r[f"{name}_se"] = v.se if isinstance(v, Estimate) else 0.0
@@ -486,7 +485,7 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     except KeyboardInterrupt as exc:
         part = getattr(exc, "partial_counts", None)
         if part is not None:
-            exc.partial = result(*part)
+            attach_partial(exc, result(*part))
         raise
     return result(win_c, ten_c, int(samples))
 
@@ -620,7 +619,7 @@ def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | 
             done += m
             bar.update(done)
     except KeyboardInterrupt as exc:   # stop after the current chunk, statistics so far in exc.partial
-        exc.partial = _by_shanten(rules, policy, draws, done, hand_tiles, counts, win_c, ten_c, key)
+        attach_partial(exc, _by_shanten(rules, policy, draws, done, hand_tiles, counts, win_c, ten_c, key))
         raise
     finally:
         bar.close()

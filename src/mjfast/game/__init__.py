@@ -68,4 +68,6 @@ def american_rules(base: AmericanRules | None = None, **options) -> AmericanRule
     """
     if base is not None and not isinstance(base, AmericanRules):
         raise TypeError(f"base must be an AmericanRules, not {type(base).__name__}")
-    return _rules.get(base if base is not None else "american", **options)
+    if base is not None:
+        return _rules.get(base, **options)
+    return _rules.get("american", **options)

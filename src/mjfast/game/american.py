@@ -106,7 +106,7 @@ def named_out(out: np.ndarray) -> dict:
     """A game's engine counters by name: per player (lists of 4), per hand kind, and the
     distance histograms (4 x 15) before and after the Charleston."""
     o = [int(x) for x in out]
-    d = {k: o[OUT[k]:OUT[k] + 4] for k in _PER_PLAYER}
+    d: dict[str, int | list[int] | list[list[int]]] = {k: o[OUT[k]:OUT[k] + 4] for k in _PER_PLAYER}
     d.update({k: o[OUT[k]] for k in ("hands", "turns", "draws", "second_charleston", "courtesy_tiles")})
     for k in ("distance_before", "distance_after"):
         d[k] = [o[OUT[k] + N_DIST * s:OUT[k] + N_DIST * (s + 1)] for s in range(4)]
@@ -215,7 +215,7 @@ class Bridge(BridgeBase):
         choice = f(view) if f else None
         if choice is None:
             return -1
-        if isinstance(choice, bool) or not isinstance(choice, numbers.Integral) or not 0 <= choice <= 3:
+        if isinstance(choice, bool) or not isinstance(choice, numbers.Integral) or not 0 <= int(choice) <= 3:
             self._raise(seat, view, choice, "a courtesy offer of 0-3 tiles")
         return int(choice)
 

@@ -1,7 +1,8 @@
 """The effect of each optional pass of the American Charleston, with common random numbers."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 
@@ -13,7 +14,7 @@ from .._runtime.validation import check_games
 from ..stats import Mean
 from . import american, runner
 from .policy import policy_name
-from .results import N_DIST, Accumulator, PassEffect
+from .results import N_DIST, Accumulator, AmericanSimResult, PassEffect
 
 OPTIONAL_PASSES = ("second_charleston", "courtesy", "blind_pass")
 
@@ -94,8 +95,11 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
                 for name in diff:
                     diff[name][lo : lo + m] = stats[True][name] - stats[False][name]
             runs = {flag: accs[flag].result(rules_of[flag], pols, False, key.seed_value()) for flag in (True, False)}
-            result[o] = PassEffect(o, games, *(Mean.of_sample(diff[name]) for name in stat_names),
-                                   tuple(Mean.of_sample(diff["points"][:, s]) for s in range(4)), runs[True], runs[False])
+            d_after, win, wall, turns = (Mean.of_sample(diff[name]) for name in stat_names)
+            # american.COUNTERS builds AmericanSimResult
+            on, off = cast(AmericanSimResult, runs[True]), cast(AmericanSimResult, runs[False])
+            result[o] = PassEffect(o, games, d_after, win, wall, turns,
+                                   tuple(Mean.of_sample(diff["points"][:, s]) for s in range(4)), on, off)
     finally:
         bar.close()
     return result

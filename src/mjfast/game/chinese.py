@@ -39,8 +39,12 @@ def claim_label(code: int) -> str | None:
         return "kong"
     if code == _C_PUNG:
         return "pung"
-    start = code - _C_CHOW
-    return "chow:" + tiles.format_hand(np.bincount([start, start + 1, start + 2], minlength=34))
+    return "chow:" + _chow_tiles(code - _C_CHOW)
+
+
+def _chow_tiles(start: int) -> str:
+    """The three tiles of the chow that starts at kind ``start``, as text."""
+    return tiles.format_hand(np.bincount([start, start + 1, start + 2], minlength=34))
 
 
 def own_label(code: int) -> str:
@@ -109,7 +113,7 @@ def event_fields(name: str, seat: int, a: int, b: int) -> dict:
     if name in ("discard", "pung", "kong", "concealed_kong", "added_kong"):
         return {"tile": tiles.tile_name(a)}
     if name == "chow":
-        return {"tile": tiles.tile_name(a), "set": claim_label(_C_CHOW + b)[5:]}
+        return {"tile": tiles.tile_name(a), "set": _chow_tiles(b)}
     if name == "win":
         return {"self_drawn": bool(a), "discarder": None if b < 0 else b}
     if name == "score":

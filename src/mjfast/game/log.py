@@ -35,7 +35,7 @@ class GameLog:
         return "\n".join([json.dumps({"type": "header", **self.header})] + [json.dumps(e) for e in self.events]) + "\n"
 
     @classmethod
-    def from_jsonl(cls, text: str) -> "GameLog":
+    def from_jsonl(cls, text: str) -> GameLog:
         if not isinstance(text, str):
             raise TypeError(f"an event log is JSON-lines text, not {type(text).__name__}")
         try:

@@ -3,7 +3,7 @@ subclasses (Policy, AmericanPolicy), and the error an illegal choice raises."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from .._runtime.seeding import seed_to_json
-from ..stats import Estimate, Mean, Z95, exact_square_sums
 from ..rules import RuleSet
+from ..stats import Z95, Estimate, Mean, exact_square_sums
 from .policy import policy_name as _policy_name
 
 #: claim kinds of the Chinese family, in the engine's meld order (SimResult.claims columns)
@@ -77,7 +79,7 @@ class SimResult:
     def exhaustive_draw_rate(self) -> Estimate:
         return Estimate.from_counts(self.exhaustive_draws, self.hands)
 
-    def mean_turns(self) -> "Mean":
+    def mean_turns(self) -> Mean:
         """Mean hand length in turns (a turn = a draw or claim, then a discard)."""
         per_hand = self.hands / self.games if self.games else 1
         m = self.turns / self.hands if self.hands else math.nan
@@ -85,7 +87,7 @@ class SimResult:
         se = math.sqrt(max(var_game, 0) / (self.games - 1)) / per_hand if self.games > 1 else math.nan
         return Mean(m, se, self.hands)
 
-    def mean_points(self, seat=None, policy=None) -> "Mean":
+    def mean_points(self, seat=None, policy=None) -> Mean:
         """Mean final points per game."""
         if policy is not None:
             c = self.by_policy[policy]
@@ -117,7 +119,7 @@ class SimResult:
         return int(getattr(self, field)[seat]), self.hands
 
     # -- merging -----------------------------------------------------------------------------
-    def __add__(self, other: "SimResult") -> "SimResult":
+    def __add__(self, other: SimResult) -> SimResult:
         if not isinstance(other, SimResult):
             return NotImplemented
         if (self.rules, self.policies, self.duplicate) != (other.rules, other.policies, other.duplicate):
@@ -182,7 +184,8 @@ class SimResult:
                  f"seed={seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(x) for x in self.seeds]}"
                  + ("  (duplicate)" if self.duplicate else "")]
         lines.append(f"{'':<14}{'win rate':>26}{'self-draw share':>26}{'deal-in rate':>26}{'mean points':>22}")
-        rows = [(f"seat {s} {'' if self.duplicate else _policy_name(self.policies[s])}", dict(seat=s)) for s in range(4)]
+        rows: list[tuple[str, dict[str, Any]]] = [
+            (f"seat {s} {'' if self.duplicate else _policy_name(self.policies[s])}", dict(seat=s)) for s in range(4)]
         if len(self.by_policy) > 1 or self.duplicate:
             rows += [(f"policy {name}", dict(policy=name)) for name in sorted(self.by_policy)]
         for label, kw in rows:
@@ -192,7 +195,8 @@ class SimResult:
         ed, mt = self.exhaustive_draw_rate(), self.mean_turns()
         lines.append(f"exhaustive draws {fmt(ed)}   mean turns per hand {mt.mean:.2f} ± {Z95 * mt.se:.2f}")
         claims = self.claims.sum(axis=0)
-        lines.append("claims per hand: " + ", ".join(f"{k} {claims[i] / max(self.hands, 1):.3f}" for i, k in enumerate(CLAIM_KINDS)))
+        lines.append("claims per hand: "
+                     + ", ".join(f"{k} {claims[i] / max(self.hands, 1):.3f}" for i, k in enumerate(CLAIM_KINDS)))
         return "\n".join(lines)
 
 
@@ -206,10 +210,13 @@ class AmericanSimResult(SimResult):
     included); ``exhaustive_draws`` counts wall games.
     """
 
-    jokerless_wins: np.ndarray = None
-    dead_hands: np.ndarray = None
-    distance_before: np.ndarray = None
-    distance_after: np.ndarray = None
+    # Always arrays in the results mjfast builds (the accumulator fills them). The None defaults
+    # only keep the constructor's signature (these fields follow SimResult's); typing them
+    # Optional would make every reader narrow a value that is never None.
+    jokerless_wins: np.ndarray = None   # type: ignore[assignment]
+    dead_hands: np.ndarray = None       # type: ignore[assignment]
+    distance_before: np.ndarray = None  # type: ignore[assignment]
+    distance_after: np.ndarray = None   # type: ignore[assignment]
     second_charlestons: int = 0
     courtesy_tiles: int = 0
 
@@ -342,7 +349,8 @@ class AmericanSimResult(SimResult):
                  + ("  (duplicate)" if self.duplicate else "")]
         lines.append(f"{'':<14}{'win rate':>26}{'self-draw share':>26}{'jokerless share':>26}"
                      f"{'dead-hand rate':>26}{'mean points':>22}")
-        rows = [(f"seat {s} {'' if self.duplicate else _policy_name(self.policies[s])}", dict(seat=s)) for s in range(4)]
+        rows: list[tuple[str, dict[str, Any]]] = [
+            (f"seat {s} {'' if self.duplicate else _policy_name(self.policies[s])}", dict(seat=s)) for s in range(4)]
         if len(self.by_policy) > 1 or self.duplicate:
             rows += [(f"policy {name}", dict(policy=name)) for name in sorted(self.by_policy)]
         for label, kw in rows:
@@ -432,12 +440,12 @@ class Counters:
     Charleston); ``result``: the result class."""
 
     out: dict
-    claims: object
+    claims: Callable[[np.ndarray], np.ndarray]
     claim_kinds: tuple
     per_player: dict = dataclasses.field(default_factory=dict)
     scalars: dict = dataclasses.field(default_factory=dict)
     histograms: dict = dataclasses.field(default_factory=dict)
-    result: type = SimResult
+    result: type[SimResult] = SimResult
 
 
 class Accumulator:
@@ -456,7 +464,7 @@ class Accumulator:
         self.claims = np.zeros((4, len(spec.claim_kinds)), np.int64)
         self.points = np.zeros(4, np.int64)
         self.points_sq = np.zeros(4, object)   # Python ints: exact however many games
-        self.hist = [dict() for _ in range(4)]
+        self.hist: list[dict[int, int]] = [dict() for _ in range(4)]
         self.draws = 0
         self.turns = 0
         self.turns_sq = 0
@@ -511,7 +519,7 @@ class Accumulator:
                 p[k] += int((o[:, col:col + 4] * mask).sum())
             p["claims"] = p["claims"] + (claims * mask[:, :, None]).sum(axis=(0, 1))
 
-    def merge(self, other: "Accumulator") -> "Accumulator":
+    def merge(self, other: Accumulator) -> Accumulator:
         """Add the counters of ``other`` (a disjoint piece of the run) into self; exact."""
         self.games += other.games
         self.hands += other.hands

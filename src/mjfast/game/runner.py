@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _core, rules as _rules, tiles
+from .. import _core, tiles
+from .. import rules as _rules
 from .._kernels import engine as _engine
 from .._runtime import dask as _dask
-from .._runtime.progress import Progress, timed_chunks
+from .._runtime.progress import Progress, attach_partial, timed_chunks
 from .._runtime.seeding import root_key, seed_to_json
 from .._runtime.threads import resolve_threads
 from .._runtime.validation import check_flag, check_games
@@ -181,7 +182,7 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
             bar.update(acc.games)
     except KeyboardInterrupt as exc:
         bar.close()
-        exc.partial = acc.result(r, pols, duplicate, key.seed_value())
+        attach_partial(exc, acc.result(r, pols, duplicate, key.seed_value()))
         raise
     bar.close()
     return acc.result(r, pols, duplicate, key.seed_value())

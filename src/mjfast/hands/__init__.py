@@ -187,7 +187,7 @@ def _forms_sizes(bits: int, base_sizes: int) -> int:
     return base_sizes & _SIZES_CLOSED
 
 
-def shanten(hands: Any, *, form: str = "all", rules: "str | _rules.RuleSet | None" = None, threads: int | None = None):
+def shanten(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = None, threads: int | None = None):
     """Shanten number: tile exchanges still needed to reach tenpai (-1 = complete hand).
 
     Exact and four-copy aware: a hand is never completed with a fifth copy of a kind, so
@@ -255,7 +255,7 @@ def shanten(hands: Any, *, form: str = "all", rules: "str | _rules.RuleSet | Non
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
     batch = as_batch(hands, _forms_sizes(bits, _SIZES_ALL), threads=threads)
-    if batch.has_called:        # text with called sets: their tiles count against four copies
+    if batch.called is not None and batch.has_called:   # text with called sets: they count against four copies
         return int(_called.shanten_rows(batch.data, bits, batch.called)[0])
     out = np.empty(len(batch.data), dtype=np.int8)
     kernel = _core.shanten_packed_batch if batch.packed else _core.shanten_counts_batch
@@ -263,7 +263,7 @@ def shanten(hands: Any, *, form: str = "all", rules: "str | _rules.RuleSet | Non
     return int(out[0]) if batch.single else out
 
 
-def is_winning(hands: Any, *, form: str = "all", rules: "str | _rules.RuleSet | None" = None, threads: int | None = None):
+def is_winning(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = None, threads: int | None = None):
     """Whether each hand is complete (a winning hand) in one of the allowed forms.
 
     Parameters
@@ -365,7 +365,8 @@ def _visible_counts(visible: Any, hand: np.ndarray, called: np.ndarray | None = 
     return seen + (0 if called is None else called.astype(np.int64))
 
 
-def waits(hand: Any, *, form: str = "all", rules: "str | _rules.RuleSet | None" = None, jokers: int | None = None) -> list[str]:
+def waits(hand: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = None,
+          jokers: int | None = None) -> list[str]:
     """Tiles that complete a hand of 3k+1 tiles (empty if it is not tenpai).
 
     A kind already held four times is never a wait (there is no fifth copy).
@@ -456,7 +457,7 @@ def _improvements(rows13: np.ndarray, discards: list, bits: int, seen: np.ndarra
     return result
 
 
-def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules: "str | _rules.RuleSet | None" = None,
+def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules: str | _rules.RuleSet | None = None,
                     jokers: int | None = None):
     """Tiles that lower the shanten, with how many copies of each remain unseen.
 
@@ -571,5 +572,6 @@ def decompose(hand: Any) -> list[tuple[str, ...]]:
     _decompositions([int(c) for c in counts], 0, [], None, found)
     result = set()
     for pair, sets in found:
-        result.add((_set_text("pair", pair),) + tuple(_set_text(kind, k) for kind, k in sorted(sets, key=lambda s: (s[1], s[0]))))
+        ordered = sorted(sets, key=lambda s: (s[1], s[0]))
+        result.add((_set_text("pair", pair),) + tuple(_set_text(kind, k) for kind, k in ordered))
     return sorted(result)

@@ -48,7 +48,7 @@ def set_jokers(jokers) -> int:
         return tiles.MAX_JOKERS
     if isinstance(jokers, bool) or not isinstance(jokers, numbers.Integral):
         raise TypeError(f"jokers must be an int, not {type(jokers).__name__}")
-    if not 0 <= jokers <= 16:
+    if not 0 <= int(jokers) <= 16:
         raise ValueError(f"jokers must be between 0 and 16, got {jokers}")
     return int(jokers)
 

@@ -37,7 +37,10 @@ def random_hands(n: int, size: int = 14, *, seed=None, suits: str = "mpsz") -> n
     for start in range(0, n, chunk):
         m = min(chunk, n - start)
         keys = rng.random((m, len(wall)))
-        pick = np.argpartition(keys, size - 1, axis=1)[:, :size] if size < len(wall) else np.tile(np.arange(len(wall)), (m, 1))
+        if size < len(wall):
+            pick = np.argpartition(keys, size - 1, axis=1)[:, :size]
+        else:
+            pick = np.tile(np.arange(len(wall)), (m, 1))
         tiles = wall[pick]
         rows = np.repeat(np.arange(m), size)
         np.add.at(out[start : start + m], (rows, tiles.ravel()), 1)

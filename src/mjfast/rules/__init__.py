@@ -26,6 +26,8 @@ its engine (kernels and adapter); adding a preset of a family means adding a val
 """
 from __future__ import annotations
 
+from typing import Literal, TypeVar, overload
+
 from . import american, chinese
 from ._base import DEFAULT_FORMS, FORMS, Option, RuleSet, TileSet
 from .american import MAX_PLAY_JOKERS, AmericanRules
@@ -46,6 +48,17 @@ def names() -> tuple:
     ('classical', 'basic', 'mcr', 'american')
     """
     return tuple(_PRESETS)
+
+
+_R = TypeVar("_R", bound=RuleSet)
+
+
+@overload
+def get(rules: Literal["american"], **options) -> AmericanRules: ...
+@overload
+def get(rules: _R, **options) -> _R: ...
+@overload
+def get(rules: str = "classical", **options) -> RuleSet: ...
 
 
 def get(rules: str | RuleSet = "classical", **options) -> RuleSet:

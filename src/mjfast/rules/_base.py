@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -12,6 +13,9 @@ import numpy as np
 FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
 #: hand functions with ``rules=None``: the widespread default of the mahjong ecosystem
 DEFAULT_FORMS = ("standard", "seven_pairs", "thirteen_orphans")
+
+#: a rule set's own class: replace() and _build() return the family's class
+_R = TypeVar("_R", bound="RuleSet")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,7 +136,7 @@ class RuleSet:
     def option_names(cls) -> tuple:
         return tuple(sorted(cls.OPTIONS))
 
-    def replace(self, **options) -> "RuleSet":
+    def replace(self: _R, **options) -> _R:
         """This rule set with some options changed (None leaves an option as it is); each
         value checked. Raises ValueError naming an unknown option and listing the valid ones."""
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
@@ -147,7 +151,7 @@ class RuleSet:
     def _unknown(self, key: str) -> str:
         return f"unknown rule option {key!r}; options are {sorted(self.OPTIONS)}"
 
-    def _build(self, values: dict) -> "RuleSet":
+    def _build(self: _R, values: dict) -> _R:
         """Check every option value and make the rule set (families add cross-checks)."""
         checked = {k: self.OPTIONS[k].check(v) for k, v in values.items()}
         return dataclasses.replace(self, **checked)

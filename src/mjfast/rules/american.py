@@ -71,12 +71,12 @@ class AmericanRules(RuleSet):
     def _unknown(self, key: str) -> str:
         return f"unknown rule option {key!r} for rules={self.name!r}; options are {sorted(self.OPTIONS)}"
 
-    def replace(self, **options) -> "AmericanRules":
+    def replace(self, **options) -> AmericanRules:
         """As :meth:`RuleSet.replace`; ``hands_per_game`` (a multiple of 4) may be given
         instead of ``rounds``."""
         hpg = options.pop("hands_per_game", None)
         if hpg is not None:
-            if isinstance(hpg, bool) or not isinstance(hpg, numbers.Integral) or hpg % 4 or not 4 <= hpg <= 64:
+            if isinstance(hpg, bool) or not isinstance(hpg, numbers.Integral) or hpg % 4 or not 4 <= int(hpg) <= 64:
                 raise ValueError(f"hands_per_game must be 4, 8, ..., 64 (every seat deals equally often), got {hpg!r}")
             rd = options.get("rounds")
             if rd is not None and not (isinstance(rd, numbers.Integral) and not isinstance(rd, bool) and rd == hpg // 4):

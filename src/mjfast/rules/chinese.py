@@ -117,7 +117,7 @@ class ChineseRules(RuleSet):
             bits |= _core.FORM_BITS[f]
         return bits | (_core.KONG_TWO_PAIRS if self.kong_two_pairs else 0)
 
-    def _build(self, values: dict) -> "ChineseRules":
+    def _build(self, values: dict) -> ChineseRules:
         if not isinstance(values["special_forms"], (list, tuple)):
             raise TypeError(f"special_forms must be a tuple of form names, not {type(values['special_forms']).__name__}")
         for key in ("flowers", "ready_declaration", "chow", "kong", "refill_dead_wall"):
@@ -142,7 +142,7 @@ class ChineseRules(RuleSet):
         }
 
     def to_dict(self) -> dict:
-        d = {"name": self.name}
+        d: dict[str, Any] = {"name": self.name}
         d.update({k: getattr(self, k) for k in self.OPTIONS})
         d["special_forms"] = list(self.special_forms)
         d["tiles"] = self.n_tiles
