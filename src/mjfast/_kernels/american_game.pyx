@@ -113,7 +113,7 @@ ctypedef struct amgame_t:
     uint8_t visible[NK]     # discards and exposed tiles (jokers in exposures included)
     int drawn
     int exp_jokers          # jokers in all exposed sets (0: no exchange possible)
-    int py_quiet_own[4]     # bits of a Python seat's default hooks, not called (see _AmContext.quiet)
+    int py_quiet_own[4]     # bits of a Python seat's default hooks, not called (see game.american.Bridge)
     # the position of the state machine within a hand
     int passno              # Charleston: the pass being made (0-2 first, 3-5 second, 6 courtesy)
     int cs                  # Charleston: the next seat to choose (PH_PASS, PH_VOTE, PH_OFFER, PH_COURTESY)
