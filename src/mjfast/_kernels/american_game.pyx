@@ -999,6 +999,8 @@ cdef void init_game(amgame_t* g, amrules_t* R) noexcept nogil:
     g.t.cap_ev = 0
     g.t.walls = NULL
     g.t.dice = NULL
+    g.t.collect_claims = 0
+    g.t.stop_at_hand_end = 0
 
 
 cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,

@@ -37,7 +37,7 @@ from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next
 from mjfast._kernels.engine cimport (
     table_t, Table, shuffle_ids, log_event, ask, illegal, start_table, run_batch, SUSPEND,
     POL_RANDOM, POL_GREEDY, POL_DEFENSIVE, POL_EXTERNAL, ADV_DONE, ADV_DECIDE, ADV_ERROR,
-    ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, HANDS_STREAM,
+    ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, HANDS_STREAM, ADV_HAND,
     EV_HAND, EV_DEAL, EV_DRAW, EV_BONUS, EV_REPLACE, EV_DISCARD, EV_CHOW, EV_PUNG, EV_KONG,
     EV_CONCEALED_KONG, EV_ADDED_KONG, EV_READY, EV_WIN, EV_EXHAUSTED, EV_SCORE,
     OUT_SCORE, OUT_WINS, OUT_SELF_DRAWN, OUT_DEAL_INS, OUT_HANDS, OUT_TURNS, OUT_DRAWS, OUT_FAMILY,
@@ -69,95 +69,8 @@ cdef extern from *:
     const int SUIT_OF "MJ_SUIT_OF"[34]         # the suit of each kind
     const int WORD_AT "MJ_WORD_AT"[5]          # the 8-byte words lanes_to_kinds takes
 
-cdef enum:
-    MAX_SET = 192
-    FIRST_BONUS = 136
-    FIRST_JOKER = 144
-    MAX_MELDS = 6
-    POLICY_SALT = 0x5A17C0DE5A17C0DE   # the built-in policies' key: k0 ^ POLICY_SALT
-
-# meld kinds (also the claim-count columns)
-cdef enum:
-    M_CHOW = 0
-    M_PUNG = 1
-    M_KONG_EXPOSED = 2
-    M_KONG_CONCEALED = 3
-    M_KONG_ADDED = 4
-
-# per-game output columns: the common ones (engine.pxd OUT_*), then claims by player and kind
-cdef enum:
-    OUT_CLAIMS = OUT_FAMILY      # 20 columns: player * 5 + meld kind (M_*)
-    N_OUT = OUT_FAMILY + 20
-
 OUT_WIDTH = N_OUT
 OUT_COLUMNS = {"claims": OUT_CLAIMS}
-
-# state-machine phases (t.phase) and turn modes
-cdef enum:
-    PH_HAND = 0          # set up the next hand (or end the game)
-    PH_TURN = 1          # a turn starts: draw unless after a claim, count the turn
-    PH_OWN = 2           # own-turn actions after a draw or an exposed kong: win, kongs
-    PH_DISCARD = 3       # the player on turn discards
-    PH_READY = 4         # basic's Stop rule: declare a ready hand after the discard
-    PH_WINS = 5          # Mahjong claims on the discard, in turn order (g.ci: next seat)
-    PH_CLAIMS = 6        # kong, pung and chow claims (g.ci, g.claimer, g.claim, g.chow_start)
-    PH_OVER = 7          # the game is over
-
-ctypedef struct rules_t:
-    const mj_tables_t* T  # the shanten and winning tables
-    int n_tiles
-    int replace_bonus
-    int forms             # winning forms (kernel bits)
-    int dead_wall         # tiles reserved at the back; -1 = 2 * (dice total) as in seed 000
-    int ready_rule        # 1: a player must declare a ready hand (Stop) to win; hand fixed after
-    int base_points
-    int payment           # 0: every loser pays base; 1: discarder pays 3 * base for a discard win
-    int hands_per_game
-    int allow_chow
-    int allow_kong
-    int refill_dead_wall  # 1: the dead wall keeps its size (each replacement moves the live wall's
-                          # end); 0: replacements use up the dead wall first (seed 000)
-    int added_kong_drawn  # 1: an added kong only with the tile just drawn; 0: any held copy
-
-ctypedef struct player_t:
-    uint8_t hand[34]
-    int n_hand
-    int n_melds
-    uint8_t meld_type[MAX_MELDS]
-    uint8_t meld_tile[MAX_MELDS]
-    uint8_t pung_exposed[34]
-    int ready
-    int bonus
-    int policy
-    int wait_sh             # shanten of the concealed hand left by this player's latest
-                            # discard, if the greedy policy made it and the hand has not changed
-                            # since but for draws; -1 when not known. > 0: no tile completes it
-    int last_claim_kind     # kind of this player's latest claim (-1 none) and when
-    int last_claim_turn
-    uint8_t discards[64]    # kinds discarded, in order (claimed ones included)
-    int n_discards
-
-ctypedef struct game_t:
-    table_t t                # the shared header (engine.pxd): streams, policies, phase, log, out
-    rules_t* R
-    const mj_tables_t* T
-    uint8_t wall[MAX_SET]
-    int n_tiles
-    int front
-    int back
-    int live_end             # the last live tile: live draws take wall[front .. live_end]
-    player_t p[4]
-    uint8_t visible[34]      # discards and exposed tiles, seen by everyone
-    int drawn_kind           # kind just drawn by the player on turn (-1: none, e.g. after a claim)
-    # the position of the state machine within a hand
-    int cur                  # the player on turn
-    int mode                 # MODE_DRAW / MODE_OWN / MODE_CLAIMED at the start of a turn
-    int discard              # the kind just discarded, by `discarder`
-    int discarder
-    int ci                   # PH_WINS / PH_CLAIMS: the next seat to ask, 1-3 after the discarder
-    int claimer              # PH_CLAIMS: the claim so far (C_NONE: none)
-    int claim
-    int chow_start
 
 
 # ------------------------------------------------------------------------------------------
@@ -165,48 +78,6 @@ ctypedef struct game_t:
 
 cdef inline void log_ev(game_t* g, int typ, int seat, int a, int b) noexcept nogil:
     log_event(&g.t, typ, seat, a, b)
-
-
-cdef inline int shanten_of(game_t* g, uint8_t* h) noexcept nogil:
-    if g.R.forms == FORM_STANDARD:
-        return standard_counts(h, g.T)
-    return shanten_counts(h, g.R.forms, g.T)
-
-
-ctypedef struct codes_t:
-    uint32_t c[4]
-    int n
-
-
-cdef inline void codes_of(const uint8_t* h, codes_t* c) noexcept nogil:
-    cdef hand_t f
-    load_counts(h, &f, FEAT_CODES)
-    c.c[0] = f.code[0]
-    c.c[1] = f.code[1]
-    c.c[2] = f.code[2]
-    c.c[3] = f.code[3]
-    c.n = f.n
-
-
-cdef inline bint complete(game_t* g, uint8_t* h, int n) noexcept nogil:
-    """Whether the concealed tiles h (n of them) with the exposed sets form a winning hand."""
-    cdef hand_t f
-    if standard_winning_counts(h, g.T):
-        return True
-    if n == 11 and (g.R.forms & FORM_KNITTED_STRAIGHT):
-        # the knitted straight with one called set: the knitted nine + a pair in hand
-        load_counts(h, &f, FEAT_CODES | FEAT_KNITS)
-        return called_knitted_distance(&f, g.T, 1) == 0
-    if not (g.R.forms & FORMS_SPECIAL) or n != 14:
-        return False
-    # the other special forms: only closed 14-tile hands; `best = 1` prunes everything that is
-    # not complete
-    load_counts(h, &f, features_for(g.R.forms))
-    return special_distance(&f, g.R.forms, g.T, 1) == 0
-
-
-cdef inline int live_left(game_t* g) noexcept nogil:
-    return g.live_end - g.front + 1
 
 
 cdef inline int draw_back(game_t* g, int seat) noexcept nogil:
@@ -862,14 +733,6 @@ cdef object _view(game_t* g, int seat):
 # ------------------------------------------------------------------------------------------
 # claims
 
-cdef enum:
-    C_NONE = 0
-    C_WIN = 1
-    C_KONG = 2
-    C_PUNG = 3
-    C_CHOW = 4        # option code C_CHOW + 3 * 0..2 ... encoded as 4 + (start position offset)
-
-
 cdef bint WAIT_SHORTCUT = True
 
 
@@ -1123,12 +986,6 @@ cdef int choose_discard(game_t* g, int seat) noexcept nogil:
     return ask(&g.t, seat, ASK_DISCARD, g.drawn_kind, NULL, 0)
 
 
-cdef enum:
-    MODE_DRAW = 0       # draw from the live wall, then own-turn actions, then discard
-    MODE_OWN = 1        # own-turn actions (self-drawn win, kongs), then discard
-    MODE_CLAIMED = 2    # after a claimed chow or pung: discard only
-
-
 ILLEGAL = {
     1: "discard of a tile not in hand",
     2: "concealed kong without four tiles of that kind",
@@ -1138,6 +995,73 @@ ILLEGAL = {
 }
 
 
+
+# ------------------------------------------------------------------------------------------
+# the built-in policies' answers to a pending question (environments: teachers and parity)
+
+cdef int option_index(const int* opts, int n, int code) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if opts[i] == code:
+            return i
+    return -1
+
+
+cdef int builtin_answer(game_t* g, int policy, int* then_discard) noexcept nogil:
+    """The answer built-in `policy` would give to the pending question g.t.req (the seat that
+    must answer is g.t.req.seat): what apply() takes. For an own-turn question whose answer is
+    "go on to the discard" (-1), then_discard receives the kind it then discards. Draws from
+    the policies' stream exactly as the built-in policy does when it plays the seat."""
+    cdef int seat = g.t.req.seat, saved, ans = -1, kind = -1, act, c, chow_start = -1
+    cdef int n = g.t.req.n_options
+    cdef const int* opts = g.t.req.options
+    cdef player_t* p = &g.p[seat]
+    then_discard[0] = -1
+    saved = p.policy
+    p.policy = policy
+    if g.t.req.what == ASK_DISCARD:
+        ans = choose_discard(g, seat)
+    elif g.t.req.what == ASK_READY:
+        ans = 1
+    elif g.t.req.what == ASK_CLAIM:
+        if opts[0] == C_WIN:
+            ans = 0                                  # built-in policies always take a win
+        elif policy == POL_RANDOM:
+            ans = n - 1                              # the last option: no claim
+        else:
+            c = greedy_claim(g, seat, g.discard, ((seat - g.discarder) & 3) == 1, &chow_start)
+            if c == C_CHOW:
+                ans = option_index(opts, n, 100 + chow_start)
+            elif c == C_NONE:
+                ans = n - 1
+            else:
+                ans = option_index(opts, n, c)
+    elif g.t.req.what == ASK_OWN_TURN:
+        act = own_turn_action(g, seat, &kind)
+        if act == 0:
+            then_discard[0] = choose_discard(g, seat)
+        else:
+            ans = option_index(opts, n, act * 1000 + (kind if act > 1 else 0))
+    p.policy = saved
+    return ans
+
+
+cdef int greedy_scores(game_t* g, int seat, uint8_t* sh, int* counts) noexcept nogil:
+    """The greedy policy's view of seat's 3k+2 concealed hand: sh[k] the shanten after
+    discarding kind k (99 for kinds not held), counts[k] the unseen tiles that lower the best
+    shanten after discarding k for the discards at the best shanten (-1 for the others).
+    Returns the best shanten."""
+    cdef codes_t c
+    cdef hand_t f14
+    cdef int k, best_s, live
+    cdef uint64_t cands
+    for k in range(34):
+        counts[k] = -1
+    best_s = greedy_shanten(g, g.p[seat].hand, &c, sh, &live, &f14)
+    cands = kinds_equal(sh, best_s)
+    most_effective(g, seat, &c, cands, best_s, live, &f14, counts)
+    return best_s
+
 # ------------------------------------------------------------------------------------------
 # the game as a state machine: each phase handles one step of the rules and names the next
 
@@ -1145,6 +1069,7 @@ cdef inline void end_hand(game_t* g) noexcept nogil:
     g.t.out[OUT_HANDS] += 1
     g.t.hand_no += 1
     g.t.phase = PH_HAND
+    g.t.hand_over = 1
 
 
 cdef inline void exhausted(game_t* g, int seat) noexcept nogil:
@@ -1281,7 +1206,7 @@ cdef int ph_discard(game_t* g) noexcept nogil:
     if g.R.ready_rule and not p.ready and shanten_of(g, p.hand) == 0:
         g.t.phase = PH_READY
     else:
-        g.t.phase = PH_WINS
+        g.t.phase = PH_WINDOW if g.t.collect_claims else PH_WINS
     return 0
 
 
@@ -1296,7 +1221,7 @@ cdef int ph_ready(game_t* g) noexcept nogil:
     if yes == 1:
         g.p[cur].ready = 1
         log_ev(g, EV_READY, cur, 0, 0)
-    g.t.phase = PH_WINS
+    g.t.phase = PH_WINDOW if g.t.collect_claims else PH_WINS
     return 0
 
 
@@ -1382,16 +1307,21 @@ cdef int ph_claims(game_t* g) noexcept nogil:
             g.claimer = s
             g.claim = c
             break
-    if g.claim == C_NONE:
+    return make_claim(g, g.claimer, g.claim, g.chow_start)
+
+
+cdef int make_claim(game_t* g, int claimer, int claim, int chow_start) noexcept nogil:
+    """The claim that won the discard (C_NONE: nobody's; the next player draws)."""
+    cdef int k = g.discard, j
+    cdef player_t* p
+    if claim == C_NONE:
         g.cur = next_seat(g.discarder)
         g.mode = MODE_DRAW
         g.t.phase = PH_TURN
         return 0
-    claimer = g.claimer
-    chow_start = g.chow_start
     p = &g.p[claimer]
     p.wait_sh = -1
-    if g.claim == C_CHOW:
+    if claim == C_CHOW:
         for j in range(3):
             if chow_start + j != k:
                 p.hand[chow_start + j] -= 1
@@ -1401,7 +1331,7 @@ cdef int ph_claims(game_t* g) noexcept nogil:
         log_ev(g, EV_CHOW, claimer, k, chow_start)
         g.t.out[OUT_CLAIMS + claimer * 5 + M_CHOW] += 1
         g.mode = MODE_CLAIMED
-    elif g.claim == C_PUNG:
+    elif claim == C_PUNG:
         p.hand[k] -= 2
         p.n_hand -= 2
         g.visible[k] += 2
@@ -1429,6 +1359,83 @@ cdef int ph_claims(game_t* g) noexcept nogil:
     return 0
 
 
+cdef int claim_options(game_t* g, int i, int s, int k, int* opts, int* starts) noexcept nogil:
+    """The claims seat s (i seats after the discarder) may make on discard k, as option codes
+    (C_WIN first, then kong, pung, chows by their first kind); returns how many."""
+    cdef player_t* p = &g.p[s]
+    cdef int n = 0, j, t
+    if can_win_on(g, s, k):
+        opts[n] = C_WIN
+        n += 1
+    if p.ready:
+        return n
+    if g.R.allow_kong and p.hand[k] == 3:
+        opts[n] = C_KONG
+        n += 1
+    if p.hand[k] >= 2:
+        opts[n] = C_PUNG
+        n += 1
+    if i == 1:
+        j = chow_options(g, s, k, starts)
+        for t in range(j):
+            opts[n] = 100 + starts[t]
+            n += 1
+    return n
+
+
+cdef int ph_window(game_t* g) noexcept nogil:
+    """With t.collect_claims: every seat with a claim on the discard answers in turn order
+    (built-in policies as they would in PH_WINS and PH_CLAIMS; no one sees another's answer),
+    then the rules' priority decides: Mahjong (the first in turn order), kong or pung, chow."""
+    cdef int k = g.discard, s, i, n, c, choice, chow_start = -1
+    cdef int opts[8]
+    cdef int starts[3]
+    cdef player_t* p
+    while g.ci <= 3:
+        i = g.ci
+        s = (g.discarder + i) & 3
+        p = &g.p[s]
+        g.window[s] = C_NONE
+        n = claim_options(g, i, s, k, opts, starts)
+        if n > 0:
+            if p.policy == POL_EXTERNAL:
+                opts[n] = C_NONE
+                choice = ask(&g.t, s, ASK_CLAIM, k, opts, n + 1)
+                if choice == SUSPEND:
+                    return SUSPEND
+                if choice < 0 or choice > n:
+                    return illegal(&g.t, 4, choice)
+                c = opts[choice]
+                if c >= 100:
+                    chow_start = c - 100
+                    c = C_CHOW
+            elif opts[0] == C_WIN:
+                c = C_WIN                  # built-in policies always take a win
+            elif p.policy == POL_RANDOM or p.ready:
+                c = C_NONE
+            else:
+                c = greedy_claim(g, s, k, i == 1, &chow_start)
+            g.window[s] = c
+            g.window_chow[s] = chow_start
+        g.ci += 1
+    for i in range(1, 4):
+        s = (g.discarder + i) & 3
+        if g.window[s] == C_WIN:
+            g.p[s].hand[k] += 1
+            g.p[s].n_hand += 1
+            g.visible[k] -= 1
+            win_by(g, s, g.discarder)
+            return 0
+    for i in range(1, 4):
+        s = (g.discarder + i) & 3
+        if g.window[s] == C_KONG or g.window[s] == C_PUNG:
+            return make_claim(g, s, g.window[s], -1)
+    s = (g.discarder + 1) & 3
+    if g.window[s] == C_CHOW:
+        return make_claim(g, s, C_CHOW, g.window_chow[s])
+    return make_claim(g, -1, C_NONE, -1)
+
+
 cdef int advance(game_t* g) noexcept nogil:
     """Play until an external seat must decide (ADV_DECIDE), the game ends (ADV_DONE) or an
     answer is illegal (ADV_ERROR)."""
@@ -1446,10 +1453,16 @@ cdef int advance(game_t* g) noexcept nogil:
         elif g.t.phase == PH_CLAIMS:
             r = ph_claims(g)
         elif g.t.phase == PH_HAND:
+            if g.t.hand_over and g.t.stop_at_hand_end:
+                g.t.hand_over = 0
+                return ADV_HAND
+            g.t.hand_over = 0
             r = ph_hand(g)
             if r == ADV_DONE:
                 return ADV_DONE
             continue
+        elif g.t.phase == PH_WINDOW:
+            r = ph_window(g)
         elif g.t.phase == PH_READY:
             r = ph_ready(g)
         else:
@@ -1482,6 +1495,8 @@ cdef void init_game(game_t* g, rules_t* R) noexcept nogil:
     g.t.cap_ev = 0
     g.t.walls = NULL
     g.t.dice = NULL
+    g.t.collect_claims = 0
+    g.t.stop_at_hand_end = 0
 
 
 cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,
@@ -1494,7 +1509,7 @@ cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k
     return advance(&g)
 
 
-cdef rules_t make_rules(dict r):
+cdef rules_t make_rules(dict r) except *:
     cdef rules_t R
     R.T = mj_get_tables()
     R.n_tiles = r["n_tiles"]
@@ -1517,8 +1532,6 @@ cdef class ChineseTable(Table):
     ``ChineseTable(rules, capacity=0)`` with the kernel rules dict and an event-log capacity."""
 
     ILLEGAL = ILLEGAL
-    cdef game_t g
-    cdef rules_t R
 
     def __init__(self, dict rules, int capacity=0):
         self.R = make_rules(rules)

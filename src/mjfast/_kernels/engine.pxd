@@ -36,6 +36,7 @@ cdef enum:
     ADV_DONE = 0             # the game is over
     ADV_DECIDE = 1           # t.req holds the question an external seat must answer (apply)
     ADV_ERROR = 2            # an illegal answer stopped the game (t.err_code, t.err_kind)
+    ADV_HAND = 3             # a hand ended (only with t.stop_at_hand_end); the next advance goes on
 
 cdef enum:
     SUSPEND = -1000000       # ask(): no answer yet; the question is recorded in t.req
@@ -121,6 +122,12 @@ ctypedef struct table_t:
     int dealer
     int turn
     int phase
+    # how the table is played: environments ask every seat with a claim on a discard before the
+    # rules' priority decides (collect_claims; else the first claim by priority stops the
+    # asking), and may stop after each hand (stop_at_hand_end: advance returns ADV_HAND)
+    int collect_claims
+    int stop_at_hand_end
+    int hand_over            # a hand has just ended (cleared by advance when it reports it)
     # the question for an external seat and its answer
     request_t req
     int answer
@@ -213,6 +220,7 @@ cdef inline void start_table(table_t* t, uint64_t game_index, uint64_t k0, uint6
     t.turn = 0
     t.phase = 0
     t.has_answer = 0
+    t.hand_over = 0
     t.error = ERR_NONE
     t.n_ev = 0
 

@@ -18,7 +18,7 @@ cnp.import_array()
 
 POLICY_CODES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "defensive": POL_DEFENSIVE,
                 "external": POL_EXTERNAL}
-ADVANCE = {"done": ADV_DONE, "decide": ADV_DECIDE, "error": ADV_ERROR}
+ADVANCE = {"done": ADV_DONE, "decide": ADV_DECIDE, "error": ADV_ERROR, "hand": ADV_HAND}
 ASK = {"discard": ASK_DISCARD, "claim": ASK_CLAIM, "own_turn": ASK_OWN_TURN, "ready": ASK_READY,
        "pass": ASK_PASS, "second_charleston": ASK_SECOND, "courtesy_offer": ASK_COURTESY_OFFER,
        "courtesy": ASK_COURTESY}
@@ -161,6 +161,8 @@ cdef class Table:
         while True:
             with nogil:
                 r = self._advance()
+            if r == ADV_HAND:
+                continue
             if r != ADV_DECIDE:
                 break
             try:
