@@ -20,7 +20,8 @@ from setuptools.command.build_ext import build_ext
 # (module, source): the required hand-kernel module at its place, the rest under _kernels/
 MODULES = [("mjfast._core", "src/mjfast/_core.pyx")] + [
     (f"mjfast._kernels.{name}", f"src/mjfast/_kernels/{name}.pyx")
-    for name in ("tablegen", "deal", "engine", "chinese_game", "american_batch", "winturn", "american_game")
+    for name in ("tablegen", "deal", "engine", "chinese_game", "american_batch", "winturn", "american_game",
+                 "chinese_env")
 ]
 
 _OMP_TEST = textwrap.dedent(

@@ -8,6 +8,8 @@ event logs and their headers.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from .. import _core, tiles
@@ -428,10 +430,34 @@ def rerun(log: GameLog | str, *, policies=None) -> GameLog:
     >>> mjfast.rerun(text).to_jsonl() == text
     True
     """
+    g = logged_game(log, policies, "rerun")
+    header = dict(g.header, policies=[policy_name(p) for p in g.policies])
+    return _play_scripted(g.rules, family(g.rules), g.walls, g.dice, g.policies, g.k0, g.k1, g.game_index or 0,
+                          g.seed, g.game_index, header)
+
+
+@dataclasses.dataclass(frozen=True)
+class LoggedGame:
+    """What a log's header says about its game, checked (see :func:`logged_game`)."""
+
+    header: dict
+    rules: _rules.RuleSet
+    walls: np.ndarray
+    dice: np.ndarray | None
+    policies: list
+    k0: int
+    k1: int
+    seed: object
+    game_index: int | None
+
+
+def logged_game(log, policies=None, where: str = "rerun") -> LoggedGame:
+    """Read and check a log's header: rules and options, walls and dice, policies, and the
+    built-in policies' key. Raises ValueError naming the field that is wrong."""
     if isinstance(log, str):
         log = GameLog.from_jsonl(log)
     if not isinstance(log, GameLog):
-        raise TypeError(f"rerun expects a GameLog or its JSON-lines text, not {type(log).__name__}")
+        raise TypeError(f"{where} expects a GameLog or its JSON-lines text, not {type(log).__name__}")
     h = log.header
     missing = [k for k in ("version", "seed", "game_index", "rules", "options", "policies", "wall_ids")
                if k not in h]
@@ -469,5 +495,4 @@ def rerun(log: GameLog | str, *, policies=None) -> GameLog:
     else:
         key = root_key(seed)
         k0, k1 = key.k0, key.k1
-    header = dict(h, policies=[policy_name(p) for p in pols])
-    return _play_scripted(r, fam, w, d, pols, k0, k1, gi or 0, seed, gi, header)
+    return LoggedGame(h, r, w, d, pols, k0, k1, seed, gi)

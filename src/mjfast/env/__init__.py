@@ -1,0 +1,49 @@
+"""Environments for training agents: every rule set mjfast plays, stepped at engine speed.
+
+- :class:`VecTables`: N tables stepped together without the GIL (numpy in, numpy out), one
+  decision per table per step; a Gymnasium ``VectorEnv`` when Gymnasium is installed
+  (``gymnasium.make_vec("mjfast/Classical-v0", num_envs=N)``, one id per rule set).
+- :class:`MahjongAEC`: one table as a PettingZoo AEC environment (needs PettingZoo).
+- :func:`decisions`: (observation, mask, action, seat, reward) arrays of every decision
+  built-in policies take, or of the decisions in game logs: behaviour-cloning data.
+- :mod:`mjfast.env.encodings`: the versioned action and observation encodings (``cn-v0``,
+  ``am-v0``).
+
+Gymnasium and PettingZoo are optional (``pip install mjfast[env]``); without them
+:class:`VecTables` and :func:`decisions` work on plain numpy.
+"""
+from __future__ import annotations
+
+from . import encodings
+from ._decisions import Decisions, decisions
+from ._vec import VecTables
+
+__all__ = ["Decisions", "MahjongAEC", "VecTables", "decisions", "encodings", "register_envs"]
+
+
+def register_envs() -> None:
+    """Register the Gymnasium ids (``mjfast/Classical-v0``, ``mjfast/Basic-v0``,
+    ``mjfast/MCR-v0``, ``mjfast/American-v0``); done on import when Gymnasium is installed."""
+    from . import gym
+
+    gym.register_envs()
+
+
+def __getattr__(name: str):
+    if name == "MahjongAEC":
+        from .aec import MahjongAEC
+
+        return MahjongAEC
+    if name == "MahjongVectorEnv":
+        from .gym import MahjongVectorEnv
+
+        return MahjongVectorEnv
+    raise AttributeError(f"module 'mjfast.env' has no attribute {name!r}")
+
+
+try:  # register the Gymnasium ids when Gymnasium is there
+    import gymnasium as _gymnasium  # noqa: F401
+except ImportError:  # pragma: no cover - optional extra
+    pass
+else:
+    register_envs()

@@ -1,0 +1,413 @@
+"""Teacher data: the decisions built-in policies take, or the decisions logged games show, as
+arrays of (observation, mask, action, seat, reward)."""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+import numpy as np
+
+from .. import _core
+from .. import rules as _rules
+from .._runtime.progress import Progress, attach_partial
+from .._runtime.seeding import root_key
+from .._runtime.threads import resolve_threads
+from .._runtime.validation import check_games
+from ..game.log import GameLog
+from ._vec import EXTERNAL, ST, builtin_policies, core_class
+
+
+@dataclasses.dataclass(frozen=True)
+class Decisions:
+    """Decisions as arrays, one row each (behaviour-cloning data).
+
+    Attributes
+    ----------
+    observation : ndarray (M, C, K) uint8
+        The deciding seat's observation (the encoding of :attr:`encoding`).
+    scalars : ndarray (M, S) float32
+    action_mask : ndarray (M, A) bool
+        The legal actions.
+    action : ndarray (M,) int16
+        The action taken.
+    seat : ndarray (M,) int8
+        The deciding seat.
+    reward : ndarray (M,) float32
+        The deciding seat's score change over the episode (the hand, or the game with
+        ``episode="game"``) the decision belongs to.
+    game_id : ndarray (M,) uint64
+        The game index (:func:`mjfast.replay` with the same seed rebuilds the game; for logs,
+        the position of the log in the input).
+    hand_number : ndarray (M,) int16
+    encoding : str
+    """
+
+    observation: np.ndarray
+    scalars: np.ndarray
+    action_mask: np.ndarray
+    action: np.ndarray
+    seat: np.ndarray
+    reward: np.ndarray
+    game_id: np.ndarray
+    hand_number: np.ndarray
+    encoding: str
+
+    def __len__(self) -> int:
+        return int(self.action.shape[0])
+
+    def arrays(self) -> dict:
+        """The arrays by name (for ``np.savez``, a DataFrame, a data loader)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "encoding"}
+
+
+class _Collector:
+    """Rows of decisions gathered step by step, with each row's episode."""
+
+    def __init__(self):
+        self.parts: dict = {k: [] for k in ("observation", "scalars", "action_mask", "action", "seat", "game_id",
+                                            "hand_number", "episode")}
+        self.episode_rewards: dict = {}        # episode -> (4,) score changes, once it has ended
+
+    def add(self, rows, obs, scal, mask, act, seat, gid, hand, ep) -> None:
+        p = self.parts
+        p["observation"].append(obs[rows])
+        p["scalars"].append(scal[rows])
+        p["action_mask"].append(mask[rows].view(bool))
+        p["action"].append(act[rows].astype(np.int16))
+        p["seat"].append(seat[rows].copy())
+        p["game_id"].append(gid[rows].copy())
+        p["hand_number"].append(hand[rows].astype(np.int16))
+        p["episode"].append(ep[rows].copy())
+
+    def result(self, core, encoding: str) -> Decisions:
+        p = self.parts
+        if not p["action"]:
+            k = core.n_planes
+            empty = Decisions(np.zeros((0, k, 34), np.uint8), np.zeros((0, core.n_scalars), np.float32),
+                              np.zeros((0, 76), bool), np.zeros(0, np.int16), np.zeros(0, np.int8),
+                              np.zeros(0, np.float32), np.zeros(0, np.uint64), np.zeros(0, np.int16), encoding)
+            return empty
+        cat = {k: np.concatenate(v) for k, v in p.items()}
+        ep = cat.pop("episode")
+        size = int(max(ep.max(), max(self.episode_rewards, default=0))) + 1
+        ep_rew = np.zeros((size, 4), np.float32)
+        ended = np.zeros(size, bool)
+        for e, r in self.episode_rewards.items():
+            ep_rew[e] = r
+            ended[e] = True
+        done = ended[ep]                            # decisions of finished episodes only
+        reward = ep_rew[ep[done], cat["seat"][done].astype(np.int64)]
+        return Decisions(cat["observation"][done], cat["scalars"][done], cat["action_mask"][done],
+                         cat["action"][done], cat["seat"][done], reward, cat["game_id"][done],
+                         cat["hand_number"][done], encoding)
+
+
+def _is_log_input(games) -> bool:
+    if isinstance(games, (GameLog, str)):
+        return True
+    return isinstance(games, (list, tuple)) and len(games) > 0 and all(isinstance(g, (GameLog, str)) for g in games)
+
+
+def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="greedy", seed=None,
+              episode: str = "hand", threads: int | None = None, skip_forced: bool = True, derived: bool = False,
+              privileged: bool = False, n_tables: int = 1024, progress: bool = True, **rule_options) -> Decisions:
+    """Every decision the given built-in policies take in ``games`` games, as arrays; or every
+    decision a game log shows.
+
+    The games are those :func:`mjfast.simulate` plays with the same seed (game g here is
+    game g there, and :func:`mjfast.replay` rebuilds it). The questions and the encoding are
+    :class:`VecTables`' (every seat with a claim answers in turn after a discard; questions
+    with one legal action are skipped unless ``skip_forced=False``).
+
+    Parameters
+    ----------
+    games : int, or GameLog / JSON-lines text / a list of them
+        Games to play, or logs to read (then ``rules``, ``policies`` and ``seed`` come from the
+        logs' headers). From a log, a claim-window answer that the log does not reveal (a seat
+        whose choice was outranked by another claim and not forced by it) is left out.
+    rules : str or RuleSet
+    policies : str or list of 4 str
+        Built-in policies ("greedy", "defensive", "random"), one for all seats or per seat.
+    seed : seed-like
+    episode : {"hand", "game"}
+        What ``reward`` sums over.
+    threads : int or None
+    skip_forced, derived, privileged : bool
+        As for :class:`VecTables`.
+    n_tables : int
+        Games played side by side (memory: about 2 kB per table).
+    progress : bool
+        Progress bar for long runs; Ctrl-C returns what was finished in ``exc.partial``.
+
+    Returns
+    -------
+    Decisions
+
+    Examples
+    --------
+    >>> from mjfast.env import decisions
+    >>> d = decisions(2, rules="classical", policies="greedy", seed=1, progress=False)
+    >>> d.observation.shape[1:], bool(d.action_mask[range(len(d)), d.action].all())
+    ((48, 34), True)
+    """
+    if _is_log_input(games):
+        return _from_logs(games, episode=episode, skip_forced=skip_forced, derived=derived, privileged=privileged)
+    r = _rules.get(rules, **rule_options)
+    fam = r.family
+    builtin = builtin_policies(fam)
+    pols = [policies] * 4 if isinstance(policies, str) else list(policies)
+    if len(pols) != 4 or not all(isinstance(p, str) and p in builtin for p in pols):
+        raise ValueError(f"policies must be built-in policy names ({', '.join(builtin)}), one or a list of 4; "
+                         f"got {policies!r}")
+    if episode not in ("hand", "game"):
+        raise ValueError(f"episode must be 'hand' or 'game'; got {episode!r}")
+    n_games = check_games(games, "games")
+    n_tables = check_games(n_tables, "n_tables")
+    if n_tables < 1:
+        raise ValueError("n_tables must be at least 1")
+    threads = resolve_threads(threads)
+    key = root_key(seed)
+    _core.ensure_tables()
+    n = max(1, min(n_games, n_tables))
+    codes = np.array([builtin[p] for p in pols], np.intc)
+    core = core_class(fam)(r.kernel(), n, bool(skip_forced), bool(derived), bool(privileged))
+    core.set_teacher(np.tile(codes, (n, 1)))
+    enc = "cn-v0" if fam == "chinese" else "am-v0"
+    col = _Collector()
+    if n_games == 0:
+        return col.result(core, enc)
+    bar = Progress(n_games, label=f"decisions {r.name}", enabled=bool(progress))
+    try:
+        _play(core, n, n_games, key, codes, episode, threads, col, bar)
+    except KeyboardInterrupt as exc:
+        bar.close()
+        attach_partial(exc, col.result(core, enc))
+        raise
+    bar.close()
+    return col.result(core, enc)
+
+
+def _play(core, n, n_games, key, codes, episode, threads, col, bar) -> None:
+    obs = np.zeros((n, core.n_planes, 34), np.uint8)
+    scal = np.zeros((n, core.n_scalars), np.float32)
+    mask = np.zeros((n, 76), np.uint8)
+    seat = np.zeros(n, np.int8)
+    rew = np.zeros((n, 4), np.float32)
+    status = np.zeros(n, np.uint8)
+    hand = np.zeros(n, np.int32)
+    acts = np.zeros(n, np.int64)
+    ext = np.full((n, 4), EXTERNAL, np.intc)
+    teacher = np.tile(codes, (n, 1)).astype(np.intc)
+    rows = np.arange(n, dtype=np.int64)
+    gid = rows.astype(np.uint64)
+    core.start(rows, gid, key.k0, key.k1, ext, episode == "hand")
+    next_game = n
+    active = np.ones(n, bool)
+    ep = rows.copy()                     # each table's current episode
+    ep_rew = np.zeros((n, 4), np.float32)
+    n_eps = n
+    finished = 0
+    acts[:] = -1
+    step_threads = max(1, min(threads, n // 64))
+    ep_final: dict = col.episode_rewards
+    while active.any():
+        core.step(acts, obs, scal, mask, seat, rew, status, step_threads)
+        ep_rew += rew
+        end = active & ((status == ST["hand_end"]) | (status == ST["game_end"]))
+        if end.any():
+            for t in np.flatnonzero(end):
+                ep_final[int(ep[t])] = ep_rew[t].copy()
+                ep_rew[t] = 0
+                ep[t] = n_eps
+                n_eps += 1
+            over = np.flatnonzero(active & (status == ST["game_end"]))
+            finished += over.size
+            bar.update(finished)
+            if over.size:
+                take = over[: max(0, min(over.size, n_games - next_game))]
+                if take.size:
+                    gi = np.arange(next_game, next_game + take.size, dtype=np.uint64)
+                    next_game += take.size
+                    core.start(take.astype(np.int64), gi, key.k0, key.k1, np.ascontiguousarray(ext[take]),
+                               episode == "hand")
+                    gid[take] = gi
+                active[over[take.size:]] = False
+        dec = active & (status == ST["decide"])
+        core.expert(teacher, acts, step_threads)
+        if dec.any():
+            core.hand_numbers(hand)
+            idx = np.flatnonzero(dec) if not dec.all() else slice(None)
+            col.add(idx, obs, scal, mask, acts, seat, gid, hand, ep)
+        acts[~dec] = -1
+        acts[~active] = -2
+    col.episode_rewards = ep_final
+
+
+# ------------------------------------------------------------------------------------------
+# from game logs
+
+_CLAIM_RANK = {73: 3, 38: 2, 37: 2, 34: 1, 35: 1, 36: 1, 74: 0}
+
+
+def _logs(games) -> list:
+    if isinstance(games, (GameLog, str)):
+        games = [games]
+    out = []
+    for g in games:
+        out.append(GameLog.from_jsonl(g) if isinstance(g, str) else g)
+    return out
+
+
+def _from_logs(games, *, episode, skip_forced, derived, privileged) -> Decisions:
+    from ..game.runner import logged_game
+
+    col = _Collector()
+    enc = None
+    core = None
+    eps = 0
+    finals: dict = col.episode_rewards
+    for gi, log in enumerate(_logs(games)):
+        g = logged_game(log, None, "decisions")
+        if g.rules.family != "chinese":
+            raise ValueError("decisions() from logs reads the Chinese rule sets' logs (American logs: not yet)")
+        enc = "cn-v0"
+        core = core_class("chinese")(g.rules.kernel(), 1, bool(skip_forced), bool(derived), bool(privileged))
+        eps = _replay_log(core, g, log, gi, episode, col, eps, finals)
+    if core is None:
+        raise ValueError("decisions(): no logs given")
+    return col.result(core, enc)
+
+
+def _replay_log(core, g, log, gi, episode, col, eps, finals) -> int:
+    """Play logged game g on its walls, answering each question with what the log shows; add
+    the decisions the log reveals. Returns the episode counter."""
+    from .._kernels import engine as _engine
+
+    ask = _engine.ASK
+    ev_codes = {v: k for k, v in _engine.EVENTS.items()}
+    # the logged events, as engine rows (type, hand, seat, a, b)
+    target = _encode_events(log.events, ev_codes)
+    core.set_log(0, len(target) + 16)
+    ext = np.full((1, 4), EXTERNAL, np.intc)
+    d = g.dice if g.dice is not None else np.zeros((g.walls.shape[0], 2), np.int32)
+    core.start(np.zeros(1, np.int64), np.array([g.game_index or 0], np.uint64), g.k0, g.k1, ext,
+               episode == "hand", g.walls, d)
+    obs = np.zeros((1, core.n_planes, 34), np.uint8)
+    scal = np.zeros((1, core.n_scalars), np.float32)
+    mask = np.zeros((1, 76), np.uint8)
+    seat = np.zeros(1, np.int8)
+    rew = np.zeros((1, 4), np.float32)
+    status = np.zeros(1, np.uint8)
+    hand = np.zeros(1, np.int32)
+    act = np.full(1, -1, np.int64)
+    ep_rew = np.zeros(4, np.float32)
+    gid = np.array([gi], np.uint64)
+    checked = 0
+    while True:
+        core.step(act, obs, scal, mask, seat, rew, status, 1)
+        ep_rew += rew[0]
+        st = int(status[0])
+        if st in (ST["hand_end"], ST["game_end"]):
+            finals[eps] = ep_rew.copy()
+            ep_rew[:] = 0
+            eps += 1
+            if st == ST["game_end"]:
+                break
+            act[0] = -1
+            continue
+        if st != ST["decide"]:
+            raise ValueError(f"log {gi}: the engine stopped (status {st}); the log does not match its rules")
+        n_done = core.n_events(0)
+        if n_done > checked:
+            if core.events(0)[checked:n_done].tolist() != target[checked:n_done]:
+                raise ValueError(f"log {gi}: its events differ from the game its header plays "
+                                 f"(events {checked}-{n_done - 1})")
+            checked = n_done
+        s, what, tile, options = core.request(0)
+        a, known = _answer_from_log(what, ask, s, tile, mask[0], target, n_done, ev_codes)
+        if a is None or not mask[0, a]:
+            raise ValueError(f"log {gi}: cannot read seat {s}'s decision at event {n_done} from the log")
+        if known:
+            core.hand_numbers(hand)
+            act[0] = a
+            col.add(slice(None), obs, scal, mask, act, seat, gid, hand, np.array([eps]))
+        act[0] = a
+    return eps
+
+
+def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
+    """The engine rows of logged events (only what the comparison needs: type, hand, seat)."""
+    from .. import tiles
+
+    rows = []
+    for e in events:
+        typ = ev_codes[e["type"]]
+        a = b = 0
+        name = e["type"]
+        if name in ("deal", "draw", "bonus", "replacement"):
+            a = e["id"]
+        elif name in ("discard", "pung", "kong", "concealed_kong", "added_kong"):
+            a = tiles.tile_index(e["tile"])
+        elif name == "chow":
+            a = tiles.tile_index(e["tile"])
+            b = tiles.tile_index(e["set"][:1] + e["set"][-1])
+        elif name == "win":
+            a = int(e["self_drawn"])
+            b = -1 if e["discarder"] is None else e["discarder"]
+        elif name == "score":
+            a, b = e["delta"], e["total"]
+        elif name == "hand":
+            a, b = e["dice"]
+        rows.append([typ, e["hand"], e["seat"], a, b])
+    return rows
+
+
+def _answer_from_log(what, ask, s, tile, mask, target, i, ev_codes):
+    """(action, whether the log reveals it) for seat s's question, from the logged events
+    from index i on."""
+    nxt = target[i] if i < len(target) else None
+    if what in (ask["discard"], ask["own_turn"]):
+        if nxt is None or nxt[2] != s:
+            return None, False
+        typ = nxt[0]
+        if typ == ev_codes["discard"]:
+            return nxt[3], True
+        if typ in (ev_codes["concealed_kong"], ev_codes["added_kong"]):
+            return 39 + nxt[3], True
+        if typ == ev_codes["win"]:
+            return 73, True
+        return None, False
+    if what == ask["ready"]:
+        declared = nxt is not None and nxt[0] == ev_codes["ready"] and nxt[2] == s
+        return (75 if declared else 74), True
+    # a claim window: who took the discard, and with what
+    taker, took = None, 74
+    if nxt is not None:
+        typ = nxt[0]
+        if typ == ev_codes["win"] and nxt[3] == 0:
+            taker, took = nxt[2], 73
+        elif typ == ev_codes["pung"]:
+            taker, took = nxt[2], 37
+        elif typ == ev_codes["kong"]:
+            taker, took = nxt[2], 38
+        elif typ == ev_codes["chow"]:
+            taker, took = nxt[2], 34 + (nxt[3] - nxt[4])
+    if taker == s:
+        return took, True
+    if taker is None:
+        return 74, True
+    # another seat took it: s's answer is known only when every claim s had would have won
+    # over the taker's (then s passed); else it is unknown (pass keeps the game the same)
+    legal = [a for a in np.flatnonzero(mask) if a != 74]
+    beats = all(_CLAIM_RANK[int(a)] > _CLAIM_RANK[took] or
+                (_CLAIM_RANK[int(a)] == 3 and took == 73 and _nearer(s, taker, target, i)) for a in legal)
+    return 74, bool(beats)
+
+
+def _nearer(s, taker, target, i) -> bool:
+    """Whether seat s is nearer than `taker` after the discarder (the last discard event)."""
+    j = i - 1
+    while j >= 0 and target[j][0] != 6:     # EV_DISCARD
+        j -= 1
+    discarder = target[j][2]
+    return (s - discarder) % 4 < (taker - discarder) % 4

@@ -1,0 +1,439 @@
+"""VecTables: N tables stepped without the GIL, one decision per table per step."""
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+
+from .. import _core
+from .. import rules as _rules
+from .._kernels import chinese_env as _cn
+from .._kernels import engine as _engine
+from .._runtime.seeding import root_key
+from .._runtime.threads import resolve_threads
+from ..game.policy import IllegalActionError
+from . import encodings
+
+EXTERNAL = _engine.POLICY_CODES["external"]
+ST = _cn.STATUS
+MAX_TABLES = 1 << 26           # table t's game g is game index (t << 32) | g: 64 bits hold it
+AUTORESET_MODES = ("same_step", "next_step", "disabled")
+
+
+def core_class(family: str):
+    """The batched-table kernel class of a rule family."""
+    if family == "chinese":
+        return _cn.ChineseVec
+    from .._kernels import american_env
+
+    return american_env.AmericanVec
+
+
+def builtin_policies(family: str) -> dict:
+    """The built-in policies of a rule family, by name -> engine code."""
+    names = ("random", "greedy") if family == "american" else ("random", "greedy", "defensive")
+    return {n: _engine.POLICY_CODES[n] for n in names}
+
+
+def check_seats(learners, where: str = "learners") -> tuple:
+    if isinstance(learners, numbers.Integral) and not isinstance(learners, bool):
+        learners = (learners,)
+    try:
+        seats = tuple(int(s) for s in learners)
+    except TypeError:
+        raise TypeError(f"{where} must be a sequence of seats 0-3, not {type(learners).__name__}") from None
+    if not seats:
+        raise ValueError(f"{where} must name at least one seat (0-3); the environment has nobody to ask")
+    if any(s not in (0, 1, 2, 3) for s in seats) or len(set(seats)) != len(seats):
+        raise ValueError(f"{where} must be distinct seats 0-3; got {learners!r}")
+    return seats
+
+
+def seat_codes(family: str, learners: tuple, opponents) -> np.ndarray:
+    """Policy codes of the four seats: external for learners, the opponents' built-ins else."""
+    builtin = builtin_policies(family)
+    opp = [opponents] * 4 if isinstance(opponents, str) else list(opponents)
+    if len(opp) != 4:
+        raise ValueError("opponents must be one built-in policy name or a list of 4 (one per seat)")
+    codes = np.empty(4, np.intc)
+    for s in range(4):
+        if s in learners:
+            codes[s] = EXTERNAL
+            continue
+        if not isinstance(opp[s], str) or opp[s] not in builtin:
+            raise ValueError(f"opponents: {opp[s]!r} is not a built-in policy of the {family} rules "
+                             f"({', '.join(builtin)})")
+        codes[s] = builtin[opp[s]]
+    return codes
+
+
+class VecTables:
+    """N mahjong tables stepped together without the GIL: a batched environment for training
+    agents, one decision per table per step.
+
+    Each step answers the pending question of every table with the action you give, plays on
+    (seats not in ``learners`` are built-in bots, played inside the step) to the next
+    question of a learner seat, and returns that seat's observation and legal-action mask.
+    After a discard every seat with a legal claim answers in turn; the answers stay hidden
+    until all have answered, then the rule set's priority decides. Questions with a single
+    legal action are answered inside the step (``skip_forced=False`` shows them).
+
+    Parameters
+    ----------
+    n_tables : int
+        Tables stepped together (1 .. 2**26).
+    rules : str or RuleSet
+        Any rule set (see :mod:`mjfast.rules`); rule options may be given as keywords.
+    learners : sequence of int
+        Seats whose decisions the caller makes (default all four: self-play).
+    opponents : str or list of 4 str
+        Built-in policy of the other seats ("greedy", "defensive", "random").
+    episode : {"hand", "game"}
+        An episode is one hand (the table then deals the game's next hand) or a whole game.
+    obs : str
+        Encoding (``"cn-v0"`` for the Chinese rule sets, ``"am-v0"`` American); see
+        :mod:`mjfast.env.encodings`.
+    seed : seed-like
+        Table t's g-th game is a pure function of (seed, t, g) and the policies, whatever the
+        thread count (``reset(seed=...)`` re-keys).
+    threads : int or None
+        Threads stepping the tables (None: all CPUs).
+    autoreset : {"same_step", "next_step", "disabled"}
+        What happens when an episode ends (Gymnasium's modes; also in
+        ``metadata["autoreset_mode"]``). same_step: the step returns the next episode's first
+        observation and puts the terminal one in ``info["final_obs"]`` (rows flagged in
+        ``info["_final_obs"]``); next_step: the step returns the terminal observation and the
+        next step (whose action for that table is ignored) starts the next episode;
+        disabled: a finished table idles until ``reset(options={"reset_mask": ...})``.
+    skip_forced : bool
+        Answer questions with one legal action inside the step.
+    derived : bool
+        Append planes mjfast computes cheaply (shanten after each discard, unseen effective
+        tiles per discard, waits) and the own shanten as a scalar.
+    privileged : bool
+        Append the other seats' concealed hands (for centralised critics; never an agent's
+        input at play time).
+    dtype : {"uint8", "float32"}
+        dtype of the returned planes.
+    duplicate : bool
+        Tables 4j .. 4j+3 play the same walls, the players' places rotated by t % 4
+        (``info["role"]`` says which player of ``learners``/``opponents`` sits at the seat).
+    copy : bool
+        Return fresh arrays each step (default: the same buffers, overwritten by the next
+        step; copy them to keep them).
+
+    Attributes
+    ----------
+    n_actions, observation_shape, scalars_shape : the sizes of the encoding.
+    encoding : :class:`~mjfast.env.encodings.Encoding`
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mjfast.env import VecTables
+    >>> env = VecTables(8, rules="classical", seed=1)
+    >>> obs, info = env.reset()
+    >>> obs["observation"].shape, obs["action_mask"].shape, info["seat"].shape
+    ((8, 48, 34), (8, 76), (8,))
+    >>> rng = np.random.default_rng(0)
+    >>> for _ in range(50):
+    ...     acts = [rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]]
+    ...     obs, rewards, terminated, truncated, info = env.step(acts)
+    >>> rewards.shape, float(rewards.sum())
+    ((8, 4), 0.0)
+    """
+
+    def __init__(self, n_tables: int, *, rules: str | _rules.RuleSet = "classical",
+                 learners: Sequence[int] = (0, 1, 2, 3), opponents="greedy", episode: str = "hand",
+                 obs: str | None = None, seed=None, threads: int | None = None, autoreset: str = "same_step",
+                 skip_forced: bool = True, derived: bool = False, privileged: bool = False, dtype: str = "uint8",
+                 duplicate: bool = False, copy: bool = False, **rule_options):
+        if isinstance(n_tables, bool) or not isinstance(n_tables, numbers.Integral):
+            raise TypeError(f"n_tables must be an int, not {type(n_tables).__name__}")
+        if not 1 <= n_tables <= MAX_TABLES:
+            raise ValueError(f"n_tables must be 1 .. {MAX_TABLES}; got {n_tables}")
+        self.rules = _rules.get(rules, **rule_options)
+        fam = self.rules.family
+        enc = encodings.for_family(fam)
+        if obs is not None and obs != enc:
+            known = ", ".join(encodings.ENCODINGS)
+            raise ValueError(f"obs={obs!r}: the {self.rules.name} rules are encoded as {enc!r} (known encodings: {known})")
+        self.encoding = encodings.get(enc)
+        self.learners = check_seats(learners)
+        self.opponents = opponents
+        self._codes = seat_codes(fam, self.learners, opponents)
+        if episode not in ("hand", "game"):
+            raise ValueError(f"episode must be 'hand' or 'game'; got {episode!r}")
+        if autoreset not in AUTORESET_MODES:
+            raise ValueError(f"autoreset must be one of {', '.join(AUTORESET_MODES)}; got {autoreset!r}")
+        if dtype not in ("uint8", "float32"):
+            raise ValueError(f"dtype must be 'uint8' or 'float32'; got {dtype!r}")
+        for name, flag in (("skip_forced", skip_forced), ("derived", derived), ("privileged", privileged),
+                           ("duplicate", duplicate), ("copy", copy)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False, not {type(flag).__name__}")
+        self.n_tables = int(n_tables)
+        self.episode = episode
+        self.autoreset = autoreset
+        self.metadata = {"autoreset_mode": autoreset}
+        self.threads = resolve_threads(threads)
+        self.duplicate = bool(duplicate)
+        self.copy = bool(copy)
+        self.dtype = np.dtype(dtype)
+        _core.ensure_tables()
+        n = self.n_tables
+        self.core = core_class(fam)(self.rules.kernel(), n, bool(skip_forced), bool(derived), bool(privileged))
+        kinds = self.encoding.kinds
+        self.n_actions = self.encoding.n_actions
+        self.observation_shape = (self.core.n_planes, kinds)
+        self.scalars_shape = (self.core.n_scalars,)
+        # the buffers every step writes
+        self._obs = np.zeros((n, self.core.n_planes, kinds), np.uint8)
+        self._obs_f = np.zeros(self._obs.shape, np.float32) if self.dtype == np.float32 else None
+        self._scal = np.zeros((n, self.core.n_scalars), np.float32)
+        self._mask = np.zeros((n, self.n_actions), np.uint8)
+        self._seat = np.zeros(n, np.int8)
+        self._rew = np.zeros((n, 4), np.float32)
+        self._status = np.full(n, ST["idle"], np.uint8)
+        self._acts = np.full(n, -2, np.int64)
+        self._rows = np.arange(n, dtype=np.int64)
+        self._pending = np.zeros(n, bool)          # next_step: tables to restart at the next step
+        self._done = np.zeros(n, bool)             # disabled: finished tables
+        # the games: table t's g-th game has index (t << 32) | g (duplicate: (t // 4) << 32 | g)
+        table_key = (self._rows // 4) if self.duplicate else self._rows
+        self._table_hi = table_key.astype(np.uint64) << np.uint64(32)
+        self._rot = (self._rows % 4) if self.duplicate else np.zeros(n, np.int64)
+        self._policies = np.ascontiguousarray(
+            [[self._codes[(s - r) % 4] for s in range(4)] for r in range(4)], dtype=np.intc)[self._rot]
+        self._game_no = np.zeros(n, np.uint64)
+        self._game_id = np.zeros(n, np.uint64)
+        self._hand_no = np.zeros(n, np.int32)
+        self._seed = seed
+        self._key = None
+
+    # ------------------------------------------------------------------------------------
+    # Gymnasium-style API
+
+    def reset(self, seed=None, options: dict | None = None):
+        """Start every table on a new episode (a new game): returns ``(obs, info)``.
+
+        ``seed`` re-keys the run (table t's g-th game then depends on (seed, t, g)); without
+        it the first reset uses the constructor's seed and later ones go on to each table's
+        next game. ``options={"reset_mask": bool array (N,)}`` restarts only those tables.
+        """
+        rows = self._rows
+        if options:
+            unknown = set(options) - {"reset_mask"}
+            if unknown:
+                raise ValueError(f"reset options: unknown {', '.join(sorted(unknown))} (known: reset_mask)")
+            m = np.asarray(options["reset_mask"])
+            if m.shape != (self.n_tables,) or m.dtype != bool:
+                raise ValueError(f"reset_mask must be a bool array of shape ({self.n_tables},)")
+            rows = np.flatnonzero(m).astype(np.int64)
+        if seed is not None or self._key is None:
+            self._key = root_key(self._seed if seed is None else seed)
+            self._game_no[:] = 0
+            new = rows
+        else:
+            # a table between two hands of its game goes on to the next hand; the others start
+            # their next game
+            new = rows[self._status[rows] != ST["hand_end"]]
+            self._game_no[new] += np.uint64(1)
+        self._start(new)
+        rew = np.zeros((self.n_tables, 4), np.float32)
+        self._restart(rows, rew)
+        self._pending[rows] = False
+        self._done[rows] = False
+        return self._obs_dict(), self._info()
+
+    def step(self, actions, out: dict | None = None):
+        """Answer every table's pending question; returns ``(obs, rewards, terminated,
+        truncated, info)``.
+
+        Parameters
+        ----------
+        actions : array_like of int, shape (N,)
+            A legal action id per table (its ``action_mask`` row says which). Tables whose
+            action is ignored (a finished table under autoreset "next_step" or "disabled")
+            may hold anything.
+        out : dict, optional
+            Arrays to write into instead of the environment's buffers: any of
+            "observation", "scalars", "action_mask", "rewards" with the shapes returned.
+
+        Returns
+        -------
+        obs : dict
+            "observation" (N, C, K), "scalars" (N, S) float32, "action_mask" (N, A) bool.
+        rewards : ndarray (N, 4) float32
+            Score changes of the four seats during the step (zero-sum).
+        terminated, truncated : ndarray (N,) bool
+            An episode ended at the table (truncated is always False).
+        info : dict
+            "seat" (N,) int8 the acting seat, "game_id" (N,) uint64 the game index of the
+            table's current game (:func:`mjfast.replay` rebuilds it), "hand_number" (N,);
+            "role" with duplicate; same-step autoreset adds "final_obs" and "_final_obs".
+        """
+        if self._key is None:
+            raise RuntimeError("call reset() before step()")
+        a = self._check_actions(actions)
+        if out:
+            self._use_out(out)
+        n = self.n_tables
+        skip = self._pending | self._done
+        acts = np.where(skip, -2, a) if skip.any() else a
+        rew = self._advance(acts)
+        term = (self._status == ST["hand_end"]) | (self._status == ST["game_end"])
+        if self.autoreset == "next_step":
+            restart = np.flatnonzero(self._pending).astype(np.int64)
+            term &= ~self._pending
+            if restart.size:
+                self._restart(restart, rew)
+            self._pending = term.copy()
+        elif self.autoreset == "disabled":
+            term &= ~self._done
+            self._done |= term
+        info_extra = {}
+        if self.autoreset == "same_step" and term.any():
+            rows = np.flatnonzero(term).astype(np.int64)
+            final = {k: v.copy() for k, v in self._obs_dict(fresh=False).items()}
+            info_extra = {"final_obs": final, "_final_obs": term.copy()}
+            self._restart(rows, rew)
+        info = self._info()
+        info.update(info_extra)
+        trunc = np.zeros(n, bool)
+        return self._obs_dict(), (rew.copy() if self.copy else rew), term, trunc, info
+
+    def expert_actions(self, policy: str = "greedy") -> np.ndarray:
+        """The action a built-in policy would take at each table's pending question (-1 where
+        a table is not deciding): teacher labels at the learner's own states (DAgger).
+        Querying "random" draws from the table's policy stream.
+
+        Examples
+        --------
+        >>> from mjfast.env import VecTables
+        >>> env = VecTables(4, seed=3)
+        >>> obs, info = env.reset()
+        >>> a = env.expert_actions("greedy")
+        >>> bool(obs["action_mask"][range(4), a].all())
+        True
+        """
+        builtin = builtin_policies(self.rules.family)
+        if policy not in builtin:
+            raise ValueError(f"policy must be a built-in policy ({', '.join(builtin)}); got {policy!r}")
+        out = np.empty(self.n_tables, np.int64)
+        codes = np.full((self.n_tables, 4), builtin[policy], np.intc)
+        self.core.expert(codes, out, self._step_threads())
+        return out
+
+    def close(self) -> None:
+        """Nothing to release (the tables are freed with the object)."""
+
+    @property
+    def game_id(self) -> np.ndarray:
+        """(N,) uint64: the game index of each table's current game."""
+        return self._game_id
+
+    # ------------------------------------------------------------------------------------
+    # internals
+
+    def _step_threads(self) -> int:
+        return max(1, min(self.threads, self.n_tables // 64))
+
+    def _start(self, rows: np.ndarray) -> None:
+        gi = self._table_hi[rows] | self._game_no[rows]
+        self._game_id[rows] = gi
+        self.core.start(rows, np.ascontiguousarray(gi), self._key.k0, self._key.k1,
+                        np.ascontiguousarray(self._policies[rows]), self.episode == "hand")
+
+    def _advance(self, acts: np.ndarray) -> np.ndarray:
+        """One kernel pass (acts: -2 leaves a table alone); returns a copy of the rewards."""
+        self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status,
+                       self._step_threads())
+        return self._rew.copy()
+
+    def _restart(self, rows: np.ndarray, rew: np.ndarray) -> None:
+        """Tables `rows` (just started, or at the end of an episode) play to their next
+        decision: the game's next hand, or the table's next game after the last; score
+        changes on the way are added to rew."""
+        while rows.size:
+            over = rows[self._status[rows] == ST["game_end"]]
+            if over.size:
+                self._game_no[over] += np.uint64(1)
+                self._start(over)
+            acts = np.full(self.n_tables, -2, np.int64)
+            acts[rows] = -1
+            self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status,
+                           self._step_threads())
+            rew[rows] += self._rew[rows]
+            rows = rows[self._status[rows] != ST["decide"]]
+
+    def _check_actions(self, actions) -> np.ndarray:
+        a = np.asarray(actions)
+        if a.shape != (self.n_tables,):
+            raise ValueError(f"actions must have shape ({self.n_tables},), one per table; got {a.shape}")
+        if a.dtype.kind not in "iu":
+            if a.dtype.kind == "f" and np.all(np.mod(a, 1) == 0):
+                a = a.astype(np.int64)
+            else:
+                raise TypeError(f"actions must be integers (action ids); got dtype {a.dtype}")
+        a = a.astype(np.int64, copy=False)
+        live = (self._status == ST["decide"]) & ~self._pending & ~self._done
+        safe = np.clip(a, 0, self.n_actions - 1)
+        bad = live & ((a < 0) | (a >= self.n_actions) | (self._mask[self._rows, safe] == 0))
+        if bad.any():
+            t = int(np.flatnonzero(bad)[0])
+            raise IllegalActionError(self._illegal_message(t, int(a[t]), int(bad.sum())))
+        return a
+
+    def _illegal_message(self, t: int, act: int, n_bad: int) -> str:
+        enc = self.encoding
+        what = enc.action_names[act] if 0 <= act < enc.n_actions else f"not an id of {enc.name}"
+        legal = ", ".join(f"{i} ({enc.action_names[i]})" for i in np.flatnonzero(self._mask[t]))
+        more = f" ({n_bad - 1} other tables also got illegal actions)" if n_bad > 1 else ""
+        return (f"table {t}, seat {int(self._seat[t])}: action {act} ({what}) is not legal now; "
+                f"legal: {legal}{more}. No table was stepped.")
+
+    def _use_out(self, out: dict) -> None:
+        for key, attr, dtype in (("observation", "_obs", np.uint8), ("scalars", "_scal", np.float32),
+                                 ("action_mask", "_mask", np.uint8), ("rewards", "_rew", np.float32)):
+            if key not in out:
+                continue
+            arr = out[key]
+            cur = getattr(self, attr)
+            if key == "observation" and self._obs_f is not None:
+                cur, attr, dtype = self._obs_f, "_obs_f", np.float32
+            if not isinstance(arr, np.ndarray) or arr.shape != cur.shape or not arr.flags.c_contiguous:
+                raise ValueError(f"out[{key!r}] must be a C-contiguous array of shape {cur.shape}")
+            if key == "action_mask" and arr.dtype == bool:
+                arr = arr.view(np.uint8)
+            if arr.dtype != dtype:
+                raise ValueError(f"out[{key!r}] must have dtype {np.dtype(dtype).name}; got {arr.dtype}")
+            if attr == "_mask":
+                arr[...] = cur
+            setattr(self, attr, arr)
+        unknown = set(out) - {"observation", "scalars", "action_mask", "rewards"}
+        if unknown:
+            raise ValueError(f"out: unknown keys {', '.join(sorted(unknown))}")
+
+    def _obs_dict(self, fresh: bool | None = None) -> dict:
+        planes = self._obs
+        if self._obs_f is not None:
+            np.copyto(self._obs_f, self._obs)
+            planes = self._obs_f
+        d = {"observation": planes, "scalars": self._scal, "action_mask": self._mask.view(bool)}
+        if self.copy if fresh is None else fresh:
+            d = {k: v.copy() for k, v in d.items()}
+        return d
+
+    def _info(self) -> dict:
+        self.core.hand_numbers(self._hand_no)
+        info = {"seat": self._seat.copy() if self.copy else self._seat, "game_id": self._game_id.copy(),
+                "hand_number": self._hand_no.copy()}
+        if self.duplicate:
+            info["role"] = ((self._seat.astype(np.int64) - self._rot) % 4).astype(np.int8)
+        return info
+
+    def __repr__(self) -> str:
+        return (f"VecTables({self.n_tables}, rules={self.rules.name!r}, learners={self.learners}, "
+                f"opponents={self.opponents!r}, episode={self.episode!r}, obs={self.encoding.name!r})")
