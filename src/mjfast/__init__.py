@@ -18,6 +18,8 @@ The layers, bottom up (the README's "Layout" section says where each piece lives
 - :mod:`mjfast.deals` and :mod:`mjfast.exact` (random deals, their statistics, exact odds);
 - :mod:`mjfast.game` (the simulator: simulate, compare, replay, policies, results);
 - :mod:`mjfast.analysis` (one hand's analysis, win-by-turn odds, odds tables, plots);
+- :mod:`mjfast.env` (environments for training agents: VecTables, the Gymnasium and PettingZoo
+  fronts, teacher data; imported on first use);
 - :mod:`mjfast.cli` (the ``mjfast`` command).
 """
 # compatibility modules (documented import paths: mjfast.sim.play_walls, mjfast.amsim.american_distance, ...)
@@ -34,6 +36,7 @@ from .game import (
     AmericanRules,
     AmericanSimResult,
     AmericanView,
+    BatchPolicy,
     Comparison,
     GameLog,
     GameRules,
@@ -62,12 +65,22 @@ __all__ = [
     # deals and exact odds
     "DealStats", "Deals", "deal", "deal_stats", "exact_deal_odds", "exact_deal_odds_table",
     # the game simulator
-    "AmericanPolicy", "AmericanRules", "AmericanSimResult", "AmericanView", "Comparison", "GameLog", "GameRules",
-    "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect", "compare",
+    "AmericanPolicy", "AmericanRules", "AmericanSimResult", "AmericanView", "BatchPolicy", "Comparison", "GameLog",
+    "GameRules", "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect", "compare",
     "game_rules", "replay", "rerun", "simulate",
     # analysis
     "DiscardOption", "HandAnalysis", "OddsTable", "WinByTurn", "analyze", "odds_table", "plot", "win_by_turn",
     "win_by_turn_random",
     # configuration
     "show_config",
+    # environments (imported on first use)
+    "env",
 ]
+
+
+def __getattr__(name: str):
+    if name == "env":   # lazily: importing it registers the Gymnasium ids (and imports Gymnasium)
+        import importlib
+
+        return importlib.import_module(".env", __name__)
+    raise AttributeError(f"module 'mjfast' has no attribute {name!r}")

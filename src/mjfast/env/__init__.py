@@ -14,9 +14,13 @@ Gymnasium and PettingZoo are optional (``pip install mjfast[env]``); without the
 """
 from __future__ import annotations
 
-from . import encodings
+import sys as _sys
+
+from ..game import encodings
 from ._decisions import Decisions, decisions
 from ._vec import VecTables
+
+_sys.modules[__name__ + ".encodings"] = encodings    # import mjfast.env.encodings works too
 
 __all__ = ["Decisions", "MahjongAEC", "VecTables", "decisions", "encodings", "register_envs"]
 

@@ -9,12 +9,13 @@ import numpy as np
 
 from .. import _core
 from .. import rules as _rules
+from .._kernels.engine import copy_rows
 from .._runtime.progress import Progress, attach_partial
 from .._runtime.seeding import root_key
 from .._runtime.threads import resolve_threads
 from .._runtime.validation import check_games
+from ..game.batch import EXTERNAL, ST, builtin_policies, core_class
 from ..game.log import GameLog
-from ._vec import EXTERNAL, ST, builtin_policies, core_class
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,45 +62,61 @@ class Decisions:
 
 
 class _Collector:
-    """Rows of decisions gathered step by step, with each row's episode."""
+    """Rows of decisions gathered step by step, with each row's episode, written straight into
+    arrays that grow as needed (np.empty: pages that are never written cost no memory)."""
 
-    def __init__(self):
-        self.parts: dict = {k: [] for k in ("observation", "scalars", "action_mask", "action", "seat", "game_id",
-                                            "hand_number", "episode")}
+    FIELDS = ("observation", "scalars", "action_mask", "action", "seat", "game_id", "hand_number", "episode")
+
+    def __init__(self, n_planes: int, n_scalars: int, capacity: int = 4096):
+        self.n_planes, self.n_scalars = n_planes, n_scalars
+        self.m = 0
+        self.arrays = self._alloc(max(capacity, 16))
         self.episode_rewards: dict = {}        # episode -> (4,) score changes, once it has ended
 
-    def add(self, rows, obs, scal, mask, act, seat, gid, hand, ep) -> None:
-        p = self.parts
-        p["observation"].append(obs[rows])
-        p["scalars"].append(scal[rows])
-        p["action_mask"].append(mask[rows].view(bool))
-        p["action"].append(act[rows].astype(np.int16))
-        p["seat"].append(seat[rows].copy())
-        p["game_id"].append(gid[rows].copy())
-        p["hand_number"].append(hand[rows].astype(np.int16))
-        p["episode"].append(ep[rows].copy())
+    def _alloc(self, cap: int) -> dict:
+        return {"observation": np.empty((cap, self.n_planes, 34), np.uint8),
+                "scalars": np.empty((cap, self.n_scalars), np.float32),
+                "action_mask": np.empty((cap, 76), bool), "action": np.empty(cap, np.int16),
+                "seat": np.empty(cap, np.int8), "game_id": np.empty(cap, np.uint64),
+                "hand_number": np.empty(cap, np.int16), "episode": np.empty(cap, np.int64)}
 
-    def result(self, core, encoding: str) -> Decisions:
-        p = self.parts
-        if not p["action"]:
-            k = core.n_planes
-            empty = Decisions(np.zeros((0, k, 34), np.uint8), np.zeros((0, core.n_scalars), np.float32),
-                              np.zeros((0, 76), bool), np.zeros(0, np.int16), np.zeros(0, np.int8),
-                              np.zeros(0, np.float32), np.zeros(0, np.uint64), np.zeros(0, np.int16), encoding)
-            return empty
-        cat = {k: np.concatenate(v) for k, v in p.items()}
+    def add(self, rows, obs, scal, mask, act, seat, gid, hand, ep) -> None:
+        k = obs[rows].shape[0] if isinstance(rows, slice) else len(rows)
+        cap = self.arrays["action"].shape[0]
+        if self.m + k > cap:
+            bigger = self._alloc(max(2 * cap, self.m + k))
+            for name, arr in self.arrays.items():
+                bigger[name][:self.m] = arr[:self.m]
+            self.arrays = bigger
+        lo, hi = self.m, self.m + k
+        a = self.arrays
+        for src, name in ((obs, "observation"), (scal, "scalars"), (mask, "action_mask")):
+            dst = a[name][lo:hi]
+            copy_rows(src.reshape(src.shape[0], -1).view(np.uint8), rows, dst.reshape(k, -1).view(np.uint8))
+        a["action"][lo:hi] = act[rows]
+        a["seat"][lo:hi] = seat[rows]
+        a["game_id"][lo:hi] = gid[rows]
+        a["hand_number"][lo:hi] = hand[rows]
+        a["episode"][lo:hi] = ep[rows]
+        self.m = hi
+
+    def result(self, encoding: str) -> Decisions:
+        m = self.m
+        cat = {name: arr[:m] for name, arr in self.arrays.items()}
         ep = cat.pop("episode")
-        size = int(max(ep.max(), max(self.episode_rewards, default=0))) + 1
+        size = int(max(ep.max(initial=-1), max(self.episode_rewards, default=-1))) + 1
         ep_rew = np.zeros((size, 4), np.float32)
         ended = np.zeros(size, bool)
         for e, r in self.episode_rewards.items():
             ep_rew[e] = r
             ended[e] = True
         done = ended[ep]                            # decisions of finished episodes only
-        reward = ep_rew[ep[done], cat["seat"][done].astype(np.int64)]
-        return Decisions(cat["observation"][done], cat["scalars"][done], cat["action_mask"][done],
-                         cat["action"][done], cat["seat"][done], reward, cat["game_id"][done],
-                         cat["hand_number"][done], encoding)
+        if not done.all():
+            cat = {name: arr[done] for name, arr in cat.items()}
+            ep = ep[done]
+        reward = ep_rew[ep, cat["seat"].astype(np.int64)]
+        return Decisions(cat["observation"], cat["scalars"], cat["action_mask"], cat["action"], cat["seat"],
+                         reward, cat["game_id"], cat["hand_number"], encoding)
 
 
 def _is_log_input(games) -> bool:
@@ -173,18 +190,18 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     core = core_class(fam)(r.kernel(), n, bool(skip_forced), bool(derived), bool(privileged))
     core.set_teacher(np.tile(codes, (n, 1)))
     enc = "cn-v0" if fam == "chinese" else "am-v0"
-    col = _Collector()
+    col = _Collector(core.n_planes, core.n_scalars, 400 * n_games)
     if n_games == 0:
-        return col.result(core, enc)
+        return col.result(enc)
     bar = Progress(n_games, label=f"decisions {r.name}", enabled=bool(progress))
     try:
         _play(core, n, n_games, key, codes, episode, threads, col, bar)
     except KeyboardInterrupt as exc:
         bar.close()
-        attach_partial(exc, col.result(core, enc))
+        attach_partial(exc, col.result(enc))
         raise
     bar.close()
-    return col.result(core, enc)
+    return col.result(enc)
 
 
 def _play(core, n, n_games, key, codes, episode, threads, col, bar) -> None:
@@ -213,6 +230,7 @@ def _play(core, n, n_games, key, codes, episode, threads, col, bar) -> None:
     while active.any():
         core.step(acts, obs, scal, mask, seat, rew, status, step_threads)
         ep_rew += rew
+        dec = active & (status == ST["decide"])
         end = active & ((status == ST["hand_end"]) | (status == ST["game_end"]))
         if end.any():
             for t in np.flatnonzero(end):
@@ -232,7 +250,6 @@ def _play(core, n, n_games, key, codes, episode, threads, col, bar) -> None:
                                episode == "hand")
                     gid[take] = gi
                 active[over[take.size:]] = False
-        dec = active & (status == ST["decide"])
         core.expert(teacher, acts, step_threads)
         if dec.any():
             core.hand_numbers(hand)
@@ -261,21 +278,24 @@ def _logs(games) -> list:
 def _from_logs(games, *, episode, skip_forced, derived, privileged) -> Decisions:
     from ..game.runner import logged_game
 
-    col = _Collector()
-    enc = None
+    col: _Collector | None = None
+    enc = "cn-v0"
     core = None
     eps = 0
-    finals: dict = col.episode_rewards
+    finals: dict = {}
     for gi, log in enumerate(_logs(games)):
         g = logged_game(log, None, "decisions")
         if g.rules.family != "chinese":
             raise ValueError("decisions() from logs reads the Chinese rule sets' logs (American logs: not yet)")
         enc = "cn-v0"
         core = core_class("chinese")(g.rules.kernel(), 1, bool(skip_forced), bool(derived), bool(privileged))
+        if col is None:
+            col = _Collector(core.n_planes, core.n_scalars)
+            finals = col.episode_rewards
         eps = _replay_log(core, g, log, gi, episode, col, eps, finals)
-    if core is None:
+    if col is None:
         raise ValueError("decisions(): no logs given")
-    return col.result(core, enc)
+    return col.result(enc)
 
 
 def _replay_log(core, g, log, gi, episode, col, eps, finals) -> int:

@@ -3,37 +3,20 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from .. import _core
 from .. import rules as _rules
-from .._kernels import chinese_env as _cn
-from .._kernels import engine as _engine
+from .._core import ensure_tables
 from .._runtime.seeding import root_key
 from .._runtime.threads import resolve_threads
+from ..game import encodings
+from ..game.batch import EXTERNAL, ST, builtin_policies, core_class
 from ..game.policy import IllegalActionError
-from . import encodings
 
-EXTERNAL = _engine.POLICY_CODES["external"]
-ST = _cn.STATUS
 MAX_TABLES = 1 << 26           # table t's game g is game index (t << 32) | g: 64 bits hold it
 AUTORESET_MODES = ("same_step", "next_step", "disabled")
-
-
-def core_class(family: str):
-    """The batched-table kernel class of a rule family."""
-    if family == "chinese":
-        return _cn.ChineseVec
-    from .._kernels import american_env
-
-    return american_env.AmericanVec
-
-
-def builtin_policies(family: str) -> dict:
-    """The built-in policies of a rule family, by name -> engine code."""
-    names = ("random", "greedy") if family == "american" else ("random", "greedy", "defensive")
-    return {n: _engine.POLICY_CODES[n] for n in names}
 
 
 def check_seats(learners, where: str = "learners") -> tuple:
@@ -144,6 +127,42 @@ class VecTables:
     ((8, 4), 0.0)
     """
 
+    rules: _rules.RuleSet
+    encoding: encodings.Encoding
+    learners: tuple
+    n_tables: int
+    episode: str
+    autoreset: str
+    metadata: dict
+    threads: int
+    duplicate: bool
+    copy: bool
+    dtype: np.dtype
+    core: Any
+    n_actions: int
+    observation_shape: tuple
+    scalars_shape: tuple
+    _obs: np.ndarray
+    _obs_f: np.ndarray | None
+    _scal: np.ndarray
+    _mask: np.ndarray
+    _seat: np.ndarray
+    _rew: np.ndarray
+    _status: np.ndarray
+    _acts: np.ndarray
+    _rows: np.ndarray
+    _pending: np.ndarray
+    _done: np.ndarray
+    _table_hi: np.ndarray
+    _rot: np.ndarray
+    _policies: np.ndarray
+    _game_no: np.ndarray
+    _game_id: np.ndarray
+    _hand_no: np.ndarray
+    _key: Any
+    _seed: Any
+    opponents: Any
+
     def __init__(self, n_tables: int, *, rules: str | _rules.RuleSet = "classical",
                  learners: Sequence[int] = (0, 1, 2, 3), opponents="greedy", episode: str = "hand",
                  obs: str | None = None, seed=None, threads: int | None = None, autoreset: str = "same_step",
@@ -181,7 +200,7 @@ class VecTables:
         self.duplicate = bool(duplicate)
         self.copy = bool(copy)
         self.dtype = np.dtype(dtype)
-        _core.ensure_tables()
+        ensure_tables()
         n = self.n_tables
         self.core = core_class(fam)(self.rules.kernel(), n, bool(skip_forced), bool(derived), bool(privileged))
         kinds = self.encoding.kinds

@@ -47,7 +47,7 @@ def single_spaces(tables: VecTables) -> tuple:
     obs = spaces.Dict({
         "observation": spaces.Box(0, high, (c, k), tables.dtype),
         "scalars": spaces.Box(-np.inf, np.inf, tables.scalars_shape, np.float32),
-        "action_mask": spaces.Box(0, 1, (tables.n_actions,), np.bool_),
+        "action_mask": spaces.Box(0, 1, (tables.n_actions,), np.bool_),  # type: ignore[arg-type]
     })
     return obs, spaces.Discrete(tables.n_actions)
 
@@ -75,7 +75,7 @@ class MahjongVectorEnv(VectorEnv):
         self._one = self.tables.learners[0] if len(self.tables.learners) == 1 else None
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
+        super().reset(seed=seed if not isinstance(seed, list) else None)
         return self.tables.reset(seed=seed, options=options)
 
     def step(self, actions):
@@ -93,6 +93,10 @@ class MahjongEnv(gymnasium.Env):
     opponents; ``reset`` starts the next episode (the game's next hand with
     ``episode="hand"``). Other parameters as :class:`VecTables`.
 
+    ``illegal="raise"`` (default) raises :class:`~mjfast.IllegalActionError` for an action
+    the mask does not allow; ``illegal="penalty"`` refuses it instead: the state does not
+    change and the reward is ``illegal_penalty`` (for generic agents that ignore masks).
+
     Examples
     --------
     >>> from mjfast.env.gym import MahjongEnv
@@ -104,9 +108,14 @@ class MahjongEnv(gymnasium.Env):
 
     metadata: dict[str, Any] = {"render_modes": []}
 
-    def __init__(self, *, rules: str = "classical", learner: int = 0, **kwargs: Any):
+    def __init__(self, *, rules: str = "classical", learner: int = 0, illegal: str = "raise",
+                 illegal_penalty: float = -1.0, **kwargs: Any):
         kwargs.pop("autoreset", None)
-        self.tables = VecTables(1, rules=rules, learners=(learner,), autoreset="disabled", **kwargs)
+        if illegal not in ("raise", "penalty"):
+            raise ValueError(f"illegal must be 'raise' or 'penalty'; got {illegal!r}")
+        self.illegal = illegal
+        self.illegal_penalty = float(illegal_penalty)
+        self.tables = VecTables(1, rules=rules, learners=(learner,), autoreset="disabled", copy=True, **kwargs)
         self.learner = self.tables.learners[0]
         self.observation_space, self.action_space = single_spaces(self.tables)
 
@@ -116,7 +125,11 @@ class MahjongEnv(gymnasium.Env):
         return self._one(obs), self._one_info(info)
 
     def step(self, action):
-        obs, rew, term, trunc, info = self.tables.step(np.array([int(action)]))
+        a = int(action)
+        if self.illegal == "penalty" and not (0 <= a < self.tables.n_actions and self.tables._mask[0, a]):
+            obs, info = self.tables._obs_dict(fresh=True), self.tables._info()
+            return self._one(obs), self.illegal_penalty, False, False, self._one_info(info)
+        obs, rew, term, trunc, info = self.tables.step(np.array([a]))
         return self._one(obs), float(rew[0, self.learner]), bool(term[0]), bool(trunc[0]), self._one_info(info)
 
     @staticmethod

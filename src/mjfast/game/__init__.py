@@ -2,7 +2,8 @@
 
 - :func:`simulate`, :func:`compare`, :func:`replay`, :func:`rerun`, :func:`play_walls`,
   :func:`charleston_effect` (:mod:`.runner`, :mod:`.charleston`);
-- Python policies: :class:`Policy`, :class:`AmericanPolicy` and what they see,
+- Python policies: :class:`Policy`, :class:`AmericanPolicy` and what they see, :class:`BatchPolicy`
+  (many tables per call),
   :class:`SeatView`, :class:`AmericanView` (:mod:`.policy`);
 - results: :class:`SimResult`, :class:`AmericanSimResult`, :class:`Comparison`,
   :class:`PassEffect` (:mod:`.results`); event logs: :class:`GameLog` (:mod:`.log`);
@@ -16,12 +17,12 @@ from ..rules import AmericanRules, RuleSet
 from ..rules import ChineseRules as GameRules
 from .charleston import OPTIONAL_PASSES, charleston_effect
 from .log import LOG_VERSION, GameLog
-from .policy import AmericanPolicy, AmericanView, IllegalActionError, Policy, SeatView
+from .policy import AmericanPolicy, AmericanView, BatchPolicy, IllegalActionError, Policy, SeatView
 from .results import AMERICAN_CLAIMS, CLAIM_KINDS, AmericanSimResult, Comparison, PassEffect, SimResult
 from .runner import compare, play_walls, replay, rerun, simulate
 
 __all__ = [
-    "AMERICAN_CLAIMS", "AmericanPolicy", "AmericanRules", "AmericanSimResult", "AmericanView", "CLAIM_KINDS",
+    "AMERICAN_CLAIMS", "AmericanPolicy", "BatchPolicy", "AmericanRules", "AmericanSimResult", "AmericanView", "CLAIM_KINDS",
     "Comparison", "GameLog", "GameRules", "IllegalActionError", "LOG_VERSION", "OPTIONAL_PASSES", "PassEffect",
     "Policy", "SeatView", "SimResult", "american_rules", "charleston_effect", "compare", "game_rules",
     "play_walls", "replay", "rerun", "simulate",

@@ -200,6 +200,67 @@ class AmericanPolicy(Policy):
 
 
 # ---------------------------------------------------------------------------------------------
+# batch policies
+
+class BatchPolicy:
+    """Base class for a policy that decides for many tables at once (numpy code, or a neural
+    network on your side). Subclass it and override :meth:`act`.
+
+    :func:`mjfast.simulate`, :func:`mjfast.compare` and :func:`mjfast.replay` play it at
+    batch speed: the engine steps every table without the GIL to the next question of a seat
+    this policy plays, and asks all of them in one call. Questions and encodings are those of
+    :class:`mjfast.env.VecTables` (``cn-v0``, ``am-v0``: see :mod:`mjfast.env.encodings`);
+    questions with a single legal action are answered without asking.
+
+    Attributes
+    ----------
+    name : str
+        Shown in results.
+    derived : bool
+        Ask for the derived planes (shanten after each discard, effective tiles, waits) in
+        the observation.
+
+    Examples
+    --------
+    >>> import numpy as np, mjfast
+    >>> class RandomLegal(mjfast.BatchPolicy):
+    ...     name = "random-legal"
+    ...     def __init__(self, seed=0):
+    ...         self.rng = np.random.default_rng(seed)
+    ...     def act(self, observation, action_mask, seat):
+    ...         noise = self.rng.random(action_mask.shape)
+    ...         return np.argmax(noise * action_mask, axis=1)
+    >>> res = mjfast.simulate(20, policies=[RandomLegal(), "greedy", "greedy", "greedy"], seed=1, progress=False)
+    >>> res.games
+    20
+    """
+
+    name = "batch"
+    derived = False
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, seat: np.ndarray) -> np.ndarray:
+        """The action id of each of the n tables asked.
+
+        Parameters
+        ----------
+        observation : ndarray (n, C, K) uint8
+            The deciding seat's tile planes at each table.
+        action_mask : ndarray (n, A) bool
+            The legal actions.
+        seat : ndarray (n,) int8
+            The deciding seat.
+
+        A subclass whose ``act`` also takes a ``scalars`` keyword receives the (n, S) float32
+        scalar vectors.
+
+        Returns
+        -------
+        array_like of int, shape (n,)
+        """
+        raise NotImplementedError("a BatchPolicy must implement act(observation, action_mask, seat)")
+
+
+# ---------------------------------------------------------------------------------------------
 # naming and resolving
 
 def policy_name(p) -> str:
@@ -210,7 +271,7 @@ def resolve_policies(policies, builtin: Sequence[str], where: str = "") -> list:
     """Four policies (one name or Policy for every seat, or a list of four), each a built-in
     name of ``builtin`` or a Policy; ``where`` qualifies the message."""
     builtin = tuple(builtin)
-    if isinstance(policies, (str, Policy)) or not isinstance(policies, Sequence):
+    if isinstance(policies, (str, Policy, BatchPolicy)) or not isinstance(policies, Sequence):
         policies = [policies] * 4
     policies = list(policies)
     if len(policies) != 4:
@@ -220,8 +281,12 @@ def resolve_policies(policies, builtin: Sequence[str], where: str = "") -> list:
             if p not in builtin:
                 raise ValueError(f"unknown policy {p!r}{where}; built-in policies are {builtin}, "
                                  "or pass a mjfast.Policy instance")
-        elif not isinstance(p, Policy):
-            raise TypeError(f"a policy must be a name {builtin} or a mjfast.Policy, not {type(p).__name__}")
+        elif not isinstance(p, (Policy, BatchPolicy)):
+            raise TypeError(f"a policy must be a name {builtin}, a mjfast.Policy or a mjfast.BatchPolicy, "
+                            f"not {type(p).__name__}")
+    if any(isinstance(p, Policy) for p in policies) and any(isinstance(p, BatchPolicy) for p in policies):
+        raise ValueError("a table cannot mix per-decision Policy and BatchPolicy players (a Policy is asked one "
+                         "question at a time; wrap it in a BatchPolicy, or play BatchPolicy with built-in policies)")
     return policies
 
 

@@ -22,8 +22,9 @@ from .._runtime.threads import resolve_threads
 from .._runtime.validation import check_flag, check_games
 from ..stats import Mean
 from . import american, chinese
+from .batch import play_batch, play_batch_logged
 from .log import LOG_VERSION, V1_OPTIONS, GameLog, decode
-from .policy import Policy, policy_name, resolve_policies
+from .policy import BatchPolicy, Policy, policy_name, resolve_policies
 from .results import Accumulator, Comparison, SimResult
 
 FAMILIES = {m.NAME: m for m in (chinese, american)}
@@ -54,6 +55,8 @@ def play_games(rules: _rules.RuleSet, policies: list, game_index: np.ndarray, k0
     gi = np.ascontiguousarray(game_index, dtype=np.uint64)
     codes = np.ascontiguousarray(np.tile(policy_codes(fam, policies), (len(gi), 1)), dtype=np.intc)
     out = np.zeros((len(gi), fam.KERNEL.OUT_WIDTH), np.int32)
+    if any(isinstance(p, BatchPolicy) for p in policies):
+        return play_batch(rules, policies, gi, k0, k1, threads)
     if any(isinstance(p, Policy) for p in policies):
         bridge = fam.Bridge(policies, rules)
         if _engine.run_games(fam.table(kern, bridge), gi, k0, k1, codes, out, bridge) >= 0:
@@ -255,6 +258,12 @@ def _play_logged(r: _rules.RuleSet, pols: list, gi: int, k0: int, k1: int, walls
     kern = r.kernel()
     if walls is not None:
         kern["hands_per_game"] = len(walls)
+    if any(isinstance(p, BatchPolicy) for p in pols):
+        t = fam.table(kern, None, 0)
+        t.start(gi, k0, k1, policy_codes(fam, ["random"] * 4), walls, dice)
+        walls, dice = t.hand_walls()
+        ev, out = play_batch_logged(r, pols, gi, k0, k1, _LOG_CAPACITY, walls, dice)
+        return ev, walls, dice, out
     bridge = fam.Bridge(pols, r) if any(isinstance(p, Policy) for p in pols) else None
     t = fam.table(kern, bridge, _LOG_CAPACITY)
     t.start(gi, k0, k1, policy_codes(fam, pols), walls, dice)
