@@ -25,7 +25,7 @@ from libc.string cimport memset, memcpy
 from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16
 from mjfast._kernels.engine cimport (
     table_t, Table, shuffle_ids, log_event, ask, illegal, start_table, run_batch, SUSPEND,
-    POL_RANDOM, POL_GREEDY, POL_EXTERNAL, ADV_DONE, ADV_DECIDE, ADV_ERROR, HANDS_STREAM,
+    POL_RANDOM, POL_GREEDY, POL_EXTERNAL, ADV_DONE, ADV_DECIDE, ADV_ERROR, ADV_HAND, HANDS_STREAM,
     ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_PASS, ASK_SECOND, ASK_COURTESY_OFFER, ASK_COURTESY,
     EV_HAND, EV_DEAL, EV_PASS, EV_RECEIVE, EV_BLIND, EV_SECOND, EV_DRAW, EV_DISCARD, EV_CALL,
     EV_EXCHANGE, EV_WIN, EV_WALL_GAME, EV_DEAD, EV_SCORE, EV_COURTESY,
@@ -37,129 +37,14 @@ from mjfast._kernels.american_play cimport am_dist_hist, am_hist, am_top, am_ove
 
 cnp.import_array()
 
-cdef enum:
-    MAX_SET = 160
-    N_STD = 136
-    FIRST_JOKER = 144
-    FLOWER = 34
-    JOKER = 35
-    NK = 36
-    MAX_DISC = 128
-    POLICY_SALT = 0xA3E1C4A2B5D6F708   # the built-in policies' key: k0 ^ POLICY_SALT
-
-# per-game output columns: the common ones (engine.pxd OUT_*), then the family's
-cdef enum:
-    OUT_JOKERLESS = OUT_FAMILY       # 4: jokerless wins per player
-    OUT_DEAD = OUT_FAMILY + 4        # 4: dead hands per player
-    OUT_CALLS = OUT_FAMILY + 8       # 4: calls for a set of four per player
-    OUT_EXCHANGES = OUT_FAMILY + 12  # 4: joker exchanges per player
-    OUT_SECOND = OUT_FAMILY + 16     # hands with a second Charleston
-    OUT_COURTESY = OUT_FAMILY + 17   # tiles moved in courtesy passes
-    DIST_BEFORE = 40                 # 4 x 15: the distance of each player before the Charleston
-    DIST_AFTER = 100                 # 4 x 15: ... and after it
-    N_OUT = 160
-
 OUT_WIDTH = N_OUT
 OUT_COLUMNS = {"jokerless": OUT_JOKERLESS, "dead": OUT_DEAD, "calls": OUT_CALLS, "exchanges": OUT_EXCHANGES,
                "second_charleston": OUT_SECOND, "courtesy_tiles": OUT_COURTESY, "distance_before": DIST_BEFORE,
                "distance_after": DIST_AFTER}
 
-# state-machine phases (t.phase) and turn modes
-cdef enum:
-    PH_HAND = 0          # set up the next hand (or end the game)
-    PH_PASS = 1          # a Charleston pass: every seat chooses (g.cs: next seat), then the tiles move
-    PH_VOTE = 2          # the vote for the second Charleston (g.cs)
-    PH_OFFER = 3         # courtesy offers (g.cs)
-    PH_COURTESY = 4      # courtesy tiles (g.cs), then they move
-    PH_TURN = 5          # a turn starts: draw unless after a call, count the turn
-    PH_OWN = 6           # Mahjong check and joker exchanges after a draw
-    PH_DISCARD = 7       # the player on turn discards
-    PH_CALLS = 8         # calls on the discard (g.ci, g.winner, g.caller)
-    PH_OVER = 9
-
-ctypedef struct amrules_t:
-    int n_tiles
-    int jokers
-    int second          # 0 never, 1 always, 2 if any player wants it
-    int courtesy        # 0 no courtesy pass, 1 policies offer 0-3
-    int blind           # blind pass allowed on the last pass of each Charleston
-    int base_points
-    int start_points
-    int hands_per_game
-
-ctypedef struct amplayer_t:
-    uint8_t h[NK]           # concealed tiles by kind (35 = jokers)
-    uint8_t excl[NK]        # kinds of this player's exposed sets
-    int n_hand
-    int n_exp
-    uint8_t exp_kind[4]
-    uint8_t exp_jokers[4]
-    int dead
-    int policy
-    int d                   # distance of the hand at its last refresh (after the Charleston, after each discard)
-    int plan_valid          # plan/plan_raises hold greedy_pass_plan of the current hand (Charleston)
-    int plan[3]
-    int plan_raises[3]
-    uint8_t disc[MAX_DISC]
-    int n_disc
-
-ctypedef struct amgame_t:
-    table_t t               # the shared header (engine.pxd): streams, policies, phase, log, out
-    amrules_t* R
-    uint8_t wall[MAX_SET]
-    int n_tiles
-    int front
-    amplayer_t p[4]
-    uint8_t visible[NK]     # discards and exposed tiles (jokers in exposures included)
-    int drawn
-    int exp_jokers          # jokers in all exposed sets (0: no exchange possible)
-    int py_quiet_own[4]     # bits of a Python seat's default hooks, not called (see game.american.Bridge)
-    # the position of the state machine within a hand
-    int passno              # Charleston: the pass being made (0-2 first, 3-5 second, 6 courtesy)
-    int cs                  # Charleston: the next seat to choose (PH_PASS, PH_VOTE, PH_OFFER, PH_COURTESY)
-    int kinds[4][3]         # ... the tiles each seat chose to pass
-    int nb[4]               # ... and how many it passes blind
-    int any_yes             # a vote for the second Charleston so far
-    int offer[4]            # courtesy offers
-    int cur                 # the player on turn (-1: every hand is dead)
-    int mode                # MODE_DRAW / MODE_OWN / MODE_CALLED at the start of a turn
-    int exchanged           # PH_OWN: a joker exchange changed the hand this turn
-    int discard             # the kind just discarded, by `discarder`
-    int discarder
-    int ci                  # PH_CALLS: the next seat to ask, 1-3 after the discarder
-    int winner              # PH_CALLS: the calls so far
-    int caller
-
 
 cdef inline void log_ev(amgame_t* g, int typ, int seat, int a, int b) noexcept nogil:
     log_event(&g.t, typ, seat, a, b)
-
-
-cdef inline int kind_of_id(int t) noexcept nogil:
-    if t < N_STD:
-        return t >> 2
-    if t < FIRST_JOKER:
-        return FLOWER
-    return JOKER
-
-
-cdef inline int copies(int k) noexcept nogil:
-    return 8 if k == FLOWER else 4
-
-
-cdef inline int pdist(amplayer_t* p) noexcept nogil:
-    cdef int hist[9]
-    am_hist(p.h, p.excl, hist)
-    return am_dist_hist(hist, p.h[JOKER], p.n_exp)
-
-
-cdef inline int dist_plus(amplayer_t* p, int k) noexcept nogil:
-    """Distance with one more tile of kind k (0-34)."""
-    cdef int d
-    p.h[k] += 1
-    d = pdist(p)
-    p.h[k] -= 1
-    return d
 
 
 cdef inline int next_live(amgame_t* g, int s) noexcept nogil:
@@ -265,7 +150,7 @@ cdef void greedy_pass_plan(amgame_t* g, amplayer_t* p, int n, int* kinds, int* r
 # ------------------------------------------------------------------------------------------
 # Python policies (callbacks with the GIL)
 
-cdef object _view(amgame_t* g, int seat):
+cdef object seat_view(amgame_t* g, int seat):
     cdef int s, j
     cdef amplayer_t* p = &g.p[seat]
     hand = np.empty(NK, np.uint8)
@@ -736,12 +621,6 @@ cdef int choose_discard(amgame_t* g, int seat) noexcept nogil:
     return ask(&g.t, seat, ASK_DISCARD, g.drawn, NULL, 0)
 
 
-cdef enum:
-    MODE_DRAW = 0
-    MODE_OWN = 1
-    MODE_CALLED = 2
-
-
 cdef int claim_choice(amgame_t* g, int s, int k, bint win_ok, bint quad_ok) noexcept nogil:
     """0 none, 1 Mahjong, 2 call for a set of four, 3 false Mahjong (dead), SUSPEND."""
     cdef amplayer_t* p = &g.p[s]
@@ -763,6 +642,60 @@ cdef int claim_choice(amgame_t* g, int s, int k, bint win_ok, bint quad_ok) noex
     return 2 if greedy_calls(g, s, k) else 0
 
 
+
+# ------------------------------------------------------------------------------------------
+# the built-in policies' answers to a pending question (environments: teachers and parity)
+
+cdef int builtin_answer(amgame_t* g, int policy, int* kinds) noexcept nogil:
+    """What built-in `policy` answers to the pending question g.t.req (of seat g.t.req.seat),
+    drawing from the policies' stream as it does when it plays the seat:
+    ASK_PASS / ASK_COURTESY: the blind count, kinds[0 .. n - blind) the tiles in order;
+    ASK_OWN_TURN: the option index (0 Mahjong, i > 0 a joker exchange) or -1 (go on), then
+    kinds[0] = the discard; ASK_DISCARD: the kind; ASK_CLAIM: 0 Mahjong, 1 a call, -1 none;
+    ASK_SECOND: 1 / 0; ASK_COURTESY_OFFER: 0-3."""
+    cdef int seat = g.t.req.seat, what = g.t.req.what, saved, ans = -1, i, k, d, d2, n, passno
+    cdef amplayer_t* p = &g.p[seat]
+    cdef const int* opts = g.t.req.options
+    saved = p.policy
+    p.policy = policy
+    if what == ASK_PASS:
+        passno = g.t.req.tile
+        ans = choose_pass(g, seat, passno, (passno == 2 or passno == 5) and g.R.blind, 0, kinds)
+    elif what == ASK_COURTESY:
+        ans = choose_pass(g, seat, 6, False, opts[0], kinds)
+    elif what == ASK_DISCARD:
+        ans = choose_discard(g, seat)
+    elif what == ASK_SECOND:
+        ans = second_vote(g, seat)
+    elif what == ASK_COURTESY_OFFER:
+        ans = courtesy_offer(g, seat)
+    elif what == ASK_CLAIM:
+        if opts[0] == 1:
+            ans = 0                              # built-in policies always take a Mahjong
+        elif opts[1] == 2 and policy != POL_RANDOM and greedy_calls(g, seat, g.discard):
+            ans = 1
+    elif what == ASK_OWN_TURN:
+        n = g.t.req.n_options - 1
+        if opts[0] == 1000:
+            ans = 0
+        elif policy != POL_RANDOM:
+            d = pdist(p)
+            for i in range(1, n + 1):            # the first exchange that keeps the distance
+                k = opts[i] >> 2
+                p.h[k] -= 1
+                p.h[JOKER] += 1
+                d2 = pdist(p)
+                p.h[JOKER] -= 1
+                p.h[k] += 1
+                if d2 <= d:
+                    ans = i
+                    break
+        if ans < 0:
+            kinds[0] = choose_discard(g, seat)
+    p.policy = saved
+    return ans
+
+
 # ------------------------------------------------------------------------------------------
 # the game as a state machine: each phase handles one step of the rules and names the next
 
@@ -770,6 +703,7 @@ cdef inline void end_hand(amgame_t* g) noexcept nogil:
     g.t.out[OUT_HANDS] += 1
     g.t.hand_no += 1
     g.t.phase = PH_HAND
+    g.t.hand_over = 1
 
 
 cdef int ph_hand(amgame_t* g) noexcept nogil:
@@ -940,8 +874,8 @@ cdef int ph_calls(amgame_t* g) noexcept nogil:
 
 
 cdef int advance(amgame_t* g) noexcept nogil:
-    """Play until an external seat must decide (ADV_DECIDE), the game ends (ADV_DONE) or an
-    answer is illegal (ADV_ERROR)."""
+    """Play until an external seat must decide (ADV_DECIDE), the game ends (ADV_DONE), an
+    answer is illegal (ADV_ERROR) or, with t.stop_at_hand_end, a hand ends (ADV_HAND)."""
     cdef int r
     while True:
         if g.t.phase == PH_TURN:
@@ -954,6 +888,10 @@ cdef int advance(amgame_t* g) noexcept nogil:
         elif g.t.phase == PH_OWN:
             r = ph_own(g)
         elif g.t.phase == PH_HAND:
+            if g.t.hand_over and g.t.stop_at_hand_end:
+                g.t.hand_over = 0
+                return ADV_HAND
+            g.t.hand_over = 0
             r = ph_hand(g)
             if r == ADV_DONE:
                 return ADV_DONE
@@ -1013,7 +951,7 @@ cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k
     return advance(&g)
 
 
-cdef amrules_t make_rules(dict r):
+cdef amrules_t make_rules(dict r) except *:
     cdef amrules_t R
     R.jokers = r["jokers"]
     R.n_tiles = 144 + R.jokers
@@ -1031,8 +969,6 @@ cdef class AmericanTable(Table):
     with the kernel rules dict and an event-log capacity."""
 
     ILLEGAL = ILLEGAL
-    cdef amgame_t g
-    cdef amrules_t R
 
     def __init__(self, dict rules, int capacity=0):
         self.R = make_rules(rules)
@@ -1060,7 +996,7 @@ cdef class AmericanTable(Table):
         return advance(&self.g)
 
     cdef object _view(self, int seat):
-        return _view(&self.g, seat)
+        return seat_view(&self.g, seat)
 
     cdef int _n_tiles(self) noexcept:
         return self.g.n_tiles

@@ -35,7 +35,7 @@ from mjfast._kernels.engine cimport (
     POL_RANDOM, POL_GREEDY, POL_DEFENSIVE, POL_EXTERNAL, ERR_NONE,
 )
 from mjfast._kernels.chinese_game cimport (
-    game_t, rules_t, player_t, advance, start_game, init_game, make_rules, builtin_answer, greedy_scores,
+    game_t, rules_t, player_t, seat_view, advance, start_game, init_game, make_rules, builtin_answer, greedy_scores,
     complete, shanten_of, live_left, N_OUT, M_CHOW, M_PUNG, M_KONG_EXPOSED, M_KONG_CONCEALED, M_KONG_ADDED,
     MODE_OWN, C_NONE, C_WIN, C_KONG, C_PUNG,
 )
@@ -528,6 +528,14 @@ cdef class ChineseVec:
 
     def n_events(self, int i):
         return self.g[i].t.n_ev
+
+    def view(self, int i, int seat):
+        """What `seat` of table i sees now, as the dict behind mjfast.SeatView."""
+        return seat_view(&self.g[i], seat)
+
+    def context(self, int i):
+        """The decision context of table i's pending question (CONTEXTS index; -1: none)."""
+        return self.slot[i].ctx if self.slot[i].status == ST_DECIDE else -1
 
     def request(self, int i):
         """(seat, what, tile, options) of table i's pending question."""

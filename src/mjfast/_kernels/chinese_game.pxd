@@ -167,6 +167,7 @@ cdef void start_game(game_t* g, uint64_t game_index, uint64_t k0, uint64_t k1, c
 cdef void init_game(game_t* g, rules_t* R) noexcept nogil
 cdef rules_t make_rules(dict r) except *
 cdef int builtin_answer(game_t* g, int policy, int* then_discard) noexcept nogil
+cdef object seat_view(game_t* g, int seat)
 cdef int greedy_scores(game_t* g, int seat, uint8_t* sh, int* counts) noexcept nogil
 
 

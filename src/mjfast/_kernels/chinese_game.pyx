@@ -705,7 +705,7 @@ cdef int best_after_discard(game_t* g, uint8_t* h) noexcept nogil:
 MELD_NAMES = ("chow", "pung", "kong", "concealed_kong", "added_kong")
 
 
-cdef object _view(game_t* g, int seat):
+cdef object seat_view(game_t* g, int seat):
     """What `seat` can see, as plain Python data (copies: the policy cannot change the game)."""
     cdef int s, j
     cdef player_t* p = &g.p[seat]
@@ -727,6 +727,7 @@ cdef object _view(game_t* g, int seat):
         "ready": tuple(bool(g.p[s].ready) for s in range(4)),
         "bonus": tuple(g.p[s].bonus for s in range(4)),
         "wall_left": live_left(g), "drawn": g.drawn_kind,
+        "scores": tuple(g.t.score[s] for s in range(4)), "hands_per_game": g.t.hands_per_game,
     }
 
 
@@ -1551,7 +1552,7 @@ cdef class ChineseTable(Table):
         return advance(&self.g)
 
     cdef object _view(self, int seat):
-        return _view(&self.g, seat)
+        return seat_view(&self.g, seat)
 
     cdef int _n_tiles(self) noexcept:
         return self.g.n_tiles

@@ -14,7 +14,8 @@ from .._runtime.progress import Progress, attach_partial
 from .._runtime.seeding import root_key
 from .._runtime.threads import resolve_threads
 from .._runtime.validation import check_games
-from ..game.batch import EXTERNAL, ST, builtin_policies, core_class
+from ..game import encodings
+from ..game.batch import EXTERNAL, ST, builtin_policies, core_class, encoding_name
 from ..game.log import GameLog
 
 
@@ -67,16 +68,16 @@ class _Collector:
 
     FIELDS = ("observation", "scalars", "action_mask", "action", "seat", "game_id", "hand_number", "episode")
 
-    def __init__(self, n_planes: int, n_scalars: int, capacity: int = 4096):
-        self.n_planes, self.n_scalars = n_planes, n_scalars
+    def __init__(self, n_planes: int, n_scalars: int, capacity: int = 4096, kinds: int = 34, n_actions: int = 76):
+        self.n_planes, self.n_scalars, self.kinds, self.n_actions = n_planes, n_scalars, kinds, n_actions
         self.m = 0
         self.arrays = self._alloc(max(capacity, 16))
         self.episode_rewards: dict = {}        # episode -> (4,) score changes, once it has ended
 
     def _alloc(self, cap: int) -> dict:
-        return {"observation": np.empty((cap, self.n_planes, 34), np.uint8),
+        return {"observation": np.empty((cap, self.n_planes, self.kinds), np.uint8),
                 "scalars": np.empty((cap, self.n_scalars), np.float32),
-                "action_mask": np.empty((cap, 76), bool), "action": np.empty(cap, np.int16),
+                "action_mask": np.empty((cap, self.n_actions), bool), "action": np.empty(cap, np.int16),
                 "seat": np.empty(cap, np.int8), "game_id": np.empty(cap, np.uint64),
                 "hand_number": np.empty(cap, np.int16), "episode": np.empty(cap, np.int64)}
 
@@ -189,25 +190,25 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     codes = np.array([builtin[p] for p in pols], np.intc)
     core = core_class(fam)(r.kernel(), n, bool(skip_forced), bool(derived), bool(privileged))
     core.set_teacher(np.tile(codes, (n, 1)))
-    enc = "cn-v0" if fam == "chinese" else "am-v0"
-    col = _Collector(core.n_planes, core.n_scalars, 400 * n_games)
+    enc = encodings.get(encoding_name(fam))
+    col = _Collector(core.n_planes, core.n_scalars, 1000 * n_games, enc.kinds, enc.n_actions)
     if n_games == 0:
-        return col.result(enc)
+        return col.result(enc.name)
     bar = Progress(n_games, label=f"decisions {r.name}", enabled=bool(progress))
     try:
         _play(core, n, n_games, key, codes, episode, threads, col, bar)
     except KeyboardInterrupt as exc:
         bar.close()
-        attach_partial(exc, col.result(enc))
+        attach_partial(exc, col.result(enc.name))
         raise
     bar.close()
-    return col.result(enc)
+    return col.result(enc.name)
 
 
 def _play(core, n, n_games, key, codes, episode, threads, col, bar) -> None:
-    obs = np.zeros((n, core.n_planes, 34), np.uint8)
+    obs = np.zeros((n, core.n_planes, col.kinds), np.uint8)
     scal = np.zeros((n, core.n_scalars), np.float32)
-    mask = np.zeros((n, 76), np.uint8)
+    mask = np.zeros((n, col.n_actions), np.uint8)
     seat = np.zeros(n, np.int8)
     rew = np.zeros((n, 4), np.float32)
     status = np.zeros(n, np.uint8)

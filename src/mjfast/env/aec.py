@@ -162,8 +162,9 @@ class MahjongAEC(AECEnv):
         from .. import tiles
 
         seat = int(self._seat[0])
-        obs = self.observe(self.possible_agents[seat])["observation"]
-        hand = " ".join(tiles.KIND_NAMES[k] for k in range(34) for _ in range(int(obs[0:4, k].sum())))
+        names = tuple(tiles.KIND_NAMES) + ("flower", "joker")
+        counts = self.core.view(0, seat)["hand"]
+        hand = " ".join(names[k] for k in range(len(counts)) for _ in range(int(counts[k])))
         return (f"player_{seat} to act; hand {hand}; "
                 f"legal: {[self.encoding.action_names[i] for i in np.flatnonzero(self._mask[0])]}")
 

@@ -63,7 +63,8 @@ class Bridge(BridgeBase):
         discards = tuple(tuple(tiles.tile_name(int(t)) for t in seat) for seat in v["discards"])
         drawn = tiles.tile_name(v["drawn"]) if v["drawn"] >= 0 else None
         return SeatView(v["seat"], v["dealer"], v["hand_number"], v["turn"], v["hand"], melds, discards,
-                        v["visible"], v["ready"], v["bonus"], v["wall_left"], drawn)
+                        v["visible"], v["ready"], v["bonus"], v["wall_left"], drawn, v["scores"],
+                        v["hands_per_game"])
 
     def ask(self, v: dict, what: int, tile: int, options: list) -> int:
         seat = v["seat"]

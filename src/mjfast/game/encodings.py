@@ -12,12 +12,16 @@ Examples
 (76, 48, 28)
 >>> cn.action_name(13), cn.action_name(35), cn.action_name(39 + 31)
 ('discard 5p', 'chow (claimed tile middle)', 'kong 5z')
+>>> am = encodings.get("am-v0")
+>>> am.n_actions, am.planes, am.kinds, am.action_name(46)
+(83, 28, 36, 'Mahjong')
 """
 from __future__ import annotations
 
 import dataclasses
 
 from .. import tiles
+from .._kernels import american_env as _am
 from .._kernels import chinese_env as _cn
 
 
@@ -103,7 +107,35 @@ def _cn_v0() -> Encoding:
                     34, extra)
 
 
-ENCODINGS: dict = {"cn-v0": _cn_v0()}
+def _am_v0() -> Encoding:
+    k = tuple(tiles.KIND_NAMES) + ("flower", "joker")
+    acts = [f"tile {k[i]} (discard or pass)" for i in range(36)]
+    acts += [f"pass {i} blind" for i in range(4)] + [f"offer {i} (courtesy)" for i in range(4)]
+    acts += ["vote for the second Charleston", "call for a set of four", "Mahjong", "pass"]
+    acts += [f"joker exchange {k[i]}" for i in range(35)]
+    planes = [f"own concealed tiles >= {c}" for c in range(1, 9)]
+    planes += ["tile just drawn", "discard that may be called", "tiles chosen for this pass (count)"]
+    planes += [f"{r}: natural tiles in exposed sets (count)" for r in _REL]
+    planes += [f"{r}: jokers in exposed sets (count)" for r in _REL]
+    planes += [f"{r}: discards (count)" for r in _REL] + [f"{r}: latest discard" for r in _REL]
+    planes += ["unseen copies (count)"]
+    scal = ["wall tiles left", "turn"] + [f"dealer is {r}" for r in _REL] + [f"score of {r}" for r in _REL]
+    scal += [f"dead hand of {r}" for r in _REL] + ["hand number", "hands per game"]
+    scal += [f"Charleston pass {i}" for i in range(6)] + ["courtesy pass", "tiles still to choose",
+                                                           "tiles passed blind", "blind pass allowed"]
+    scal += [f"decision: {c.replace('_', ' ')}" for c in _am.CONTEXTS] + ["jokers in the set"]
+    assert len(acts) == _am.ACTIONS and len(planes) == _am.PLANES and len(scal) == _am.SCALARS
+    extra = {
+        "derived": ("distance after discarding the kind, plus one (0: not held; own turn)",
+                    "kinds completing the hand (call context)"),
+        "derived_scalars": ("own distance to Mahjong",),
+        "privileged": tuple(f"{r}: concealed tiles (count)" for r in _REL[1:]),
+    }
+    return Encoding("am-v0", "american", len(acts), tuple(acts), len(planes), tuple(planes), len(scal),
+                    tuple(scal), 36, extra)
+
+
+ENCODINGS: dict = {"cn-v0": _cn_v0(), "am-v0": _am_v0()}
 
 
 def get(name: str) -> Encoding:

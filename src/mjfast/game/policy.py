@@ -44,6 +44,9 @@ class SeatView:
         Live tiles left to draw.
     drawn : str or None
         The tile just drawn by this player (None after a claim).
+    scores : tuple of 4 int
+        Every player's running score in the game.
+    hands_per_game : int
     """
 
     seat: int
@@ -58,6 +61,8 @@ class SeatView:
     bonus: tuple
     wall_left: int
     drawn: str | None
+    scores: tuple = (0, 0, 0, 0)
+    hands_per_game: int = 4
 
     def unseen(self) -> np.ndarray:
         """Copies of each kind this seat has not seen (4 - own - visible)."""

@@ -1,0 +1,606 @@
+# cython: language_level=3
+"""Batched environments of the American family (private; the Python front is mjfast.env).
+
+`AmericanVec` is the American twin of chinese_env.ChineseVec (same methods, same step
+protocol): N tables of the resumable engine (american_game.pxd) stepped without the GIL, one
+question of an external seat per table per step, its observation and legal-action mask
+written. The engine already asks every seat with a call in turn after a discard (and stops at
+the first Mahjong, which ends the hand).
+
+A Charleston pass is one engine question, split here into steps of one choice each: the
+blind-pass count first (on the passes where blind passing is allowed), then the tiles one by
+one (jokers are never passed); the pass goes to the engine when the last tile is chosen. The
+courtesy pass likewise (its tile count is fixed by the offers).
+
+Encodings (versioned, never changed once released; names in mjfast.game.encodings):
+
+Actions ``am-v0`` (83 ids)
+    0-35 tile of kind k (0-33 the standard kinds, 34 flower, 35 joker): discard it, or (in a
+    Charleston or courtesy pass) pass it; 36-39 blind-pass count 0-3; 40-43 courtesy offer
+    0-3; 44 vote for the second Charleston; 45 call the discard for a set of four; 46 Mahjong;
+    47 pass (no call; a vote against the second Charleston); 48-82 joker exchange: give a tile
+    of kind k - 48 for a joker in an exposed set of k (the first such set in turn order from
+    the player, own sets first).
+
+Observation ``am-v0``: 28 planes x 36 kinds (uint8) and 34 scalars (float32); seats relative
+to the observer. See PLANES / SCALARS below.
+"""
+import numpy as np
+cimport numpy as cnp
+from cython.parallel cimport prange
+from libc.stdint cimport uint8_t, int8_t, int32_t, int64_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+from mjfast._kernels.engine cimport (
+    request_t, ADV_DONE, ADV_DECIDE, ADV_HAND, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_PASS, ASK_SECOND,
+    ASK_COURTESY_OFFER, ASK_COURTESY, POL_RANDOM,
+)
+from mjfast._kernels.american_game cimport (
+    amgame_t, amrules_t, amplayer_t, seat_view, advance, start_game, init_game, make_rules, builtin_answer,
+    greedy_pick, random_tile, pdist, dist_plus, copies, N_OUT, JOKER, FLOWER, NK, MODE_OWN,
+)
+
+cnp.import_array()
+
+cdef enum:
+    # action ids
+    A_TILE = 0             # + kind (0-35): discard, or pass in a Charleston / courtesy pass
+    A_BLIND = 36           # + 0-3 tiles passed blind
+    A_OFFER = 40           # + 0-3 tiles offered in the courtesy pass
+    A_VOTE_YES = 44
+    A_CALL = 45
+    A_WIN = 46
+    A_PASS = 47
+    A_EXCHANGE = 48        # + kind (0-34)
+    N_ACTIONS = 83
+
+cdef enum:
+    # planes (each 36 bytes)
+    P_HAND = 0             # 8: own concealed tiles, count >= 1 .. >= 8 (flowers and jokers reach 8)
+    P_DRAWN = 8            # the tile just drawn (own turn)
+    P_OFFERED = 9          # the discard that may be called
+    P_SELECTED = 10        # tiles chosen so far for the pass being made (count)
+    P_EXPOSED = 11         # 4: natural tiles in each seat's exposed set of the kind (count)
+    P_EXP_JOKERS = 15      # 4: jokers in each seat's exposed set of the kind (count)
+    P_DISCARDS = 19        # 4: each seat's discards (count)
+    P_LAST = 23            # 4: each seat's latest discard
+    P_UNSEEN = 27          # copies the observer has not seen (count)
+    N_PLANES = 28
+    D_DIST_AFTER = 0       # derived: distance after discarding kind k, plus one (0: not held)
+    D_COMPLETES = 1        # derived: kinds that complete the hand (call context)
+    N_DERIVED = 2
+    N_PRIVILEGED = 3       # the other seats' concealed tiles (count), relative seats 1-3
+
+cdef enum:
+    S_WALL = 0             # tiles left in the wall
+    S_TURN = 1
+    S_DEALER = 2           # 4: relative one-hot
+    S_SCORES = 6           # 4
+    S_DEAD = 10            # 4: dead hands
+    S_HAND_NO = 14
+    S_HANDS = 15
+    S_PASS_NO = 16         # 7: the Charleston pass being made, one-hot (0-2 first, 3-5 second, 6 courtesy)
+    S_TO_PICK = 23         # tiles still to choose in this pass
+    S_BLIND = 24           # tiles passed blind in this pass
+    S_BLIND_OK = 25        # blind passing allowed on this pass
+    S_CONTEXT = 26         # 7: own turn / discard after a call / call / blind count / pass tile / vote / offer
+    S_JOKERS = 33          # jokers in the set
+    N_SCALARS = 34
+    S_DISTANCE = 34        # derived: own distance to Mahjong
+
+cdef enum:
+    CTX_NONE = -1
+    CTX_OWN = 0
+    CTX_AFTER_CALL = 1
+    CTX_CALL = 2
+    CTX_BLIND = 3
+    CTX_PICK = 4
+    CTX_VOTE = 5
+    CTX_OFFER = 6
+
+cdef enum:
+    ST_DECIDE = 0
+    ST_HAND_END = 1
+    ST_GAME_END = 2
+    ST_ERROR = 3
+    ST_IDLE = 4
+
+cdef enum:
+    F_DERIVED = 1
+    F_PRIVILEGED = 2
+
+ACTIONS = N_ACTIONS
+PLANES = N_PLANES
+SCALARS = N_SCALARS
+KINDS = NK
+DERIVED_PLANES = N_DERIVED
+PRIVILEGED_PLANES = N_PRIVILEGED
+STATUS = {"decide": ST_DECIDE, "hand_end": ST_HAND_END, "game_end": ST_GAME_END, "error": ST_ERROR, "idle": ST_IDLE}
+CONTEXTS = ("own_turn", "after_call", "call", "blind_count", "pass_tile", "vote", "courtesy_offer")
+ACTION_IDS = {"tile": A_TILE, "blind": A_BLIND, "offer": A_OFFER, "vote_yes": A_VOTE_YES, "call": A_CALL,
+              "win": A_WIN, "pass": A_PASS, "exchange": A_EXCHANGE}
+
+
+ctypedef struct amslot_t:
+    int seat
+    int ctx
+    int pend               # the discard to answer after an own-turn "go on" (-1: none)
+    int status
+    # a pass being chosen step by step
+    int stage              # 0 none, 1 the blind count, 2 the tiles
+    int need               # tiles to choose in all (3 - blind, or the courtesy count)
+    int blind
+    int n_sel
+    int sel[3]
+    # the teacher's plan for the pass being chosen (expert / forced answers)
+    int plan_ok
+    int plan_blind
+    int plan[3]
+
+
+cdef inline int blind_allowed(amgame_t* g) noexcept nogil:
+    return g.t.req.what == ASK_PASS and (g.t.req.tile == 2 or g.t.req.tile == 5) and g.R.blind
+
+
+cdef int context_of(amgame_t* g, amslot_t* sl) noexcept nogil:
+    cdef int w = g.t.req.what
+    if w == ASK_PASS or w == ASK_COURTESY:
+        return CTX_BLIND if sl.stage == 1 else CTX_PICK
+    if w == ASK_SECOND:
+        return CTX_VOTE
+    if w == ASK_COURTESY_OFFER:
+        return CTX_OFFER
+    if w == ASK_CLAIM:
+        return CTX_CALL
+    if w == ASK_OWN_TURN or g.mode == MODE_OWN:
+        return CTX_OWN
+    return CTX_AFTER_CALL
+
+
+cdef void encode(amgame_t* g, amslot_t* sl, int seat, int ctx, uint8_t* o, float* sc, int flags, int n_planes,
+                 int n_scalars) noexcept nogil:
+    cdef int s, r, j, k, c
+    cdef amplayer_t* p
+    cdef amplayer_t* me = &g.p[seat]
+    cdef int base = N_PLANES
+    memset(o, 0, n_planes * NK)
+    for j in range(n_scalars):
+        sc[j] = 0
+    for k in range(NK):
+        c = me.h[k]
+        for j in range(c if c < 8 else 8):
+            o[(P_HAND + j) * NK + k] = 1
+    if ctx == CTX_OWN and g.cur == seat and g.drawn >= 0:
+        o[P_DRAWN * NK + g.drawn] = 1
+    if ctx == CTX_CALL:
+        o[P_OFFERED * NK + g.discard] = 1
+    if ctx == CTX_PICK or ctx == CTX_BLIND:
+        for j in range(sl.n_sel):
+            o[P_SELECTED * NK + sl.sel[j]] += 1
+    for s in range(4):
+        r = (s - seat) & 3
+        p = &g.p[s]
+        for j in range(p.n_exp):
+            k = p.exp_kind[j]
+            o[(P_EXPOSED + r) * NK + k] += 4 - p.exp_jokers[j]
+            o[(P_EXP_JOKERS + r) * NK + k] += p.exp_jokers[j]
+        for j in range(p.n_disc):
+            o[(P_DISCARDS + r) * NK + p.disc[j]] += 1
+        if p.n_disc > 0:
+            o[(P_LAST + r) * NK + p.disc[p.n_disc - 1]] = 1
+        sc[S_SCORES + r] = g.t.score[s]
+        sc[S_DEAD + r] = p.dead
+        if (flags & F_PRIVILEGED) and r > 0:
+            for k in range(NK):
+                o[(base + (N_DERIVED if flags & F_DERIVED else 0) + r - 1) * NK + k] = p.h[k]
+    for k in range(NK):
+        c = (copies(k) if k < JOKER else g.R.jokers) - me.h[k] - g.visible[k]
+        if c > 0:
+            o[P_UNSEEN * NK + k] = <uint8_t>c
+    sc[S_WALL] = g.n_tiles - g.front
+    sc[S_TURN] = g.t.turn
+    sc[S_DEALER + ((g.t.dealer - seat) & 3)] = 1
+    sc[S_HAND_NO] = g.t.hand_no
+    sc[S_HANDS] = g.t.hands_per_game
+    if ctx == CTX_PICK or ctx == CTX_BLIND or ctx == CTX_VOTE or ctx == CTX_OFFER:
+        if g.t.req.what == ASK_PASS:
+            sc[S_PASS_NO + g.t.req.tile] = 1
+        elif g.t.req.what == ASK_COURTESY or ctx == CTX_OFFER:
+            sc[S_PASS_NO + 6] = 1
+        if ctx == CTX_PICK or ctx == CTX_BLIND:
+            sc[S_TO_PICK] = (sl.need if sl.stage == 2 else 3) - sl.n_sel
+            sc[S_BLIND] = sl.blind
+            sc[S_BLIND_OK] = blind_allowed(g)
+    if ctx >= 0:
+        sc[S_CONTEXT + ctx] = 1
+    sc[S_JOKERS] = g.R.jokers
+    if flags & F_DERIVED:
+        sc[S_DISTANCE] = pdist(me)
+        if ctx == CTX_OWN or ctx == CTX_AFTER_CALL:
+            for k in range(NK):
+                if me.h[k]:
+                    me.h[k] -= 1
+                    o[(base + D_DIST_AFTER) * NK + k] = <uint8_t>(pdist(me) + 1)
+                    me.h[k] += 1
+        elif ctx == CTX_CALL:
+            for k in range(JOKER):
+                if dist_plus(me, k) == 0:
+                    o[(base + D_COMPLETES) * NK + k] = 1
+
+
+cdef int selected(amslot_t* sl, int k) noexcept nogil:
+    cdef int j, n = 0
+    for j in range(sl.n_sel):
+        n += sl.sel[j] == k
+    return n
+
+
+cdef int legal_mask(amgame_t* g, amslot_t* sl, uint8_t* m, int* single) noexcept nogil:
+    cdef request_t* q = &g.t.req
+    cdef amplayer_t* p = &g.p[q.seat]
+    cdef int n = 0, i, c, k, a = -1
+    memset(m, 0, N_ACTIONS)
+    if q.what == ASK_DISCARD or q.what == ASK_OWN_TURN:
+        for k in range(NK):
+            if p.h[k]:
+                m[A_TILE + k] = 1
+        if q.what == ASK_OWN_TURN:
+            if q.options[0] == 1000:
+                m[A_WIN] = 1
+            for i in range(1, q.n_options):
+                m[A_EXCHANGE + (q.options[i] >> 2)] = 1
+    elif q.what == ASK_PASS or q.what == ASK_COURTESY:
+        if sl.stage == 1:
+            for i in range(4):
+                m[A_BLIND + i] = 1
+        else:
+            for k in range(JOKER):
+                if p.h[k] > selected(sl, k):
+                    m[A_TILE + k] = 1
+    elif q.what == ASK_CLAIM:
+        if q.options[0] == 1:
+            m[A_WIN] = 1
+        if q.options[1] == 2:
+            m[A_CALL] = 1
+        m[A_PASS] = 1
+    elif q.what == ASK_SECOND:
+        m[A_VOTE_YES] = 1
+        m[A_PASS] = 1
+    elif q.what == ASK_COURTESY_OFFER:
+        for i in range(4):
+            m[A_OFFER + i] = 1
+    for i in range(N_ACTIONS):
+        if m[i]:
+            n += 1
+            a = i
+    single[0] = a
+    return n
+
+
+cdef void begin_pass(amgame_t* g, amslot_t* sl) noexcept nogil:
+    """A pass question arrives: its first step."""
+    sl.n_sel = 0
+    sl.blind = 0
+    sl.plan_ok = 0
+    if g.t.req.what == ASK_COURTESY:
+        sl.stage = 2
+        sl.need = g.t.req.options[0]
+    elif blind_allowed(g):
+        sl.stage = 1
+        sl.need = 3
+    else:
+        sl.stage = 2
+        sl.need = 3
+
+
+cdef int take_action(amgame_t* g, amslot_t* sl, int a) noexcept nogil:
+    """Apply action a to the pending question: 1 if the engine got its answer, 0 if a pass
+    goes on to its next step (no answer yet)."""
+    cdef request_t* q = &g.t.req
+    cdef int i, code, ans = 0
+    sl.pend = -1
+    if q.what == ASK_PASS or q.what == ASK_COURTESY:
+        if sl.stage == 1:
+            sl.blind = a - A_BLIND
+            sl.need = 3 - sl.blind
+            sl.stage = 2
+        else:
+            sl.sel[sl.n_sel] = a - A_TILE
+            sl.n_sel += 1
+        if sl.n_sel < sl.need:
+            return 0
+        code = sl.blind
+        for i in range(sl.n_sel):
+            code |= sl.sel[i] << (2 + 6 * i)
+        ans = code
+        sl.stage = 0
+        sl.plan_ok = 0
+    elif q.what == ASK_DISCARD:
+        ans = a - A_TILE
+    elif q.what == ASK_OWN_TURN:
+        if a == A_WIN:
+            ans = 0
+        elif a >= A_EXCHANGE:
+            ans = -1
+            for i in range(1, q.n_options):
+                if (q.options[i] >> 2) == a - A_EXCHANGE:
+                    ans = i
+                    break
+        else:
+            ans = -1
+            sl.pend = a - A_TILE
+    elif q.what == ASK_CLAIM:
+        ans = 0 if a == A_WIN else (1 if a == A_CALL else -1)
+    elif q.what == ASK_SECOND:
+        ans = 1 if a == A_VOTE_YES else 0
+    elif q.what == ASK_COURTESY_OFFER:
+        ans = a - A_OFFER
+    g.t.answer = ans
+    g.t.has_answer = 1
+    return 1
+
+
+cdef int expert_action(amgame_t* g, amslot_t* sl, int policy) noexcept nogil:
+    """The action built-in `policy` takes at the pending question (step)."""
+    cdef request_t* q = &g.t.req
+    cdef int kinds[3]
+    cdef int ans, j, k, d
+    cdef amplayer_t* p = &g.p[q.seat]
+    if q.what == ASK_PASS or q.what == ASK_COURTESY:
+        if not sl.plan_ok:
+            sl.plan_blind = builtin_answer(g, policy, sl.plan)
+            sl.plan_ok = 1
+        if sl.stage == 1:
+            return A_BLIND + sl.plan_blind
+        for j in range(sl.n_sel):
+            if j >= 3 - sl.plan_blind or sl.sel[j] != sl.plan[j]:
+                break
+        else:
+            if sl.n_sel < 3 - sl.plan_blind:
+                return A_TILE + sl.plan[sl.n_sel]
+        # off the plan: the policy's next tile from what is left
+        for j in range(sl.n_sel):
+            p.h[sl.sel[j]] -= 1
+            p.n_hand -= 1
+        k = random_tile(g, p, False) if policy == POL_RANDOM else greedy_pick(g, p, False, &d)
+        for j in range(sl.n_sel):
+            p.h[sl.sel[j]] += 1
+            p.n_hand += 1
+        return A_TILE + k
+    ans = builtin_answer(g, policy, kinds)
+    if q.what == ASK_DISCARD:
+        return A_TILE + ans
+    if q.what == ASK_OWN_TURN:
+        if ans < 0:
+            return A_TILE + kinds[0]
+        if ans == 0:
+            return A_WIN
+        return A_EXCHANGE + (q.options[ans] >> 2)
+    if q.what == ASK_CLAIM:
+        return A_WIN if ans == 0 else (A_CALL if ans == 1 else A_PASS)
+    if q.what == ASK_SECOND:
+        return A_VOTE_YES if ans == 1 else A_PASS
+    return A_OFFER + ans
+
+
+cdef class AmericanVec:
+    """N tables of the American engine for environments: ``AmericanVec(rules, n, skip_forced,
+    derived, privileged)`` with the kernel rules dict (methods as chinese_env.ChineseVec)."""
+
+    cdef amrules_t R
+    cdef amgame_t* g
+    cdef amslot_t* slot
+    cdef int* teacher
+    cdef readonly int n
+    cdef readonly int n_planes
+    cdef readonly int n_scalars
+    cdef int flags
+    cdef int skip_forced
+    cdef object _out
+    cdef object _walls
+    cdef dict _logs
+
+    def __cinit__(self, dict rules, int n, bint skip_forced=True, bint derived=False, bint privileged=False):
+        cdef int i
+        self.R = make_rules(rules)
+        self.n = n
+        self.g = <amgame_t*>calloc(max(n, 1), sizeof(amgame_t))
+        self.slot = <amslot_t*>calloc(max(n, 1), sizeof(amslot_t))
+        self.teacher = NULL
+        if self.g == NULL or self.slot == NULL:
+            raise MemoryError()
+        self.flags = (F_DERIVED if derived else 0) | (F_PRIVILEGED if privileged else 0)
+        self.n_planes = N_PLANES + (N_DERIVED if derived else 0) + (N_PRIVILEGED if privileged else 0)
+        self.n_scalars = N_SCALARS + (1 if derived else 0)
+        self.skip_forced = skip_forced
+        self._out = np.zeros((max(n, 1), N_OUT), np.int32)
+        self._walls = [None] * n
+        self._logs = {}
+        for i in range(n):
+            init_game(&self.g[i], &self.R)
+            self.g[i].t.out = <int32_t*>cnp.PyArray_DATA(self._out) + i * N_OUT
+            self.slot[i].status = ST_IDLE
+            self.slot[i].pend = -1
+
+    def __dealloc__(self):
+        free(self.g)
+        free(self.slot)
+        free(self.teacher)
+
+    def start(self, const int64_t[::1] rows, const uint64_t[::1] game_index, uint64_t k0, uint64_t k1,
+              const int[:, ::1] policies, bint stop_at_hand_end, walls=None, dice=None):
+        """Start game game_index[j] on table rows[j] with policies[j]; with walls (hands x
+        n_tiles ids), one scripted game on rows[0] (dice are not used)."""
+        cdef Py_ssize_t j, i
+        cdef amgame_t* g
+        for j in range(rows.shape[0]):
+            i = rows[j]
+            g = &self.g[i]
+            g.t.stop_at_hand_end = stop_at_hand_end
+            g.t.walls = NULL
+            self._walls[i] = None
+            if walls is not None and j == 0:
+                w = np.ascontiguousarray(walls, dtype=np.uint8)
+                self._walls[i] = w
+                g.t.walls = <const uint8_t*>cnp.PyArray_DATA(w)
+            start_game(g, game_index[j], k0, k1, &policies[j, 0])
+            if g.t.walls != NULL:
+                g.t.hands_per_game = self._walls[i].shape[0]
+            self.slot[i].status = ST_DECIDE
+            self.slot[i].pend = -1
+            self.slot[i].stage = 0
+            self.slot[i].plan_ok = 0
+
+    def set_teacher(self, codes):
+        cdef int[:, ::1] c
+        cdef int i
+        free(self.teacher)
+        self.teacher = NULL
+        if codes is None:
+            return
+        c = np.ascontiguousarray(codes, dtype=np.intc)
+        self.teacher = <int*>calloc(self.n * 4, sizeof(int))
+        if self.teacher == NULL:
+            raise MemoryError()
+        for i in range(self.n * 4):
+            self.teacher[i] = c[i // 4, i % 4]
+
+    cdef void _step_one(self, int i, int64_t a, uint8_t* o, float* sc, uint8_t* m, int8_t* seat,
+                        float* rew, uint8_t* status) noexcept nogil:
+        cdef amgame_t* g = &self.g[i]
+        cdef amslot_t* sl = &self.slot[i]
+        cdef int r, s, n, single, pend, answered
+        cdef int32_t before[4]
+        for s in range(4):
+            before[s] = g.t.score[s]
+        answered = 1
+        if a >= 0:
+            answered = take_action(g, sl, <int>a)
+        while True:
+            if answered:
+                r = advance(g)
+            else:
+                r = ADV_DECIDE              # the same question, its next step
+            answered = 1
+            if r == ADV_DECIDE:
+                if sl.pend >= 0:
+                    pend = sl.pend
+                    sl.pend = -1
+                    if g.t.req.what == ASK_DISCARD and g.t.req.seat == g.cur:
+                        g.t.answer = pend
+                        g.t.has_answer = 1
+                        continue
+                if (g.t.req.what == ASK_PASS or g.t.req.what == ASK_COURTESY) and sl.stage == 0:
+                    begin_pass(g, sl)
+                n = legal_mask(g, sl, m, &single)
+                if n == 1 and self.skip_forced:
+                    if self.teacher != NULL:
+                        single = expert_action(g, sl, self.teacher[4 * i + g.t.req.seat])
+                    answered = take_action(g, sl, single)
+                    continue
+                sl.seat = g.t.req.seat
+                sl.ctx = context_of(g, sl)
+                sl.status = ST_DECIDE
+                encode(g, sl, sl.seat, sl.ctx, o, sc, self.flags, self.n_planes, self.n_scalars)
+                break
+            memset(m, 0, N_ACTIONS)
+            sl.ctx = CTX_NONE
+            if r == ADV_HAND:
+                sl.status = ST_HAND_END
+            elif r == ADV_DONE:
+                sl.status = ST_GAME_END
+            else:
+                sl.status = ST_ERROR
+            encode(g, sl, sl.seat, CTX_NONE, o, sc, self.flags, self.n_planes, self.n_scalars)
+            break
+        seat[0] = <int8_t>sl.seat
+        status[0] = <uint8_t>sl.status
+        for s in range(4):
+            rew[s] = <float>(g.t.score[s] - before[s])
+
+    def step(self, const int64_t[::1] actions, uint8_t[:, :, ::1] obs, float[:, ::1] scalars, uint8_t[:, ::1] mask,
+             int8_t[::1] seat, float[:, ::1] rewards, uint8_t[::1] status, int threads):
+        """As ChineseVec.step."""
+        cdef Py_ssize_t i
+        cdef int n = self.n
+        if threads < 1:
+            threads = 1
+        with nogil:
+            for i in prange(n, schedule="dynamic", chunksize=32, num_threads=threads):
+                if actions[i] == -2 or self.slot[i].status == ST_IDLE:
+                    rewards[i, 0] = 0
+                    rewards[i, 1] = 0
+                    rewards[i, 2] = 0
+                    rewards[i, 3] = 0
+                    continue
+                self._step_one(<int>i, actions[i], &obs[i, 0, 0], &scalars[i, 0], &mask[i, 0], &seat[i],
+                               &rewards[i, 0], &status[i])
+
+    def expert(self, const int[:, ::1] codes, int64_t[::1] out, int threads):
+        """As ChineseVec.expert."""
+        cdef Py_ssize_t i
+        cdef int n = self.n
+        cdef amgame_t* g
+        with nogil:
+            for i in prange(n, schedule="dynamic", chunksize=32, num_threads=max(threads, 1)):
+                if self.slot[i].status != ST_DECIDE:
+                    out[i] = -1
+                    continue
+                g = &self.g[i]
+                out[i] = expert_action(g, &self.slot[i], codes[i, g.t.req.seat])
+
+    def observe(self, int i, int seat, uint8_t[:, ::1] obs, float[::1] scalars):
+        cdef int ctx = self.slot[i].ctx if (self.slot[i].status == ST_DECIDE and self.slot[i].seat == seat) else CTX_NONE
+        encode(&self.g[i], &self.slot[i], seat, ctx, &obs[0, 0], &scalars[0], self.flags, self.n_planes,
+               self.n_scalars)
+
+    def view(self, int i, int seat):
+        """What `seat` of table i sees now, as the dict behind mjfast.AmericanView."""
+        return seat_view(&self.g[i], seat)
+
+    def context(self, int i):
+        return self.slot[i].ctx if self.slot[i].status == ST_DECIDE else -1
+
+    def pass_state(self, int i):
+        """(stage, need, blind, chosen tiles) of the pass table i is choosing."""
+        cdef amslot_t* sl = &self.slot[i]
+        return sl.stage, sl.need, sl.blind, [sl.sel[j] for j in range(sl.n_sel)]
+
+    def set_log(self, int i, int capacity):
+        if capacity > 0:
+            ev = np.zeros((capacity, 5), np.int32)
+            self._logs[i] = ev
+            self.g[i].t.ev = <int32_t*>cnp.PyArray_DATA(ev)
+        else:
+            self._logs.pop(i, None)
+            self.g[i].t.ev = NULL
+        self.g[i].t.cap_ev = capacity
+        self.g[i].t.n_ev = 0
+
+    def events(self, int i):
+        if i not in self._logs:
+            return np.zeros((0, 5), np.int32)
+        return self._logs[i][:self.g[i].t.n_ev].copy()
+
+    def n_events(self, int i):
+        return self.g[i].t.n_ev
+
+    def request(self, int i):
+        cdef request_t* q = &self.g[i].t.req
+        return q.seat, q.what, q.tile, [q.options[j] for j in range(q.n_options)]
+
+    def game_index(self, int i):
+        return self.g[i].t.game_index
+
+    def hand_numbers(self, int32_t[::1] out):
+        cdef int i
+        for i in range(self.n):
+            out[i] = self.g[i].t.hand_no
+
+    @property
+    def out(self):
+        return self._out[:self.n]
+
+    def scores(self):
+        return np.array([[self.g[i].t.score[s] for s in range(4)] for i in range(self.n)], np.int32).reshape(self.n, 4)
