@@ -68,12 +68,31 @@ static inline uint64_t mj_load64(const uint8_t* p) {
     return x;
 }
 
+/* p[0..7] = x, little-endian order (the inverse of mj_load64), any alignment. */
+static inline void mj_store64(uint8_t* p, uint64_t x) {
+#if defined(__BYTE_ORDER__) && (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+    x = __builtin_bswap64(x);
+#endif
+    memcpy(p, &x, 8);
+}
+
 #define MJ_LANE_HI 0x8080808080808080ULL
 
 /* 1 in each byte lane of x holding a value >= k, else 0 (k in 1..4; lanes hold 0..4). */
 static inline uint64_t mj_ones_ge(uint64_t x, int k) {
     uint64_t add = 0x0101010101010101ULL * (uint64_t)(0x80 - k);
     return ((x + add) & MJ_LANE_HI) >> 7;
+}
+
+/* Four "thermometer" rows of 34 bytes: out[j * 34 + k] = (c[k] >= j + 1) for j = 0..3, from 34
+ * counts c (each 0..4), eight lanes at a time (the last word overlaps the one before it). */
+static inline void mj_thermo34(uint8_t* out, const uint8_t* c) {
+    static const int at[5] = {0, 8, 16, 24, 26};
+    uint64_t w[5];
+    int i, j;
+    for (i = 0; i < 5; i++) w[i] = mj_load64(c + at[i]);
+    for (j = 0; j < 4; j++)
+        for (i = 0; i < 5; i++) mj_store64(out + j * 34 + at[i], mj_ones_ge(w[i], j + 1));
 }
 
 /* sum_i byte_i * 5**i over the 8 byte lanes of x (each lane 0..4). */

@@ -6,6 +6,8 @@ cdef extern from "bits.h" nogil:
     int mj_popcount32(uint32_t x)
     int mj_ctz64(uint64_t x)
     uint64_t mj_load64(const uint8_t* p)
+    void mj_store64(uint8_t* p, uint64_t x)
+    void mj_thermo34(uint8_t* out, const uint8_t* c)
     void mj_zero144(void* p)
     void mj_zero136(void* p)
     uint64_t mj_ones_ge(uint64_t x, int k)

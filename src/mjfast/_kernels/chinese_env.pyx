@@ -34,6 +34,7 @@ from mjfast._kernels.engine cimport (
     table_t, request_t, ADV_DONE, ADV_DECIDE, ADV_ERROR, ADV_HAND, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY,
     POL_RANDOM, POL_GREEDY, POL_DEFENSIVE, POL_EXTERNAL, ERR_NONE,
 )
+from mjfast._kernels.bits cimport mj_thermo34
 from mjfast._kernels.chinese_game cimport (
     game_t, rules_t, player_t, seat_view, advance, start_game, init_game, make_rules, builtin_answer, greedy_scores,
     complete, shanten_of, live_left, N_OUT, M_CHOW, M_PUNG, M_KONG_EXPOSED, M_KONG_CONCEALED, M_KONG_ADDED,
@@ -128,13 +129,9 @@ SCALAR_IDS = {"wall": S_WALL, "turn": S_TURN, "dealer": S_DEALER, "scores": S_SC
               "context": S_CONTEXT, "hands_per_game": S_HANDS, "shanten": S_SHANTEN}
 
 
-cdef inline void thermo(uint8_t* o, int plane, int k, int c) noexcept nogil:
-    """count c of kind k as planes plane .. plane+3 (>= 1 .. >= 4)."""
-    cdef int j
-    if c > 4:
-        c = 4
-    for j in range(c):
-        o[(plane + j) * 34 + k] = 1
+cdef inline void thermo_rows(uint8_t* o, int plane, const uint8_t* c) noexcept nogil:
+    """Counts c (34, each 0-4) as planes plane .. plane+3 (count >= 1 .. >= 4)."""
+    mj_thermo34(o + plane * 34, c)
 
 
 cdef int context_of(game_t* g) noexcept nogil:
@@ -163,9 +160,7 @@ cdef void encode(game_t* g, int seat, int ctx, uint8_t* o, float* sc, int flags,
     memset(ck, 0, 34)
     for j in range(n_scalars):
         sc[j] = 0
-    for k in range(34):
-        if me.hand[k]:
-            thermo(o, P_HAND, k, me.hand[k])
+    thermo_rows(o, P_HAND, me.hand)
     if ctx == CTX_OWN and g.cur == seat and g.drawn_kind >= 0:
         o[P_DRAWN * 34 + g.drawn_kind] = 1
     if ctx == CTX_CLAIM:
@@ -173,42 +168,37 @@ cdef void encode(game_t* g, int seat, int ctx, uint8_t* o, float* sc, int flags,
     for s in range(4):
         r = (s - seat) & 3
         p = &g.p[s]
-        memset(cnt, 0, 34)
-        for j in range(p.n_melds):
-            t = p.meld_tile[j]
-            if p.meld_type[j] == M_CHOW:
-                cnt[t] += 1
-                cnt[t + 1] += 1
-                cnt[t + 2] += 1
-            elif p.meld_type[j] == M_PUNG:
-                cnt[t] += 3
-            else:
-                cnt[t] += 4
-                if p.meld_type[j] == M_KONG_CONCEALED:
-                    ck[t] = 4
-                    sc[S_CONCEALED_KONGS + r] += 1
-        for k in range(34):
-            if cnt[k]:
-                thermo(o, P_MELDS + 4 * r, k, cnt[k])
-        memset(cnt, 0, 34)
-        for j in range(p.n_discards):
-            cnt[p.discards[j]] += 1
-        for k in range(34):
-            if cnt[k]:
-                thermo(o, P_DISCARDS + 4 * r, k, cnt[k])
-        if p.n_discards > 0:
+        if p.n_melds:
+            memset(cnt, 0, 34)
+            for j in range(p.n_melds):
+                t = p.meld_tile[j]
+                if p.meld_type[j] == M_CHOW:
+                    cnt[t] += 1
+                    cnt[t + 1] += 1
+                    cnt[t + 2] += 1
+                elif p.meld_type[j] == M_PUNG:
+                    cnt[t] += 3
+                else:
+                    cnt[t] += 4
+                    if p.meld_type[j] == M_KONG_CONCEALED:
+                        ck[t] = 4
+                        sc[S_CONCEALED_KONGS + r] += 1
+            thermo_rows(o, P_MELDS + 4 * r, cnt)
+        if p.n_discards:
+            memset(cnt, 0, 34)
+            for j in range(p.n_discards):
+                cnt[p.discards[j]] += 1
+            thermo_rows(o, P_DISCARDS + 4 * r, cnt)
             o[(P_LAST + r) * 34 + p.discards[p.n_discards - 1]] = 1
         sc[S_SCORES + r] = g.t.score[s]
         sc[S_BONUS + r] = p.bonus
         sc[S_READY + r] = p.ready
         if (flags & F_PRIVILEGED) and r > 0:
-            for k in range(34):
-                if p.hand[k]:
-                    thermo(o, base + (N_DERIVED if flags & F_DERIVED else 0) + 4 * (r - 1), k, p.hand[k])
+            thermo_rows(o, base + (N_DERIVED if flags & F_DERIVED else 0) + 4 * (r - 1), p.hand)
     for k in range(34):
         c = 4 - me.hand[k] - g.visible[k] - ck[k]
-        if c > 0:
-            thermo(o, P_UNSEEN, k, c)
+        cnt[k] = <uint8_t>(c if c > 0 else 0)
+    thermo_rows(o, P_UNSEEN, cnt)
     o[P_SEAT_WIND * 34 + 27 + ((seat - g.t.dealer) & 3)] = 1
     o[P_ROUND_WIND * 34 + 27 + ((g.t.hand_no >> 2) & 3)] = 1
     sc[S_WALL] = live_left(g)
@@ -236,35 +226,41 @@ cdef void encode(game_t* g, int seat, int ctx, uint8_t* o, float* sc, int flags,
                     me.hand[k] -= 1
 
 
+cdef inline int set_legal(uint8_t* m, int a, int* n, int* single) noexcept nogil:
+    if not m[a]:
+        m[a] = 1
+        n[0] += 1
+        single[0] = a
+    return 0
+
+
 cdef int legal_mask(game_t* g, uint8_t* m, int* single) noexcept nogil:
     """The legal actions of the pending question as a mask (N_ACTIONS bytes); returns how
-    many, single = the last one."""
+    many, single = one of them (the only one when there is one)."""
     cdef request_t* q = &g.t.req
     cdef player_t* p = &g.p[q.seat]
-    cdef int n = 0, i, c, k, a = -1
+    cdef int n = 0, i, c, k
     memset(m, 0, N_ACTIONS)
+    single[0] = -1
     if q.what == ASK_DISCARD or q.what == ASK_OWN_TURN:
         if q.what == ASK_OWN_TURN and p.ready:
-            m[g.drawn_kind] = 1            # a ready hand is fixed: the drawn tile goes
+            set_legal(m, g.drawn_kind, &n, single)    # a ready hand is fixed: the drawn tile goes
         else:
             for k in range(34):
                 if p.hand[k]:
                     m[k] = 1
+                    n += 1
+                    single[0] = k
         if q.what == ASK_OWN_TURN:
             for i in range(q.n_options):
                 c = q.options[i]
-                m[A_WIN if c == 1000 else A_OWN_KONG + c % 1000] = 1
+                set_legal(m, A_WIN if c == 1000 else A_OWN_KONG + c % 1000, &n, single)
     elif q.what == ASK_CLAIM:
         for i in range(q.n_options):
-            m[claim_action(q.options[i], q.tile)] = 1
+            set_legal(m, claim_action(q.options[i], q.tile), &n, single)
     elif q.what == ASK_READY:
-        m[A_READY] = 1
-        m[A_PASS] = 1
-    for i in range(N_ACTIONS):
-        if m[i]:
-            n += 1
-            a = i
-    single[0] = a
+        set_legal(m, A_READY, &n, single)
+        set_legal(m, A_PASS, &n, single)
     return n
 
 
