@@ -16,11 +16,21 @@ from mjfast import cli
 MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._runtime.threads", "mjfast._runtime.seeding",
            "mjfast.hands._random", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.exact", "mjfast.rules",
            "mjfast.game", "mjfast.game.runner", "mjfast.game.policy", "mjfast.game.log", "mjfast.game.charleston",
-           "mjfast.hands._american"]
+           "mjfast.hands._american", "mjfast.game.encodings", "mjfast.env._vec",
+           "mjfast.env._decisions"]
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
+    mod = __import__(name, fromlist=["_"])
+    res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert res.failed == 0
+    assert res.attempted > 0
+
+
+@pytest.mark.parametrize("name,needs", [("mjfast.env.gym", "gymnasium"), ("mjfast.env.aec", "pettingzoo")])
+def test_optional_docstring_examples(name, needs):
+    pytest.importorskip(needs)
     mod = __import__(name, fromlist=["_"])
     res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert res.failed == 0

@@ -44,11 +44,13 @@ class MahjongAEC(AECEnv):
     >>> from mjfast.env import MahjongAEC
     >>> env = MahjongAEC(rules="classical")
     >>> env.reset(seed=1)
+    >>> total = 0.0
     >>> for agent in env.agent_iter():
     ...     obs, reward, termination, truncation, info = env.last()
+    ...     total += reward                     # each agent's rewards since it last acted
     ...     action = None if termination or truncation else int(obs["action_mask"].argmax())
     ...     env.step(action)
-    >>> sum(env.rewards.values())
+    >>> total                                   # zero-sum
     0.0
     """
 
