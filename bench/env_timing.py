@@ -108,7 +108,7 @@ def aec_row():
         n = 0
         t0 = time.perf_counter()
         while time.perf_counter() - t0 < seconds:
-            for agent in env.agent_iter():
+            for _agent in env.agent_iter():
                 obs, _, term, trunc, _ = env.last()
                 env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
                 n += 1
@@ -161,7 +161,7 @@ def main(rounds: int = 5, seconds: float = 2.0) -> None:
         if r is not None:
             rows[f"riichienv, random legal, Python loop{' + encode() + mask()' if encode else ''} (decisions/s)"] = r
     results: dict = {k: [] for k in rows}
-    for name, run in rows.items():          # warm up
+    for run in rows.values():               # warm up
         run(0.2)
     for _ in range(rounds):
         for name, run in rows.items():
