@@ -170,6 +170,7 @@ cdef object seat_view(amgame_t* g, int seat):
         "hand": hand, "exposures": tuple(exposures), "discards": tuple(discards), "visible": visible,
         "dead": tuple(bool(g.p[s].dead) for s in range(4)),
         "wall_left": g.n_tiles - g.front, "drawn": g.drawn,
+        "scores": tuple(g.t.score[s] for s in range(4)), "hands_per_game": g.t.hands_per_game, "jokers": g.R.jokers,
     }
 
 

@@ -141,7 +141,7 @@ class Bridge(BridgeBase):
         disc = tuple(tuple(names[k] for k in seat) for seat in v["discards"])
         drawn = names[v["drawn"]] if v["drawn"] >= 0 else None
         return AmericanView(v["seat"], v["dealer"], v["hand_number"], v["turn"], v["hand"], ex, disc, v["visible"],
-                            v["dead"], v["wall_left"], drawn)
+                            v["dead"], v["wall_left"], drawn, v["scores"], v["hands_per_game"], v["jokers"])
 
     def _tiles(self, seat, view, choice, n, blind_ok, what):
         try:

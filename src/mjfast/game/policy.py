@@ -129,6 +129,11 @@ class AmericanView:
     wall_left : int
     drawn : str or None
         The tile just drawn (None after a call and in the Charleston).
+    scores : tuple of 4 int
+        Every player's running score in the game.
+    hands_per_game : int
+    jokers : int
+        Jokers in the tile set.
     """
 
     seat: int
@@ -142,6 +147,9 @@ class AmericanView:
     dead: tuple
     wall_left: int
     drawn: str | None
+    scores: tuple = (0, 0, 0, 0)
+    hands_per_game: int = 4
+    jokers: int = 8
 
     def unseen(self) -> np.ndarray:
         """Copies of each kind (0-34) this seat has not seen: 4 (8 flowers) - own - visible."""
