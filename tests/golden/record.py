@@ -154,6 +154,22 @@ def compute(tier: str = "default") -> dict:
     h["win_by_turn/sample"] = digest(wb.to_dict())
     wb = mjfast.win_by_turn("123m456p78s11234z", draws=6, method="exact", progress=False)
     h["win_by_turn/exact"] = digest(wb.to_dict())
+    # -- environments (mjfast 0.2+): encodings are versioned, so these must never change -------
+    try:
+        from mjfast.env import VecTables, decisions
+    except ImportError:
+        return h
+    for rules in RULES:
+        d = decisions(3, rules=rules, policies=["greedy", "random", "greedy", "random"], seed=31, progress=False)
+        h[f"env/decisions/{rules}"] = digest(d.arrays())
+        env = VecTables(6, rules=rules, learners=(0, 1, 2), opponents="greedy", seed=32, threads=2, derived=True,
+                        privileged=True)
+        obs, info = env.reset()
+        traj = [obs, info]
+        for _ in range(150):          # the lowest legal id at every table
+            obs, rew, term, trunc, info = env.step(obs["action_mask"].argmax(axis=1))
+            traj.append([obs, rew, term, info])
+        h[f"env/vectables/{rules}"] = digest(traj)
     return h
 
 
