@@ -105,6 +105,7 @@ cdef enum:
     ST_GAME_END = 2
     ST_ERROR = 3
     ST_IDLE = 4
+    ST_NEW = 5             # started, not stepped yet (no question, no observation)
 
 cdef enum:
     F_DERIVED = 1
@@ -116,7 +117,8 @@ SCALARS = N_SCALARS
 KINDS = NK
 DERIVED_PLANES = N_DERIVED
 PRIVILEGED_PLANES = N_PRIVILEGED
-STATUS = {"decide": ST_DECIDE, "hand_end": ST_HAND_END, "game_end": ST_GAME_END, "error": ST_ERROR, "idle": ST_IDLE}
+STATUS = {"decide": ST_DECIDE, "hand_end": ST_HAND_END, "game_end": ST_GAME_END, "error": ST_ERROR, "idle": ST_IDLE,
+          "new": ST_NEW}
 CONTEXTS = ("own_turn", "after_call", "call", "blind_count", "pass_tile", "vote", "courtesy_offer")
 ACTION_IDS = {"tile": A_TILE, "blind": A_BLIND, "offer": A_OFFER, "vote_yes": A_VOTE_YES, "call": A_CALL,
               "win": A_WIN, "pass": A_PASS, "exchange": A_EXCHANGE}
@@ -447,7 +449,7 @@ cdef class AmericanVec:
             start_game(g, game_index[j], k0, k1, &policies[j, 0])
             if g.t.walls != NULL:
                 g.t.hands_per_game = self._walls[i].shape[0]
-            self.slot[i].status = ST_DECIDE
+            self.slot[i].status = ST_NEW
             self.slot[i].pend = -1
             self.slot[i].stage = 0
             self.slot[i].plan_ok = 0

@@ -169,7 +169,7 @@ cdef object seat_view(amgame_t* g, int seat):
         "seat": seat, "dealer": g.t.dealer, "hand_number": g.t.hand_no, "turn": g.t.turn,
         "hand": hand, "exposures": tuple(exposures), "discards": tuple(discards), "visible": visible,
         "dead": tuple(bool(g.p[s].dead) for s in range(4)),
-        "wall_left": g.n_tiles - g.front, "drawn": g.drawn,
+        "wall_left": g.n_tiles - g.front, "drawn": g.drawn if seat == g.cur else -1,
         "scores": tuple(g.t.score[s] for s in range(4)), "hands_per_game": g.t.hands_per_game, "jokers": g.R.jokers,
     }
 

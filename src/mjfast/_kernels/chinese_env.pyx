@@ -108,6 +108,7 @@ cdef enum:
     ST_GAME_END = 2        # the game ended
     ST_ERROR = 3           # the engine refused an answer (a bug: actions are checked first)
     ST_IDLE = 4            # not started
+    ST_NEW = 5             # started, not stepped yet (no question, no observation)
 
 cdef enum:
     F_DERIVED = 1
@@ -118,7 +119,8 @@ PLANES = N_PLANES
 SCALARS = N_SCALARS
 DERIVED_PLANES = N_DERIVED
 PRIVILEGED_PLANES = N_PRIVILEGED
-STATUS = {"decide": ST_DECIDE, "hand_end": ST_HAND_END, "game_end": ST_GAME_END, "error": ST_ERROR, "idle": ST_IDLE}
+STATUS = {"decide": ST_DECIDE, "hand_end": ST_HAND_END, "game_end": ST_GAME_END, "error": ST_ERROR, "idle": ST_IDLE,
+          "new": ST_NEW}
 CONTEXTS = ("own_turn", "after_claim", "claim", "ready")
 ACTION_IDS = {"discard": A_DISCARD, "chow_low": A_CHOW_LOW, "chow_mid": A_CHOW_MID, "chow_high": A_CHOW_HIGH,
               "pung": A_PUNG, "kong": A_KONG, "own_kong": A_OWN_KONG, "win": A_WIN, "pass": A_PASS, "ready": A_READY}
@@ -211,7 +213,12 @@ cdef void encode(game_t* g, int seat, int ctx, uint8_t* o, float* sc, int flags,
     if flags & F_DERIVED:
         sc[S_SHANTEN] = shanten_of(g, me.hand)
         if ctx == CTX_OWN or ctx == CTX_AFTER_CLAIM:
+            # (unseen as planes 42-45 count them: the declared concealed kongs are seen)
+            for k in range(34):
+                g.visible[k] += ck[k]
             greedy_scores(g, seat, sh, counts)
+            for k in range(34):
+                g.visible[k] -= ck[k]
             for k in range(34):
                 if me.hand[k]:
                     o[(base + D_SHANTEN_AFTER) * 34 + k] = <uint8_t>(sh[k] + 1)
@@ -391,7 +398,7 @@ cdef class ChineseVec:
             start_game(g, game_index[j], k0, k1, &policies[j, 0])
             if g.t.walls != NULL:
                 g.t.hands_per_game = self._walls[i][0].shape[0]
-            self.slot[i].status = ST_DECIDE
+            self.slot[i].status = ST_NEW
             self.slot[i].pend = -1
 
     def set_teacher(self, codes):

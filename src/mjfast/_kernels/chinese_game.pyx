@@ -726,7 +726,7 @@ cdef object seat_view(game_t* g, int seat):
         "hand": hand, "melds": tuple(melds), "discards": tuple(discards), "visible": visible,
         "ready": tuple(bool(g.p[s].ready) for s in range(4)),
         "bonus": tuple(g.p[s].bonus for s in range(4)),
-        "wall_left": live_left(g), "drawn": g.drawn_kind,
+        "wall_left": live_left(g), "drawn": g.drawn_kind if seat == g.cur else -1,
         "scores": tuple(g.t.score[s] for s in range(4)), "hands_per_game": g.t.hands_per_game,
     }
 

@@ -321,6 +321,7 @@ class VecTables:
         info = self._info()
         info.update(info_extra)
         trunc = np.zeros(n, bool)
+        self._rew[...] = rew            # the buffer (or out["rewards"]) holds what the step returns
         return self._obs_dict(), (rew.copy() if self.copy else rew), term, trunc, info
 
     def expert_actions(self, policy: str = "greedy") -> np.ndarray:
