@@ -358,7 +358,7 @@ class VecTables:
     # internals
 
     def _step_threads(self) -> int:
-        return max(1, min(self.threads, self.n_tables // 64))
+        return max(1, min(self.threads, self.n_tables // 256))   # (a parallel step needs work: small batches run serial)
 
     def _start(self, rows: np.ndarray) -> None:
         gi = self._table_hi[rows] | self._game_no[rows]
