@@ -12,7 +12,7 @@ import mjfast  # noqa: E402
 import mjfast.env  # noqa: E402  (registers the ids)
 from mjfast.env import VecTables  # noqa: E402
 
-RULES = ["classical", "basic", "mcr"]
+RULES = ["classical", "basic", "mcr", "american"]
 IDS = {"classical": "mjfast/Classical-v0", "basic": "mjfast/Basic-v0", "mcr": "mjfast/MCR-v0",
        "american": "mjfast/American-v0"}
 
