@@ -183,3 +183,31 @@ def test_batch_policy_american_threads_and_replay():
     out = play_games(R.get("american"), pols, np.array([4], np.uint64), key.k0, key.k1, 1)
     log = mjfast.replay(9, 4, rules="american", policies=pols)
     assert log.header["scores"] == out[0, engine.OUT_COMMON["score"]:engine.OUT_COMMON["score"] + 4].tolist()
+
+
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_decisions_from_american_logs_are_a_subsequence_of_the_played_ones(policy):
+    """decisions(log) answers every question with what the log shows; the decisions it keeps
+    (the ones the log reveals) are, in order, decisions the game's own players took."""
+    played = decisions(3, rules="american", policies=policy, seed=1, progress=False, skip_forced=True)
+    logs = [mjfast.replay(1, g, rules="american", policies=policy) for g in range(3)]
+    from_logs = decisions([log.to_jsonl() for log in logs])
+    assert from_logs.encoding == "am-v0"
+    for g in range(3):
+        mine = from_logs.game_id == g
+        sel = played.game_id == g
+        obs_g, act_g, rew_g = played.observation[sel], played.action[sel], played.reward[sel]
+        assert 0.9 * sel.sum() <= mine.sum() <= sel.sum()      # most decisions show in a log
+        j = 0
+        for o, a, r in zip(from_logs.observation[mine], from_logs.action[mine], from_logs.reward[mine]):
+            while j < len(act_g) and not (act_g[j] == a and np.array_equal(obs_g[j], o)):
+                j += 1
+            assert j < len(act_g)
+            assert rew_g[j] == r
+            j += 1
+
+
+def test_decisions_refuses_logs_of_two_families():
+    logs = [mjfast.replay(1, 0, rules="american"), mjfast.replay(1, 0, rules="classical")]
+    with pytest.raises(ValueError, match="one rule family"):
+        decisions(logs)

@@ -140,9 +140,11 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     Parameters
     ----------
     games : int, or GameLog / JSON-lines text / a list of them
-        Games to play, or logs to read (then ``rules``, ``policies`` and ``seed`` come from the
-        logs' headers). From a log, a claim-window answer that the log does not reveal (a seat
-        whose choice was outranked by another claim and not forced by it) is left out.
+        Games to play, or logs of one rule family to read (then ``rules``, ``policies`` and
+        ``seed`` come from the logs' headers). From a log, a decision the log does not reveal
+        is left out: a claim answer outranked by another seat's claim, and an American vote for
+        the second Charleston when it was danced (the log holds only the outcome). An American
+        log holding a false Mahjong raises ValueError (am-v0 cannot express it).
     rules : str or RuleSet
     policies : str or list of 4 str
         Built-in policies ("greedy", "defensive", "random"), one for all seats or per seat.
@@ -286,20 +288,23 @@ def _from_logs(games, *, episode, skip_forced, derived, privileged) -> Decisions
     finals: dict = {}
     for gi, log in enumerate(_logs(games)):
         g = logged_game(log, None, "decisions")
-        if g.rules.family != "chinese":
-            raise ValueError("decisions() from logs reads the Chinese rule sets' logs (American logs: not yet)")
-        enc = "cn-v0"
-        core = core_class("chinese")(g.rules.kernel(), 1, bool(skip_forced), bool(derived), bool(privileged))
+        fam = g.rules.family
+        e = encodings.get(encoding_name(fam))
+        if col is not None and e.name != enc:
+            raise ValueError(f"decisions(): log {gi} is {e.name} ({g.rules.name}), the ones before it {enc}; "
+                             "give logs of one rule family")
+        enc = e.name
+        core = core_class(fam)(g.rules.kernel(), 1, bool(skip_forced), bool(derived), bool(privileged))
         if col is None:
-            col = _Collector(core.n_planes, core.n_scalars)
+            col = _Collector(core.n_planes, core.n_scalars, 4096, e.kinds, e.n_actions)
             finals = col.episode_rewards
-        eps = _replay_log(core, g, log, gi, episode, col, eps, finals)
+        eps = _replay_log(core, g, log, gi, episode, col, eps, finals, e)
     if col is None:
         raise ValueError("decisions(): no logs given")
     return col.result(enc)
 
 
-def _replay_log(core, g, log, gi, episode, col, eps, finals) -> int:
+def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
     """Play logged game g on its walls, answering each question with what the log shows; add
     the decisions the log reveals. Returns the episode counter."""
     from .._kernels import engine as _engine
@@ -307,15 +312,16 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals) -> int:
     ask = _engine.ASK
     ev_codes = {v: k for k, v in _engine.EVENTS.items()}
     # the logged events, as engine rows (type, hand, seat, a, b)
-    target = _encode_events(log.events, ev_codes)
+    american = enc.family == "american"
+    target = _encode_events(log.events, ev_codes, american)
     core.set_log(0, len(target) + 16)
     ext = np.full((1, 4), EXTERNAL, np.intc)
     d = g.dice if g.dice is not None else np.zeros((g.walls.shape[0], 2), np.int32)
     core.start(np.zeros(1, np.int64), np.array([g.game_index or 0], np.uint64), g.k0, g.k1, ext,
                episode == "hand", g.walls, d)
-    obs = np.zeros((1, core.n_planes, 34), np.uint8)
+    obs = np.zeros((1, core.n_planes, enc.kinds), np.uint8)
     scal = np.zeros((1, core.n_scalars), np.float32)
-    mask = np.zeros((1, 76), np.uint8)
+    mask = np.zeros((1, enc.n_actions), np.uint8)
     seat = np.zeros(1, np.int8)
     rew = np.zeros((1, 4), np.float32)
     status = np.zeros(1, np.uint8)
@@ -345,7 +351,10 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals) -> int:
                                  f"(events {checked}-{n_done - 1})")
             checked = n_done
         s, what, tile, options = core.request(0)
-        a, known = _answer_from_log(what, ask, s, tile, mask[0], target, n_done, ev_codes)
+        if american:
+            a, known = _american_answer_from_log(core, what, ask, s, tile, mask[0], target, n_done, ev_codes, gi)
+        else:
+            a, known = _answer_from_log(what, ask, s, tile, mask[0], target, n_done, ev_codes)
         if a is None or not mask[0, a]:
             raise ValueError(f"log {gi}: cannot read seat {s}'s decision at event {n_done} from the log")
         if known:
@@ -356,10 +365,11 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals) -> int:
     return eps
 
 
-def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
-    """The engine rows of logged events (only what the comparison needs: type, hand, seat)."""
+def _encode_events(events: Iterable[dict], ev_codes: dict, american: bool = False) -> list:
+    """The engine rows (type, hand, seat, a, b) of logged events."""
     from .. import tiles
 
+    kind = tiles.american_kind_index if american else tiles.tile_index
     rows = []
     for e in events:
         typ = ev_codes[e["type"]]
@@ -368,19 +378,103 @@ def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
         if name in ("deal", "draw", "bonus", "replacement"):
             a = e["id"]
         elif name in ("discard", "pung", "kong", "concealed_kong", "added_kong"):
-            a = tiles.tile_index(e["tile"])
+            a = kind(e["tile"])
         elif name == "chow":
-            a = tiles.tile_index(e["tile"])
-            b = tiles.tile_index(e["set"][:1] + e["set"][-1])
+            a = kind(e["tile"])
+            b = kind(e["set"][:1] + e["set"][-1])
+        elif name in ("pass", "receive", "blind_pass"):
+            a, b = kind(e["tile"]), e["pass_number"]
+        elif name == "call":
+            a, b = kind(e["tile"]), e["jokers"]
+        elif name == "joker_exchange":
+            a, b = kind(e["tile"]), e["owner"]
+        elif name == "second_charleston":
+            a = int(e["danced"])
+        elif name == "courtesy_offer":
+            a = e["tiles"]
+        elif name == "dead":
+            a = 1
         elif name == "win":
             a = int(e["self_drawn"])
             b = -1 if e["discarder"] is None else e["discarder"]
         elif name == "score":
             a, b = e["delta"], e["total"]
-        elif name == "hand":
+        elif name == "hand" and not american:
             a, b = e["dice"]
         rows.append([typ, e["hand"], e["seat"], a, b])
     return rows
+
+
+def _american_answer_from_log(core, what, ask, s, tile, mask, target, i, ev, gi):
+    """(action, known) of American seat s's question (or pass step) from the logged events
+    from index i on; raises ValueError where the log holds a choice am-v0 cannot express."""
+    nxt = target[i] if i < len(target) else None
+    if what in (ask["pass"], ask["courtesy"]):
+        passno = tile if what == ask["pass"] else 6
+        mine = []
+        for row in target[i:]:
+            if row[0] == ev["pass"] and row[4] == passno:
+                if row[2] == s:
+                    mine.append(row[3])
+            elif row[0] in (ev["receive"], ev["blind_pass"]) and row[4] == passno:
+                if what == ask["pass"]:
+                    break               # the passes of a Charleston pass are all logged first
+            else:
+                break
+        stage, need, blind, chosen = core.pass_state(0)
+        if stage == 1:
+            return 36 + (3 - len(mine)), True
+        if len(chosen) >= len(mine):
+            return None, False
+        return mine[len(chosen)], True
+    if what == ask["second_charleston"]:
+        danced = next((row[3] for row in target[i:] if row[0] == ev["second_charleston"]), None)
+        if danced is None:
+            return None, False
+        # "no" is everyone's vote when it was not danced; a yes is only known to be someone's
+        return (47, True) if danced == 0 else (44, False)
+    if what == ask["courtesy_offer"]:
+        if nxt is None or nxt[0] != ev["courtesy_offer"] or nxt[2] != s:
+            return None, False
+        return 40 + nxt[3], True
+    if nxt is not None and nxt[0] == ev["dead"] and nxt[2] == s:
+        raise ValueError(f"log {gi}: seat {s} declared a false Mahjong (its hand went dead), a choice the am-v0 "
+                         "actions cannot express")
+    if what in (ask["discard"], ask["own_turn"]):
+        if nxt is None or nxt[2] != s:
+            return None, False
+        if nxt[0] == ev["discard"]:
+            return nxt[3], True
+        if nxt[0] == ev["joker_exchange"]:
+            return 48 + nxt[3], True
+        if nxt[0] == ev["win"]:
+            return 46, True
+        return None, False
+    # a call window: Mahjong (the nearest) beats the first call in turn order
+    taker, took = None, 47
+    if nxt is not None and nxt[0] == ev["win"] and nxt[3] == 0:
+        taker, took = nxt[2], 46
+    elif nxt is not None and nxt[0] == ev["call"]:
+        taker, took = nxt[2], 45
+    if taker == s:
+        return took, True
+    if taker is None:
+        return 47, True
+    j = i - 1
+    while j >= 0 and target[j][0] != ev["discard"]:
+        j -= 1
+    discarder = target[j][2]
+    nearer = (s - discarder) % 4 < (taker - discarder) % 4
+    legal = {int(a) for a in np.flatnonzero(mask)} - {47}
+    if took == 45:
+        # s did not take it: nearer, s neither called nor won; farther, s did not win (a call of
+        # s would have lost to the earlier one)
+        known = nearer or 45 not in legal
+    else:
+        # a Mahjong by a farther seat: s answered neither Mahjong (s would have won) nor, unless
+        # it could not, a call (pre-empted either way)
+        known = 45 not in legal
+    return 47, bool(known)
 
 
 def _answer_from_log(what, ask, s, tile, mask, target, i, ev_codes):
