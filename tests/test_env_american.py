@@ -16,7 +16,7 @@ from mjfast.env import VecTables, decisions
 from oracles.env_encoder_american import CONTEXTS, encode_am_v0, legal_actions
 
 EXT = engine.POLICY_CODES["external"]
-ST = ae.STATUS
+ST = engine.STATUS
 OPTION_SETS = [{}, {"blind_pass": True, "courtesy": True}, {"second_charleston": "policy", "courtesy": True},
                {"jokers": 10, "blind_pass": True}]
 

@@ -33,7 +33,7 @@ from oracles.env_encoder import CONTEXTS, encode_cn_v0, legal_actions, privilege
 
 EXT = engine.POLICY_CODES["external"]
 ASK = engine.ASK
-ST = ce.STATUS
+ST = engine.STATUS
 CODES = engine.POLICY_CODES
 
 RULESETS = {

@@ -27,14 +27,13 @@ to the observer. See PLANES / SCALARS below.
 """
 import numpy as np
 cimport numpy as cnp
-from cython.parallel cimport prange
-from libc.stdint cimport uint8_t, int8_t, int32_t, int64_t, uint64_t
+from libc.stdint cimport uint8_t, int32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from mjfast._kernels.engine cimport (
-    request_t, ADV_DONE, ADV_DECIDE, ADV_HAND, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_PASS, ASK_SECOND,
-    ASK_COURTESY_OFFER, ASK_COURTESY, POL_RANDOM,
+    Tables, request_t, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_PASS, ASK_SECOND, ASK_COURTESY_OFFER, ASK_COURTESY,
+    POL_RANDOM, CTX_NONE, F_DERIVED, F_PRIVILEGED,
 )
 from mjfast._kernels.american_game cimport (
     amgame_t, amrules_t, amplayer_t, seat_view, advance, start_game, init_game, make_rules, builtin_answer,
@@ -90,7 +89,6 @@ cdef enum:
     S_DISTANCE = 34        # derived: own distance to Mahjong
 
 cdef enum:
-    CTX_NONE = -1
     CTX_OWN = 0
     CTX_AFTER_CALL = 1
     CTX_CALL = 2
@@ -99,36 +97,18 @@ cdef enum:
     CTX_VOTE = 5
     CTX_OFFER = 6
 
-cdef enum:
-    ST_DECIDE = 0
-    ST_HAND_END = 1
-    ST_GAME_END = 2
-    ST_ERROR = 3
-    ST_IDLE = 4
-    ST_NEW = 5             # started, not stepped yet (no question, no observation)
-
-cdef enum:
-    F_DERIVED = 1
-    F_PRIVILEGED = 2
-
 ACTIONS = N_ACTIONS
 PLANES = N_PLANES
 SCALARS = N_SCALARS
 KINDS = NK
 DERIVED_PLANES = N_DERIVED
 PRIVILEGED_PLANES = N_PRIVILEGED
-STATUS = {"decide": ST_DECIDE, "hand_end": ST_HAND_END, "game_end": ST_GAME_END, "error": ST_ERROR, "idle": ST_IDLE,
-          "new": ST_NEW}
 CONTEXTS = ("own_turn", "after_call", "call", "blind_count", "pass_tile", "vote", "courtesy_offer")
 ACTION_IDS = {"tile": A_TILE, "blind": A_BLIND, "offer": A_OFFER, "vote_yes": A_VOTE_YES, "call": A_CALL,
               "win": A_WIN, "pass": A_PASS, "exchange": A_EXCHANGE}
 
 
 ctypedef struct amslot_t:
-    int seat
-    int ctx
-    int pend               # the discard to answer after an own-turn "go on" (-1: none)
-    int status
     # a pass being chosen step by step
     int stage              # 0 none, 1 the blind count, 2 the tiles
     int need               # tiles to choose in all (3 - blind, or the courtesy count)
@@ -296,12 +276,13 @@ cdef void begin_pass(amgame_t* g, amslot_t* sl) noexcept nogil:
         sl.need = 3
 
 
-cdef int take_action(amgame_t* g, amslot_t* sl, int a) noexcept nogil:
+cdef int take_action(amgame_t* g, amslot_t* sl, int a, int* pend) noexcept nogil:
     """Apply action a to the pending question: 1 if the engine got its answer, 0 if a pass
-    goes on to its next step (no answer yet)."""
+    goes on to its next step (no answer yet); pend receives the discard that follows an
+    own-turn "go on" (-1: none)."""
     cdef request_t* q = &g.t.req
     cdef int i, code, ans = 0
-    sl.pend = -1
+    pend[0] = -1
     if q.what == ASK_PASS or q.what == ASK_COURTESY:
         if sl.stage == 1:
             sl.blind = a - A_BLIND
@@ -331,7 +312,7 @@ cdef int take_action(amgame_t* g, amslot_t* sl, int a) noexcept nogil:
                     break
         else:
             ans = -1
-            sl.pend = a - A_TILE
+            pend[0] = a - A_TILE
     elif q.what == ASK_CLAIM:
         ans = 0 if a == A_WIN else (1 if a == A_CALL else -1)
     elif q.what == ASK_SECOND:
@@ -386,223 +367,64 @@ cdef int expert_action(amgame_t* g, amslot_t* sl, int policy) noexcept nogil:
     return A_OFFER + ans
 
 
-cdef class AmericanVec:
+cdef class AmericanVec(Tables):
     """N tables of the American engine for environments: ``AmericanVec(rules, n, skip_forced,
-    derived, privileged)`` with the kernel rules dict (methods as chinese_env.ChineseVec)."""
+    derived, privileged)`` with the kernel rules dict (the methods: engine.Tables)."""
 
     cdef amrules_t R
     cdef amgame_t* g
     cdef amslot_t* slot
-    cdef int* teacher
-    cdef readonly int n
-    cdef readonly int n_planes
-    cdef readonly int n_scalars
-    cdef int flags
-    cdef int skip_forced
-    cdef object _out
-    cdef object _walls
-    cdef dict _logs
 
     def __cinit__(self, dict rules, int n, bint skip_forced=True, bint derived=False, bint privileged=False):
         cdef int i
         self.R = make_rules(rules)
-        self.n = n
         self.g = <amgame_t*>calloc(max(n, 1), sizeof(amgame_t))
         self.slot = <amslot_t*>calloc(max(n, 1), sizeof(amslot_t))
-        self.teacher = NULL
         if self.g == NULL or self.slot == NULL:
             raise MemoryError()
-        self.flags = (F_DERIVED if derived else 0) | (F_PRIVILEGED if privileged else 0)
-        self.n_planes = N_PLANES + (N_DERIVED if derived else 0) + (N_PRIVILEGED if privileged else 0)
-        self.n_scalars = N_SCALARS + (1 if derived else 0)
-        self.skip_forced = skip_forced
-        self._out = np.zeros((max(n, 1), N_OUT), np.int32)
-        self._walls = [None] * n
-        self._logs = {}
+        self._alloc(n, N_OUT, N_ACTIONS, NK, skip_forced, derived, privileged, N_PLANES, N_DERIVED, N_PRIVILEGED,
+                    N_SCALARS)
         for i in range(n):
             init_game(&self.g[i], &self.R)
-            self.g[i].t.out = <int32_t*>cnp.PyArray_DATA(self._out) + i * N_OUT
-            self.slot[i].status = ST_IDLE
-            self.slot[i].pend = -1
+            self._link(i, &self.g[i].t, <int32_t*>cnp.PyArray_DATA(self._out) + i * N_OUT)
 
     def __dealloc__(self):
         free(self.g)
         free(self.slot)
-        free(self.teacher)
 
-    def start(self, const int64_t[::1] rows, const uint64_t[::1] game_index, uint64_t k0, uint64_t k1,
-              const int[:, ::1] policies, bint stop_at_hand_end, walls=None, dice=None):
-        """Start game game_index[j] on table rows[j] with policies[j]; with walls (hands x
-        n_tiles ids), one scripted game on rows[0] (dice are not used)."""
-        cdef Py_ssize_t j, i
-        cdef amgame_t* g
-        for j in range(rows.shape[0]):
-            i = rows[j]
-            g = &self.g[i]
-            g.t.stop_at_hand_end = stop_at_hand_end
-            g.t.walls = NULL
-            self._walls[i] = None
-            if walls is not None and j == 0:
-                w = np.ascontiguousarray(walls, dtype=np.uint8)
-                self._walls[i] = w
-                g.t.walls = <const uint8_t*>cnp.PyArray_DATA(w)
-            start_game(g, game_index[j], k0, k1, &policies[j, 0])
-            if g.t.walls != NULL:
-                g.t.hands_per_game = self._walls[i].shape[0]
-            self.slot[i].status = ST_NEW
-            self.slot[i].pend = -1
-            self.slot[i].stage = 0
-            self.slot[i].plan_ok = 0
+    cdef void _start_game(self, int i, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies) noexcept nogil:
+        start_game(&self.g[i], game_index, k0, k1, policies)
+        self.slot[i].stage = 0
+        self.slot[i].plan_ok = 0
 
-    def set_teacher(self, codes):
-        cdef int[:, ::1] c
-        cdef int i
-        free(self.teacher)
-        self.teacher = NULL
-        if codes is None:
-            return
-        c = np.ascontiguousarray(codes, dtype=np.intc)
-        self.teacher = <int*>calloc(self.n * 4, sizeof(int))
-        if self.teacher == NULL:
-            raise MemoryError()
-        for i in range(self.n * 4):
-            self.teacher[i] = c[i // 4, i % 4]
+    cdef int _advance(self, int i) noexcept nogil:
+        return advance(&self.g[i])
 
-    cdef void _step_one(self, int i, int64_t a, uint8_t* o, float* sc, uint8_t* m, int8_t* seat,
-                        float* rew, uint8_t* status) noexcept nogil:
+    cdef void _begin(self, int i) noexcept nogil:
         cdef amgame_t* g = &self.g[i]
-        cdef amslot_t* sl = &self.slot[i]
-        cdef int r, s, n, single, pend, answered
-        cdef int32_t before[4]
-        for s in range(4):
-            before[s] = g.t.score[s]
-        answered = 1
-        if a >= 0:
-            answered = take_action(g, sl, <int>a)
-        while True:
-            if answered:
-                r = advance(g)
-            else:
-                r = ADV_DECIDE              # the same question, its next step
-            answered = 1
-            if r == ADV_DECIDE:
-                if sl.pend >= 0:
-                    pend = sl.pend
-                    sl.pend = -1
-                    if g.t.req.what == ASK_DISCARD and g.t.req.seat == g.cur:
-                        g.t.answer = pend
-                        g.t.has_answer = 1
-                        continue
-                if (g.t.req.what == ASK_PASS or g.t.req.what == ASK_COURTESY) and sl.stage == 0:
-                    begin_pass(g, sl)
-                n = legal_mask(g, sl, m, &single)
-                if n == 1 and self.skip_forced:
-                    if self.teacher != NULL:
-                        single = expert_action(g, sl, self.teacher[4 * i + g.t.req.seat])
-                    answered = take_action(g, sl, single)
-                    continue
-                sl.seat = g.t.req.seat
-                sl.ctx = context_of(g, sl)
-                sl.status = ST_DECIDE
-                encode(g, sl, sl.seat, sl.ctx, o, sc, self.flags, self.n_planes, self.n_scalars)
-                break
-            memset(m, 0, N_ACTIONS)
-            sl.ctx = CTX_NONE
-            if r == ADV_HAND:
-                sl.status = ST_HAND_END
-            elif r == ADV_DONE:
-                sl.status = ST_GAME_END
-            else:
-                sl.status = ST_ERROR
-            encode(g, sl, sl.seat, CTX_NONE, o, sc, self.flags, self.n_planes, self.n_scalars)
-            break
-        seat[0] = <int8_t>sl.seat
-        status[0] = <uint8_t>sl.status
-        for s in range(4):
-            rew[s] = <float>(g.t.score[s] - before[s])
+        if (g.t.req.what == ASK_PASS or g.t.req.what == ASK_COURTESY) and self.slot[i].stage == 0:
+            begin_pass(g, &self.slot[i])
 
-    def step(self, const int64_t[::1] actions, uint8_t[:, :, ::1] obs, float[:, ::1] scalars, uint8_t[:, ::1] mask,
-             int8_t[::1] seat, float[:, ::1] rewards, uint8_t[::1] status, int threads):
-        """As ChineseVec.step."""
-        cdef Py_ssize_t i
-        cdef int n = self.n
-        if threads < 1:
-            threads = 1
-        with nogil:
-            for i in prange(n, schedule="dynamic", chunksize=32, num_threads=threads):
-                if actions[i] == -2 or self.slot[i].status == ST_IDLE:
-                    rewards[i, 0] = 0
-                    rewards[i, 1] = 0
-                    rewards[i, 2] = 0
-                    rewards[i, 3] = 0
-                    continue
-                self._step_one(<int>i, actions[i], &obs[i, 0, 0], &scalars[i, 0], &mask[i, 0], &seat[i],
-                               &rewards[i, 0], &status[i])
+    cdef int _legal(self, int i, uint8_t* m, int* single) noexcept nogil:
+        return legal_mask(&self.g[i], &self.slot[i], m, single)
 
-    def expert(self, const int[:, ::1] codes, int64_t[::1] out, int threads):
-        """As ChineseVec.expert."""
-        cdef Py_ssize_t i
-        cdef int n = self.n
-        cdef amgame_t* g
-        with nogil:
-            for i in prange(n, schedule="dynamic", chunksize=32, num_threads=max(threads, 1)):
-                if self.slot[i].status != ST_DECIDE:
-                    out[i] = -1
-                    continue
-                g = &self.g[i]
-                out[i] = expert_action(g, &self.slot[i], codes[i, g.t.req.seat])
+    cdef int _take(self, int i, int a) noexcept nogil:
+        self.pend_seat[i] = self.g[i].t.req.seat
+        return take_action(&self.g[i], &self.slot[i], a, &self.pend[i])
 
-    def observe(self, int i, int seat, uint8_t[:, ::1] obs, float[::1] scalars):
-        cdef int ctx = self.slot[i].ctx if (self.slot[i].status == ST_DECIDE and self.slot[i].seat == seat) else CTX_NONE
-        encode(&self.g[i], &self.slot[i], seat, ctx, &obs[0, 0], &scalars[0], self.flags, self.n_planes,
-               self.n_scalars)
+    cdef int _expert(self, int i, int policy) noexcept nogil:
+        return expert_action(&self.g[i], &self.slot[i], policy)
 
-    def view(self, int i, int seat):
-        """What `seat` of table i sees now, as the dict behind mjfast.AmericanView."""
+    cdef int _context(self, int i) noexcept nogil:
+        return context_of(&self.g[i], &self.slot[i])
+
+    cdef void _encode(self, int i, int seat, int ctx, uint8_t* o, float* sc) noexcept nogil:
+        encode(&self.g[i], &self.slot[i], seat, ctx, o, sc, self.flags, self.n_planes, self.n_scalars)
+
+    cdef object _view(self, int i, int seat):
         return seat_view(&self.g[i], seat)
-
-    def context(self, int i):
-        return self.slot[i].ctx if self.slot[i].status == ST_DECIDE else -1
 
     def pass_state(self, int i):
         """(stage, need, blind, chosen tiles) of the pass table i is choosing."""
         cdef amslot_t* sl = &self.slot[i]
         return sl.stage, sl.need, sl.blind, [sl.sel[j] for j in range(sl.n_sel)]
-
-    def set_log(self, int i, int capacity):
-        if capacity > 0:
-            ev = np.zeros((capacity, 5), np.int32)
-            self._logs[i] = ev
-            self.g[i].t.ev = <int32_t*>cnp.PyArray_DATA(ev)
-        else:
-            self._logs.pop(i, None)
-            self.g[i].t.ev = NULL
-        self.g[i].t.cap_ev = capacity
-        self.g[i].t.n_ev = 0
-
-    def events(self, int i):
-        if i not in self._logs:
-            return np.zeros((0, 5), np.int32)
-        return self._logs[i][:self.g[i].t.n_ev].copy()
-
-    def n_events(self, int i):
-        return self.g[i].t.n_ev
-
-    def request(self, int i):
-        cdef request_t* q = &self.g[i].t.req
-        return q.seat, q.what, q.tile, [q.options[j] for j in range(q.n_options)]
-
-    def game_index(self, int i):
-        return self.g[i].t.game_index
-
-    def hand_numbers(self, int32_t[::1] out):
-        cdef int i
-        for i in range(self.n):
-            out[i] = self.g[i].t.hand_no
-
-    @property
-    def out(self):
-        return self._out[:self.n]
-
-    def scores(self):
-        return np.array([[self.g[i].t.score[s] for s in range(4)] for i in range(self.n)], np.int32).reshape(self.n, 4)

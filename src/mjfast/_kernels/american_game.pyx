@@ -557,6 +557,22 @@ cdef void do_exchange(amgame_t* g, int seat, int k, int owner) noexcept nogil:
     log_ev(g, EV_EXCHANGE, seat, k, owner)
 
 
+cdef int greedy_exchange(amplayer_t* p, const int* opts, int n, int d) noexcept nogil:
+    """The greedy policy's joker exchange among opts[1..n] (codes kind * 4 + owner): the first
+    that keeps the distance d; -1 for none."""
+    cdef int i, k, d2
+    for i in range(1, n + 1):
+        k = opts[i] >> 2
+        p.h[k] -= 1
+        p.h[JOKER] += 1
+        d2 = pdist(p)
+        p.h[JOKER] -= 1
+        p.h[k] += 1
+        if d2 <= d:
+            return i
+    return -1
+
+
 cdef int own_turn(amgame_t* g, int seat) noexcept nogil:
     """Mahjong check and joker exchanges after a draw: 1 = Mahjong, 0 = go on to discard,
     2 = the hand went dead (false Mahjong), SUSPEND while an external seat decides, -1 for an
@@ -592,17 +608,7 @@ cdef int own_turn(amgame_t* g, int seat) noexcept nogil:
             return 1
         if p.policy == POL_RANDOM:
             return 0
-        choice = -1
-        for i in range(1, n + 1):
-            k = opts[i] >> 2
-            p.h[k] -= 1
-            p.h[JOKER] += 1
-            d2 = pdist(p)
-            p.h[JOKER] -= 1
-            p.h[k] += 1
-            if d2 <= d:
-                choice = i
-                break
+        choice = greedy_exchange(p, opts, n, d)
         if choice < 0:
             return 0
         do_exchange(g, seat, opts[choice] >> 2, opts[choice] & 3)
@@ -680,17 +686,7 @@ cdef int builtin_answer(amgame_t* g, int policy, int* kinds) noexcept nogil:
         if opts[0] == 1000:
             ans = 0
         elif policy != POL_RANDOM:
-            d = pdist(p)
-            for i in range(1, n + 1):            # the first exchange that keeps the distance
-                k = opts[i] >> 2
-                p.h[k] -= 1
-                p.h[JOKER] += 1
-                d2 = pdist(p)
-                p.h[JOKER] -= 1
-                p.h[k] += 1
-                if d2 <= d:
-                    ans = i
-                    break
+            ans = greedy_exchange(p, opts, n, pdist(p))
         if ans < 0:
             kinds[0] = choose_discard(g, seat)
     p.policy = saved

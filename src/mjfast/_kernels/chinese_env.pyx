@@ -25,14 +25,12 @@ to see them (skip_forced=0).
 """
 import numpy as np
 cimport numpy as cnp
-from cython.parallel cimport prange
-from libc.stdint cimport uint8_t, int8_t, int32_t, int64_t, uint64_t
+from libc.stdint cimport uint8_t, int32_t, uint64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memset, memcpy
+from libc.string cimport memset
 
 from mjfast._kernels.engine cimport (
-    table_t, request_t, ADV_DONE, ADV_DECIDE, ADV_ERROR, ADV_HAND, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY,
-    POL_RANDOM, POL_GREEDY, POL_DEFENSIVE, POL_EXTERNAL, ERR_NONE,
+    Tables, request_t, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, CTX_NONE, F_DERIVED, F_PRIVILEGED,
 )
 from mjfast._kernels.bits cimport mj_thermo34
 from mjfast._kernels.chinese_game cimport (
@@ -95,32 +93,16 @@ cdef enum:
     S_SHANTEN = 28         # derived option: the observer's shanten
 
 cdef enum:
-    CTX_NONE = -1
     CTX_OWN = 0
     CTX_AFTER_CLAIM = 1
     CTX_CLAIM = 2
     CTX_READY = 3
-
-cdef enum:
-    # a table's status after a step
-    ST_DECIDE = 0          # the observation and mask are those of the acting seat
-    ST_HAND_END = 1        # a hand ended (stop_at_hand_end); the observation is the last actor's
-    ST_GAME_END = 2        # the game ended
-    ST_ERROR = 3           # the engine refused an answer (a bug: actions are checked first)
-    ST_IDLE = 4            # not started
-    ST_NEW = 5             # started, not stepped yet (no question, no observation)
-
-cdef enum:
-    F_DERIVED = 1
-    F_PRIVILEGED = 2
 
 ACTIONS = N_ACTIONS
 PLANES = N_PLANES
 SCALARS = N_SCALARS
 DERIVED_PLANES = N_DERIVED
 PRIVILEGED_PLANES = N_PRIVILEGED
-STATUS = {"decide": ST_DECIDE, "hand_end": ST_HAND_END, "game_end": ST_GAME_END, "error": ST_ERROR, "idle": ST_IDLE,
-          "new": ST_NEW}
 CONTEXTS = ("own_turn", "after_claim", "claim", "ready")
 ACTION_IDS = {"discard": A_DISCARD, "chow_low": A_CHOW_LOW, "chow_mid": A_CHOW_MID, "chow_high": A_CHOW_HIGH,
               "pung": A_PUNG, "kong": A_KONG, "own_kong": A_OWN_KONG, "win": A_WIN, "pass": A_PASS, "ready": A_READY}
@@ -323,242 +305,53 @@ cdef int action_of(game_t* g, int answer, int then_discard) noexcept nogil:
     return claim_action(q.options[answer], q.tile)
 
 
-ctypedef struct slot_t:
-    int seat           # the acting seat (the observer of a terminal observation: the last actor)
-    int ctx
-    int pend           # the discard to answer after an own-turn "go on" (-1: none)
-    int status
-
-
-cdef class ChineseVec:
+cdef class ChineseVec(Tables):
     """N tables of the Chinese engine for environments: ``ChineseVec(rules, n, skip_forced,
-    derived, privileged)`` with the kernel rules dict."""
+    derived, privileged)`` with the kernel rules dict (the methods: engine.Tables)."""
 
     cdef rules_t R
     cdef game_t* g
-    cdef slot_t* slot
-    cdef int* teacher          # n x 4 built-in policy codes answering forced questions, or NULL
-    cdef readonly int n
-    cdef readonly int n_planes
-    cdef readonly int n_scalars
-    cdef int flags
-    cdef int skip_forced
-    cdef object _out           # numpy int32 (n, N_OUT): each table's game counters
-    cdef object _walls         # scripted walls and dice per row (kept alive)
-    cdef dict _logs            # event-log arrays of the rows that log
 
     def __cinit__(self, dict rules, int n, bint skip_forced=True, bint derived=False, bint privileged=False):
         cdef int i
         self.R = make_rules(rules)
-        self.n = n
         self.g = <game_t*>calloc(max(n, 1), sizeof(game_t))
-        self.slot = <slot_t*>calloc(max(n, 1), sizeof(slot_t))
-        self.teacher = NULL
-        if self.g == NULL or self.slot == NULL:
+        if self.g == NULL:
             raise MemoryError()
-        self.flags = (F_DERIVED if derived else 0) | (F_PRIVILEGED if privileged else 0)
-        self.n_planes = N_PLANES + (N_DERIVED if derived else 0) + (N_PRIVILEGED if privileged else 0)
-        self.n_scalars = N_SCALARS + (1 if derived else 0)
-        self.skip_forced = skip_forced
-        self._out = np.zeros((max(n, 1), N_OUT), np.int32)
-        self._walls = [None] * n
-        self._logs = {}
+        self._alloc(n, N_OUT, N_ACTIONS, 34, skip_forced, derived, privileged, N_PLANES, N_DERIVED, N_PRIVILEGED,
+                    N_SCALARS)
         for i in range(n):
             init_game(&self.g[i], &self.R)
-            self.g[i].t.collect_claims = 1
-            self.g[i].t.out = <int32_t*>cnp.PyArray_DATA(self._out) + i * N_OUT
-            self.slot[i].status = ST_IDLE
-            self.slot[i].seat = 0
-            self.slot[i].pend = -1
+            self._link(i, &self.g[i].t, <int32_t*>cnp.PyArray_DATA(self._out) + i * N_OUT)
 
     def __dealloc__(self):
         free(self.g)
-        free(self.slot)
-        free(self.teacher)
 
-    def start(self, const int64_t[::1] rows, const uint64_t[::1] game_index, uint64_t k0, uint64_t k1,
-              const int[:, ::1] policies, bint stop_at_hand_end, walls=None, dice=None):
-        """Start game game_index[j] (run keyed k0, k1) on table rows[j] with policies[j] (four
-        codes); with walls (hands x n_tiles ids) and dice (hands x 2), one scripted game on rows[0]."""
-        cdef Py_ssize_t j, i
-        cdef game_t* g
-        for j in range(rows.shape[0]):
-            i = rows[j]
-            g = &self.g[i]
-            g.t.stop_at_hand_end = stop_at_hand_end
-            g.t.walls = NULL
-            g.t.dice = NULL
-            self._walls[i] = None
-            if walls is not None and j == 0:
-                w = np.ascontiguousarray(walls, dtype=np.uint8)
-                d = np.ascontiguousarray(dice, dtype=np.int32)
-                self._walls[i] = (w, d)
-                g.t.walls = <const uint8_t*>cnp.PyArray_DATA(w)
-                g.t.dice = <const int32_t*>cnp.PyArray_DATA(d)
-            start_game(g, game_index[j], k0, k1, &policies[j, 0])
-            if g.t.walls != NULL:
-                g.t.hands_per_game = self._walls[i][0].shape[0]
-            self.slot[i].status = ST_NEW
-            self.slot[i].pend = -1
+    cdef void _start_game(self, int i, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies) noexcept nogil:
+        start_game(&self.g[i], game_index, k0, k1, policies)
 
-    def set_teacher(self, codes):
-        """Built-in policy codes (n x 4, or None) that answer the forced questions the step
-        skips, so that they draw from the policies' stream as the built-in policy does."""
-        cdef int[:, ::1] c
-        cdef int i
-        free(self.teacher)
-        self.teacher = NULL
-        if codes is None:
-            return
-        c = np.ascontiguousarray(codes, dtype=np.intc)
-        self.teacher = <int*>calloc(self.n * 4, sizeof(int))
-        if self.teacher == NULL:
-            raise MemoryError()
-        for i in range(self.n * 4):
-            self.teacher[i] = c[i // 4, i % 4]
+    cdef int _advance(self, int i) noexcept nogil:
+        return advance(&self.g[i])
 
-    cdef void _step_one(self, int i, int64_t a, uint8_t* o, float* sc, uint8_t* m, int8_t* seat,
-                        float* rew, uint8_t* status) noexcept nogil:
+    cdef int _legal(self, int i, uint8_t* m, int* single) noexcept nogil:
+        return legal_mask(&self.g[i], m, single)
+
+    cdef int _take(self, int i, int a) noexcept nogil:
         cdef game_t* g = &self.g[i]
-        cdef slot_t* sl = &self.slot[i]
-        cdef int r, s, n, single, pend, ans, then
-        cdef int32_t before[4]
-        for s in range(4):
-            before[s] = g.t.score[s]
-        if a >= 0:
-            ans = answer_of(g, <int>a, &sl.pend)
-            g.t.answer = ans
-            g.t.has_answer = 1
-        while True:
-            r = advance(g)
-            if r == ADV_DECIDE:
-                if sl.pend >= 0:
-                    pend = sl.pend
-                    sl.pend = -1
-                    if g.t.req.what == ASK_DISCARD and g.t.req.seat == g.cur:
-                        g.t.answer = pend
-                        g.t.has_answer = 1
-                        continue
-                n = legal_mask(g, m, &single)
-                if n == 1 and self.skip_forced:
-                    if self.teacher != NULL:
-                        ans = builtin_answer(g, self.teacher[4 * i + g.t.req.seat], &then)
-                        single = action_of(g, ans, then)
-                    g.t.answer = answer_of(g, single, &sl.pend)
-                    g.t.has_answer = 1
-                    continue
-                sl.seat = g.t.req.seat
-                sl.ctx = context_of(g)
-                sl.status = ST_DECIDE
-                encode(g, sl.seat, sl.ctx, o, sc, self.flags, self.n_planes, self.n_scalars)
-                break
-            memset(m, 0, N_ACTIONS)
-            sl.ctx = CTX_NONE
-            if r == ADV_HAND:
-                sl.status = ST_HAND_END
-            elif r == ADV_DONE:
-                sl.status = ST_GAME_END
-            else:
-                sl.status = ST_ERROR
-            encode(g, sl.seat, CTX_NONE, o, sc, self.flags, self.n_planes, self.n_scalars)
-            break
-        seat[0] = <int8_t>sl.seat
-        status[0] = <uint8_t>sl.status
-        for s in range(4):
-            rew[s] = <float>(g.t.score[s] - before[s])
+        g.t.answer = answer_of(g, a, &self.pend[i])
+        g.t.has_answer = 1
+        self.pend_seat[i] = g.t.req.seat
+        return 1
 
-    def step(self, const int64_t[::1] actions, uint8_t[:, :, ::1] obs, float[:, ::1] scalars, uint8_t[:, ::1] mask,
-             int8_t[::1] seat, float[:, ::1] rewards, uint8_t[::1] status, int threads):
-        """Answer each table's question with actions[i] (a legal id; -1: no answer, run on from
-        where the table is; -2: leave the table alone, its reward row zeroed), play on to the
-        next question of an external seat or the end of a hand (stop_at_hand_end) or game, and
-        write the acting seat's observation and mask, the seat, the score changes and the
-        status (STATUS)."""
-        cdef Py_ssize_t i
-        cdef int n = self.n
-        if threads < 1:
-            threads = 1
-        with nogil:
-            for i in prange(n, schedule="dynamic", chunksize=32, num_threads=threads):
-                if actions[i] == -2 or self.slot[i].status == ST_IDLE:
-                    rewards[i, 0] = 0
-                    rewards[i, 1] = 0
-                    rewards[i, 2] = 0
-                    rewards[i, 3] = 0
-                    continue
-                self._step_one(<int>i, actions[i], &obs[i, 0, 0], &scalars[i, 0], &mask[i, 0], &seat[i],
-                               &rewards[i, 0], &status[i])
+    cdef int _expert(self, int i, int policy) noexcept nogil:
+        cdef int then = -1, ans = builtin_answer(&self.g[i], policy, &then)
+        return action_of(&self.g[i], ans, then)
 
-    def expert(self, const int[:, ::1] codes, int64_t[::1] out, int threads):
-        """out[i] = the action built-in policy codes[i, seat] would take at table i's pending
-        question (-1 for tables not deciding). Draws from the table's policies' stream as that
-        policy does (random discards)."""
-        cdef Py_ssize_t i
-        cdef int n = self.n, ans, then
-        cdef game_t* g
-        with nogil:
-            for i in prange(n, schedule="dynamic", chunksize=32, num_threads=max(threads, 1)):
-                if self.slot[i].status != ST_DECIDE:
-                    out[i] = -1
-                    continue
-                g = &self.g[i]
-                then = -1                  # (assigned in the loop: private to the thread)
-                ans = builtin_answer(g, codes[i, g.t.req.seat], &then)
-                out[i] = action_of(g, ans, then)
+    cdef int _context(self, int i) noexcept nogil:
+        return context_of(&self.g[i])
 
-    def observe(self, int i, int seat, uint8_t[:, ::1] obs, float[::1] scalars):
-        """Table i's observation of `seat` now (the decision context only for the acting seat)."""
-        cdef int ctx = self.slot[i].ctx if (self.slot[i].status == ST_DECIDE and self.slot[i].seat == seat) else CTX_NONE
-        encode(&self.g[i], seat, ctx, &obs[0, 0], &scalars[0], self.flags, self.n_planes, self.n_scalars)
+    cdef void _encode(self, int i, int seat, int ctx, uint8_t* o, float* sc) noexcept nogil:
+        encode(&self.g[i], seat, ctx, o, sc, self.flags, self.n_planes, self.n_scalars)
 
-    def set_log(self, int i, int capacity):
-        """Table i logs its events (up to `capacity`; 0: no log). The log restarts with each game."""
-        if capacity > 0:
-            ev = np.zeros((capacity, 5), np.int32)
-            self._logs[i] = ev
-            self.g[i].t.ev = <int32_t*>cnp.PyArray_DATA(ev)
-        else:
-            self._logs.pop(i, None)
-            self.g[i].t.ev = NULL
-        self.g[i].t.cap_ev = capacity
-        self.g[i].t.n_ev = 0
-
-    def events(self, int i):
-        """(m, 5) int32: table i's logged events of its current game."""
-        if i not in self._logs:
-            return np.zeros((0, 5), np.int32)
-        return self._logs[i][:self.g[i].t.n_ev].copy()
-
-    def n_events(self, int i):
-        return self.g[i].t.n_ev
-
-    def view(self, int i, int seat):
-        """What `seat` of table i sees now, as the dict behind mjfast.SeatView."""
+    cdef object _view(self, int i, int seat):
         return seat_view(&self.g[i], seat)
-
-    def context(self, int i):
-        """The decision context of table i's pending question (CONTEXTS index; -1: none)."""
-        return self.slot[i].ctx if self.slot[i].status == ST_DECIDE else -1
-
-    def request(self, int i):
-        """(seat, what, tile, options) of table i's pending question."""
-        cdef request_t* q = &self.g[i].t.req
-        return q.seat, q.what, q.tile, [q.options[j] for j in range(q.n_options)]
-
-    def game_index(self, int i):
-        return self.g[i].t.game_index
-
-    def hand_numbers(self, int32_t[::1] out):
-        """out[i] = table i's hand number in its game."""
-        cdef int i
-        for i in range(self.n):
-            out[i] = self.g[i].t.hand_no
-
-    @property
-    def out(self):
-        """(n, N_OUT) int32: each table's game counters (final when its game has ended)."""
-        return self._out[:self.n]
-
-    def scores(self):
-        """(n, 4) int32: the running scores."""
-        return np.array([[self.g[i].t.score[s] for s in range(4)] for i in range(self.n)], np.int32).reshape(self.n, 4)

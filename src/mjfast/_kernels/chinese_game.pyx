@@ -1272,18 +1272,7 @@ cdef int ph_claims(game_t* g) noexcept nogil:
         g.ci += 1
         if p.ready:
             continue
-        n = 0
-        if g.R.allow_kong and p.hand[k] == 3:
-            opts[n] = C_KONG
-            n += 1
-        if p.hand[k] >= 2:
-            opts[n] = C_PUNG
-            n += 1
-        if i == 1:
-            j = chow_options(g, s, k, starts)
-            for t in range(j):
-                opts[n] = 100 + starts[t]
-                n += 1
+        n = set_claims(g, i, s, k, opts, starts)
         if n == 0:
             continue
         if p.policy == POL_EXTERNAL:
@@ -1363,13 +1352,20 @@ cdef int make_claim(game_t* g, int claimer, int claim, int chow_start) noexcept 
 cdef int claim_options(game_t* g, int i, int s, int k, int* opts, int* starts) noexcept nogil:
     """The claims seat s (i seats after the discarder) may make on discard k, as option codes
     (C_WIN first, then kong, pung, chows by their first kind); returns how many."""
-    cdef player_t* p = &g.p[s]
-    cdef int n = 0, j, t
+    cdef int n = 0
     if can_win_on(g, s, k):
         opts[n] = C_WIN
         n += 1
-    if p.ready:
+    if g.p[s].ready:
         return n
+    return n + set_claims(g, i, s, k, opts + n, starts)
+
+
+cdef int set_claims(game_t* g, int i, int s, int k, int* opts, int* starts) noexcept nogil:
+    """The set claims (kong, pung, chows by their first kind) seat s, i seats after the
+    discarder and without a ready hand, may make on discard k; returns how many."""
+    cdef player_t* p = &g.p[s]
+    cdef int n = 0, j, t
     if g.R.allow_kong and p.hand[k] == 3:
         opts[n] = C_KONG
         n += 1

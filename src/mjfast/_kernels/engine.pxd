@@ -20,7 +20,7 @@
 # policies), illegal-action reporting, and every code the Python layer reads (policies,
 # questions, events, common output columns), exported by name from engine.pyx.
 from cython.parallel cimport prange
-from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, int32_t, int64_t, uint32_t, uint64_t
 
 from mjfast._kernels.rng cimport rng_t, rng_bounded16, rng_seed_stream
 
@@ -254,3 +254,61 @@ cdef class Table:
     cdef int _n_tiles(self) noexcept
     cdef void _set_log(self, int capacity)
 
+
+
+# ------------------------------------------------------------------------------------------
+# batched tables for environments (engine.pyx): N games of one family stepped without the GIL,
+# one question of an external seat per table per step, its observation and mask written
+
+cdef enum:
+    # a batched table's status after a step
+    ST_DECIDE = 0            # the observation and mask are those of the acting seat
+    ST_HAND_END = 1          # a hand ended (stop_at_hand_end); the observation is the last actor's
+    ST_GAME_END = 2          # the game ended
+    ST_ERROR = 3             # the engine refused an answer (a bug: actions are checked first)
+    ST_IDLE = 4              # not started
+    ST_NEW = 5               # started, not stepped yet (no question, no observation)
+
+cdef enum:
+    CTX_NONE = -1            # an observation outside a decision of the observer
+    F_DERIVED = 1            # observation options (Tables.flags)
+    F_PRIVILEGED = 2
+
+
+cdef class Tables:
+    """N tables of one family's engine for environments. The family's subclass owns the game
+    structs (self.t[i] points at each one's header) and implements the per-table hooks; this
+    class runs the steps (threads, answers, forced questions, terminal states), the built-in
+    policies' answers, the event logs and the bookkeeping."""
+    cdef table_t** t                 # each table's header (in the subclass's game structs)
+    cdef int* status                 # ST_* of each table
+    cdef int* acting                 # the seat whose question is pending (terminal: the last actor)
+    cdef int* ctx                    # the family's decision context of that question (CTX_NONE)
+    cdef int* pend                   # a discard to answer once the engine asks for it (-1: none) ...
+    cdef int* pend_seat              # ... by this seat (an own-turn "go on" is an action + a discard)
+    cdef int* teacher                # n x 4 built-in policy codes answering forced questions, or NULL
+    cdef readonly int n
+    cdef readonly int n_planes
+    cdef readonly int n_scalars
+    cdef readonly int n_actions
+    cdef readonly int kinds
+    cdef int skip_forced
+    cdef int flags                   # F_DERIVED | F_PRIVILEGED: the optional parts of the observation
+    cdef object _out                 # numpy int32 (n, width): each table's game counters
+    cdef object _walls               # scripted walls and dice per table (kept alive)
+    cdef dict _logs                  # event-log arrays of the tables that log
+    cdef void _alloc(self, int n, int width, int n_actions, int kinds, bint skip_forced, bint derived,
+                     bint privileged, int planes, int derived_planes, int privileged_planes, int scalars) except *
+    cdef void _link(self, int i, table_t* t, int32_t* out) noexcept
+    # the family's hooks
+    cdef void _start_game(self, int i, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies) noexcept nogil
+    cdef int _advance(self, int i) noexcept nogil
+    cdef void _begin(self, int i) noexcept nogil
+    cdef int _legal(self, int i, uint8_t* m, int* single) noexcept nogil
+    cdef int _take(self, int i, int a) noexcept nogil
+    cdef int _expert(self, int i, int policy) noexcept nogil
+    cdef int _context(self, int i) noexcept nogil
+    cdef void _encode(self, int i, int seat, int ctx, uint8_t* o, float* sc) noexcept nogil
+    cdef object _view(self, int i, int seat)
+    cdef void _step_one(self, int i, int64_t a, uint8_t* o, float* sc, uint8_t* m, int8_t* seat, float* rew,
+                        uint8_t* status) noexcept nogil

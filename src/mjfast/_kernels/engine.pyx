@@ -9,8 +9,10 @@ game struct and implements `_start`, `_advance`, `_view`, `_hand_wall` and `_n_t
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, int32_t, int64_t, uint64_t
-from libc.string cimport memcpy
+from cython.parallel cimport prange
+from libc.stdint cimport uint8_t, int8_t, int32_t, int64_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memset
 
 cnp.import_array()
 
@@ -33,6 +35,8 @@ EVENTS = {EV_HAND: "hand", EV_DEAL: "deal", EV_DRAW: "draw", EV_BONUS: "bonus", 
 OUT_COMMON = {"score": OUT_SCORE, "wins": OUT_WINS, "self_drawn": OUT_SELF_DRAWN, "deal_ins": OUT_DEAL_INS,
               "hands": OUT_HANDS, "turns": OUT_TURNS, "draws": OUT_DRAWS}
 HANDS_PER_STREAM = HANDS_STREAM
+STATUS = {"decide": ST_DECIDE, "hand_end": ST_HAND_END, "game_end": ST_GAME_END, "error": ST_ERROR, "idle": ST_IDLE,
+          "new": ST_NEW}
 
 
 # ------------------------------------------------------------------------------------------
@@ -212,3 +216,273 @@ def copy_rows(const uint8_t[:, ::1] src, rows, uint8_t[:, ::1] dst):
     with nogil:
         for j in range(k):
             memcpy(&dst[j, 0], &src[r[j], 0], width)
+
+
+
+# ------------------------------------------------------------------------------------------
+# batched tables for environments
+
+cdef class Tables:
+    """N tables of one family's engine for environments (the families' subclasses:
+    chinese_env.ChineseVec, american_env.AmericanVec). Actions are the family's encoding's ids;
+    see the subclass for what its hooks do."""
+
+    def __cinit__(self, *args, **kwargs):
+        self.t = NULL
+        self.status = self.acting = self.ctx = self.pend = self.pend_seat = self.teacher = NULL
+        self.n = 0
+        self._logs = {}
+
+    def __dealloc__(self):
+        free(self.t)
+        free(self.status)
+        free(self.acting)
+        free(self.ctx)
+        free(self.pend)
+        free(self.pend_seat)
+        free(self.teacher)
+
+    cdef void _alloc(self, int n, int width, int n_actions, int kinds, bint skip_forced, bint derived,
+                     bint privileged, int planes, int derived_planes, int privileged_planes, int scalars) except *:
+        """The per-table arrays for n tables and the observation's size (the encoding's planes
+        and scalars, with the derived planes and scalar, the privileged planes); the subclass
+        then links each game's header."""
+        cdef int i, m = max(n, 1)
+        self.n = n
+        self.n_actions = n_actions
+        self.kinds = kinds
+        self.skip_forced = skip_forced
+        self.flags = (F_DERIVED if derived else 0) | (F_PRIVILEGED if privileged else 0)
+        self.n_planes = planes + (derived_planes if derived else 0) + (privileged_planes if privileged else 0)
+        self.n_scalars = scalars + (1 if derived else 0)
+        self.t = <table_t**>calloc(m, sizeof(table_t*))
+        self.status = <int*>calloc(m, sizeof(int))
+        self.acting = <int*>calloc(m, sizeof(int))
+        self.ctx = <int*>calloc(m, sizeof(int))
+        self.pend = <int*>calloc(m, sizeof(int))
+        self.pend_seat = <int*>calloc(m, sizeof(int))
+        if not (self.t and self.status and self.acting and self.ctx and self.pend and self.pend_seat):
+            raise MemoryError()
+        self._out = np.zeros((m, width), np.int32)
+        self._walls = [None] * m
+        for i in range(n):
+            self.status[i] = ST_IDLE
+            self.pend[i] = -1
+            self.ctx[i] = CTX_NONE
+
+    cdef void _link(self, int i, table_t* t, int32_t* out) noexcept:
+        self.t[i] = t
+        t.out = out
+        t.collect_claims = 1
+
+    # the family's hooks (the subclass overrides every one)
+    cdef void _start_game(self, int i, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies) noexcept nogil:
+        pass
+
+    cdef int _advance(self, int i) noexcept nogil:
+        return ADV_ERROR
+
+    cdef void _begin(self, int i) noexcept nogil:
+        pass
+
+    cdef int _legal(self, int i, uint8_t* m, int* single) noexcept nogil:
+        return 0
+
+    cdef int _take(self, int i, int a) noexcept nogil:
+        return 1
+
+    cdef int _expert(self, int i, int policy) noexcept nogil:
+        return -1
+
+    cdef int _context(self, int i) noexcept nogil:
+        return CTX_NONE
+
+    cdef void _encode(self, int i, int seat, int ctx, uint8_t* o, float* sc) noexcept nogil:
+        pass
+
+    cdef object _view(self, int i, int seat):
+        raise NotImplementedError
+
+    def start(self, const int64_t[::1] rows, const uint64_t[::1] game_index, uint64_t k0, uint64_t k1,
+              const int[:, ::1] policies, bint stop_at_hand_end, walls=None, dice=None):
+        """Start game game_index[j] (run keyed k0, k1) on table rows[j] with policies[j] (four
+        codes); with walls (hands x n_tiles ids) and dice (hands x 2; unused by families without
+        dice), one scripted game on rows[0]."""
+        cdef Py_ssize_t j, i
+        cdef table_t* t
+        for j in range(rows.shape[0]):
+            i = rows[j]
+            t = self.t[i]
+            t.stop_at_hand_end = stop_at_hand_end
+            t.walls = NULL
+            t.dice = NULL
+            self._walls[i] = None
+            if walls is not None and j == 0:
+                w = np.ascontiguousarray(walls, dtype=np.uint8)
+                d = np.ascontiguousarray(np.zeros((w.shape[0], 2)) if dice is None else dice, dtype=np.int32)
+                self._walls[i] = (w, d)
+                t.walls = <const uint8_t*>cnp.PyArray_DATA(w)
+                t.dice = <const int32_t*>cnp.PyArray_DATA(d)
+            self._start_game(i, game_index[j], k0, k1, &policies[j, 0])
+            if t.walls != NULL:
+                t.hands_per_game = self._walls[i][0].shape[0]
+            self.status[i] = ST_NEW
+            self.pend[i] = -1
+            self.ctx[i] = CTX_NONE
+
+    def set_teacher(self, codes):
+        """Built-in policy codes (n x 4, or None) that answer the forced questions the step
+        skips, so that they draw from the policies' stream as the built-in policy does."""
+        cdef int[:, ::1] c
+        cdef int i
+        free(self.teacher)
+        self.teacher = NULL
+        if codes is None:
+            return
+        c = np.ascontiguousarray(codes, dtype=np.intc)
+        self.teacher = <int*>calloc(max(self.n, 1) * 4, sizeof(int))
+        if self.teacher == NULL:
+            raise MemoryError()
+        for i in range(self.n * 4):
+            self.teacher[i] = c[i // 4, i % 4]
+
+    cdef void _step_one(self, int i, int64_t a, uint8_t* o, float* sc, uint8_t* m, int8_t* seat, float* rew,
+                        uint8_t* status) noexcept nogil:
+        """Answer table i's question with action a (-1: none), play to the next question of an
+        external seat (answering forced ones) or a terminal state, and write the outputs."""
+        cdef table_t* t = self.t[i]
+        cdef int r, s, n, single, p, answered = 1
+        cdef int32_t before[4]
+        for s in range(4):
+            before[s] = t.score[s]
+        if a >= 0:
+            answered = self._take(i, <int>a)
+        while True:
+            r = self._advance(i) if answered else ADV_DECIDE     # (not answered: a step of the same question)
+            answered = 1
+            if r == ADV_DECIDE:
+                if self.pend[i] >= 0:
+                    p = self.pend[i]
+                    self.pend[i] = -1
+                    if t.req.what == ASK_DISCARD and t.req.seat == self.pend_seat[i]:
+                        t.answer = p
+                        t.has_answer = 1
+                        continue
+                self._begin(i)
+                n = self._legal(i, m, &single)
+                if n == 1 and self.skip_forced:
+                    if self.teacher != NULL:
+                        single = self._expert(i, self.teacher[4 * i + t.req.seat])
+                    answered = self._take(i, single)
+                    continue
+                self.acting[i] = t.req.seat
+                self.ctx[i] = self._context(i)
+                self.status[i] = ST_DECIDE
+                self._encode(i, self.acting[i], self.ctx[i], o, sc)
+                break
+            memset(m, 0, self.n_actions)
+            self.ctx[i] = CTX_NONE
+            if r == ADV_HAND:
+                self.status[i] = ST_HAND_END
+            elif r == ADV_DONE:
+                self.status[i] = ST_GAME_END
+            else:
+                self.status[i] = ST_ERROR
+            self._encode(i, self.acting[i], CTX_NONE, o, sc)
+            break
+        seat[0] = <int8_t>self.acting[i]
+        status[0] = <uint8_t>self.status[i]
+        for s in range(4):
+            rew[s] = <float>(t.score[s] - before[s])
+
+    def step(self, const int64_t[::1] actions, uint8_t[:, :, ::1] obs, float[:, ::1] scalars, uint8_t[:, ::1] mask,
+             int8_t[::1] seat, float[:, ::1] rewards, uint8_t[::1] status, int threads):
+        """Answer each table's question with actions[i] (a legal id; -1: no answer, run on from
+        where the table is; -2: leave the table alone, its reward row zeroed), play on to the
+        next question of an external seat or the end of a hand (stop_at_hand_end) or game, and
+        write the acting seat's observation and mask, the seat, the score changes and the
+        status (STATUS)."""
+        cdef Py_ssize_t i
+        cdef int n = self.n
+        with nogil:
+            for i in prange(n, schedule="dynamic", chunksize=32, num_threads=max(threads, 1)):
+                if actions[i] == -2 or self.status[i] == ST_IDLE:
+                    rewards[i, 0] = 0
+                    rewards[i, 1] = 0
+                    rewards[i, 2] = 0
+                    rewards[i, 3] = 0
+                    continue
+                self._step_one(<int>i, actions[i], &obs[i, 0, 0], &scalars[i, 0], &mask[i, 0], &seat[i],
+                               &rewards[i, 0], &status[i])
+
+    def expert(self, const int[:, ::1] codes, int64_t[::1] out, int threads):
+        """out[i] = the action built-in policy codes[i, seat] would take at table i's pending
+        question (-1 for tables not deciding). Draws from the table's policies' stream as that
+        policy does (random choices)."""
+        cdef Py_ssize_t i
+        cdef int n = self.n
+        with nogil:
+            for i in prange(n, schedule="dynamic", chunksize=32, num_threads=max(threads, 1)):
+                if self.status[i] != ST_DECIDE:
+                    out[i] = -1
+                else:
+                    out[i] = self._expert(<int>i, codes[i, self.t[i].req.seat])
+
+    def observe(self, int i, int seat, uint8_t[:, ::1] obs, float[::1] scalars):
+        """Table i's observation of `seat` now (the decision context only for the acting seat)."""
+        cdef int ctx = self.ctx[i] if (self.status[i] == ST_DECIDE and self.acting[i] == seat) else CTX_NONE
+        self._encode(i, seat, ctx, &obs[0, 0], &scalars[0])
+
+    def view(self, int i, int seat):
+        """What `seat` of table i sees now, as the dict behind the family's view (SeatView,
+        AmericanView)."""
+        return self._view(i, seat)
+
+    def context(self, int i):
+        """The decision context of table i's pending question (the family's CONTEXTS index;
+        -1: none)."""
+        return self.ctx[i] if self.status[i] == ST_DECIDE else CTX_NONE
+
+    def request(self, int i):
+        """(seat, what, tile, options) of table i's pending question."""
+        cdef request_t* q = &self.t[i].req
+        return q.seat, q.what, q.tile, [q.options[j] for j in range(q.n_options)]
+
+    def set_log(self, int i, int capacity):
+        """Table i logs its events (up to `capacity`; 0: no log). The log restarts with each game."""
+        if capacity > 0:
+            ev = np.zeros((capacity, 5), np.int32)
+            self._logs[i] = ev
+            self.t[i].ev = <int32_t*>cnp.PyArray_DATA(ev)
+        else:
+            self._logs.pop(i, None)
+            self.t[i].ev = NULL
+        self.t[i].cap_ev = capacity
+        self.t[i].n_ev = 0
+
+    def events(self, int i):
+        """(m, 5) int32: table i's logged events of its current game."""
+        if i not in self._logs:
+            return np.zeros((0, 5), np.int32)
+        return self._logs[i][:self.t[i].n_ev].copy()
+
+    def n_events(self, int i):
+        return self.t[i].n_ev
+
+    def game_index(self, int i):
+        return self.t[i].game_index
+
+    def hand_numbers(self, int32_t[::1] out):
+        """out[i] = table i's hand number in its game."""
+        cdef int i
+        for i in range(self.n):
+            out[i] = self.t[i].hand_no
+
+    @property
+    def out(self):
+        """(n, width) int32: each table's game counters (final when its game has ended)."""
+        return self._out[:self.n]
+
+    def scores(self):
+        """(n, 4) int32: the running scores."""
+        return np.array([[self.t[i].score[s] for s in range(4)] for i in range(self.n)], np.int32).reshape(self.n, 4)

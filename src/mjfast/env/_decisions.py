@@ -312,8 +312,8 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
     ask = _engine.ASK
     ev_codes = {v: k for k, v in _engine.EVENTS.items()}
     # the logged events, as engine rows (type, hand, seat, a, b)
-    american = enc.family == "american"
-    target = _encode_events(log.events, ev_codes, american)
+    read = _LOG_READERS[enc.family]
+    target = _encode_events(log.events, ev_codes)
     core.set_log(0, len(target) + 16)
     ext = np.full((1, 4), EXTERNAL, np.intc)
     d = g.dice if g.dice is not None else np.zeros((g.walls.shape[0], 2), np.int32)
@@ -351,10 +351,7 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
                                  f"(events {checked}-{n_done - 1})")
             checked = n_done
         s, what, tile, options = core.request(0)
-        if american:
-            a, known = _american_answer_from_log(core, what, ask, s, tile, mask[0], target, n_done, ev_codes, gi)
-        else:
-            a, known = _answer_from_log(what, ask, s, tile, mask[0], target, n_done, ev_codes)
+        a, known = read(core, what, ask, s, tile, mask[0], target, n_done, ev_codes, gi)
         if a is None or not mask[0, a]:
             raise ValueError(f"log {gi}: cannot read seat {s}'s decision at event {n_done} from the log")
         if known:
@@ -365,11 +362,11 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
     return eps
 
 
-def _encode_events(events: Iterable[dict], ev_codes: dict, american: bool = False) -> list:
-    """The engine rows (type, hand, seat, a, b) of logged events."""
+def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
+    """The engine rows (type, hand, seat, a, b) of logged events (either family)."""
     from .. import tiles
 
-    kind = tiles.american_kind_index if american else tiles.tile_index
+    kind = tiles.american_kind_index      # (the standard names, and American flowers and jokers)
     rows = []
     for e in events:
         typ = ev_codes[e["type"]]
@@ -399,8 +396,8 @@ def _encode_events(events: Iterable[dict], ev_codes: dict, american: bool = Fals
             b = -1 if e["discarder"] is None else e["discarder"]
         elif name == "score":
             a, b = e["delta"], e["total"]
-        elif name == "hand" and not american:
-            a, b = e["dice"]
+        elif name == "hand":
+            a, b = e.get("dice", (0, 0))
         rows.append([typ, e["hand"], e["seat"], a, b])
     return rows
 
@@ -477,7 +474,7 @@ def _american_answer_from_log(core, what, ask, s, tile, mask, target, i, ev, gi)
     return 47, bool(known)
 
 
-def _answer_from_log(what, ask, s, tile, mask, target, i, ev_codes):
+def _answer_from_log(core, what, ask, s, tile, mask, target, i, ev_codes, gi):
     """(action, whether the log reveals it) for seat s's question, from the logged events
     from index i on."""
     nxt = target[i] if i < len(target) else None
@@ -526,3 +523,6 @@ def _nearer(s, taker, target, i) -> bool:
         j -= 1
     discarder = target[j][2]
     return (s - discarder) % 4 < (taker - discarder) % 4
+
+
+_LOG_READERS = {"chinese": _answer_from_log, "american": _american_answer_from_log}

@@ -12,7 +12,7 @@ from .._core import ensure_tables
 from .._runtime.seeding import root_key
 from .._runtime.threads import resolve_threads
 from ..game import encodings
-from ..game.batch import EXTERNAL, ST, builtin_policies, core_class
+from ..game.batch import EXTERNAL, ST, builtin_policies, core_class, encoding_name
 from ..game.policy import IllegalActionError
 
 MAX_TABLES = 1 << 26           # table t's game g is game index (t << 32) | g: 64 bits hold it
@@ -174,7 +174,7 @@ class VecTables:
             raise ValueError(f"n_tables must be 1 .. {MAX_TABLES}; got {n_tables}")
         self.rules = _rules.get(rules, **rule_options)
         fam = self.rules.family
-        enc = encodings.for_family(fam)
+        enc = encoding_name(fam)
         if obs is not None and obs != enc:
             known = ", ".join(encodings.ENCODINGS)
             raise ValueError(f"obs={obs!r}: the {self.rules.name} rules are encoded as {enc!r} (known encodings: {known})")

@@ -11,7 +11,7 @@ from .. import _core
 from .. import rules as _rules
 from .._runtime.seeding import root_key
 from ..game import encodings
-from ..game.batch import EXTERNAL, ST, core_class
+from ..game.batch import EXTERNAL, ST, core_class, encoding_name
 from ..game.policy import IllegalActionError
 
 
@@ -66,7 +66,7 @@ class MahjongAEC(AECEnv):
             raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
         self.render_mode = render_mode
         self.episode = episode
-        self.encoding = encodings.get(encodings.for_family(self.rules.family))
+        self.encoding = encodings.get(encoding_name(self.rules.family))
         _core.ensure_tables()
         self.core = core_class(self.rules.family)(self.rules.kernel(), 1, bool(skip_forced), bool(derived),
                                                   bool(privileged))

@@ -70,6 +70,7 @@ import numbers
 import numpy as np
 
 from .. import tiles
+from .._kernels import american_env as _env_kernel
 from .._kernels import american_game as _kernel
 from .._kernels import engine as _engine
 from .policy import AmericanPolicy, AmericanView, Policy
@@ -79,6 +80,8 @@ from .results import AMERICAN_CLAIMS, N_DIST, AmericanSimResult, Counters
 NAME = "american"
 KERNEL = _kernel
 BUILTIN = {k: _engine.POLICY_CODES[k] for k in ("random", "greedy")}
+VEC = _env_kernel.AmericanVec       # the batched tables of environments and BatchPolicy play
+ENCODING = "am-v0"                  # their action and observation encoding (mjfast.game.encodings)
 WHERE = " for rules='american'"                 # qualifies "unknown policy" messages
 OUT = dict(_engine.OUT_COMMON, **_kernel.OUT_COLUMNS)
 DICE = False                                     # the deal uses no dice

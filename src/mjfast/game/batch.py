@@ -12,33 +12,29 @@ import inspect
 import numpy as np
 
 from .. import rules as _rules
-from .._kernels import chinese_env as _cn
 from .._kernels import engine as _engine
-from . import encodings
+from . import american, chinese, encodings
 from .policy import BatchPolicy, IllegalActionError, policy_name
 
 EXTERNAL = _engine.POLICY_CODES["external"]
-ST = _cn.STATUS
+ST = _engine.STATUS
 SLOTS = 2048               # tables played side by side
+_FAMILIES = {m.NAME: m for m in (chinese, american)}
 
 
 def core_class(family: str):
     """The batched-table kernel class of a rule family."""
-    if family == "chinese":
-        return _cn.ChineseVec
-    from .._kernels import american_env  # type: ignore[attr-defined]
-
-    return american_env.AmericanVec
+    return _FAMILIES[family].VEC
 
 
 def encoding_name(family: str) -> str:
-    return {"chinese": "cn-v0", "american": "am-v0"}[family]
+    """The action and observation encoding of a rule family."""
+    return _FAMILIES[family].ENCODING
 
 
 def builtin_policies(family: str) -> dict:
     """The built-in policies of a rule family, by name -> engine code."""
-    names = ("random", "greedy") if family == "american" else ("random", "greedy", "defensive")
-    return {n: _engine.POLICY_CODES[n] for n in names}
+    return dict(_FAMILIES[family].BUILTIN)
 
 
 def _takes_scalars(p: BatchPolicy) -> bool:
@@ -72,11 +68,9 @@ class BatchDriver:
         for p in dict.fromkeys(p for p in policies if isinstance(p, BatchPolicy)):
             seats = np.array([s for s in range(4) if policies[s] is p], np.int8)
             self.groups.append((p, seats, _takes_scalars(p)))
-        c = self.core.n_planes
-        kinds = 34 if fam == "chinese" else 36
-        self.obs = np.zeros((n, c, kinds), np.uint8)
+        self.obs = np.zeros((n, self.core.n_planes, self.core.kinds), np.uint8)
         self.scal = np.zeros((n, self.core.n_scalars), np.float32)
-        self.mask = np.zeros((n, len(action_names(fam))), np.uint8)
+        self.mask = np.zeros((n, self.core.n_actions), np.uint8)
         self.seat = np.zeros(n, np.int8)
         self.rew = np.zeros((n, 4), np.float32)
         self.status = np.full(n, ST["idle"], np.uint8)

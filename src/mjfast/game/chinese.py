@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import tiles
+from .._kernels import chinese_env as _env_kernel
 from .._kernels import chinese_game as _kernel
 from .._kernels import engine as _engine
 from .policy import Bridge as BridgeBase
@@ -14,6 +15,8 @@ from .results import CLAIM_KINDS, Counters, SimResult
 NAME = "chinese"
 KERNEL = _kernel
 BUILTIN = {k: _engine.POLICY_CODES[k] for k in ("random", "greedy", "defensive")}
+VEC = _env_kernel.ChineseVec        # the batched tables of environments and BatchPolicy play
+ENCODING = "cn-v0"                  # their action and observation encoding (mjfast.game.encodings)
 WHERE = ""                                       # qualifies "unknown policy" messages
 OUT = dict(_engine.OUT_COMMON, **_kernel.OUT_COLUMNS)
 DICE = True                                      # hands break the wall with dice

@@ -150,8 +150,3 @@ def get(name: str) -> Encoding:
         return ENCODINGS[name]
     except (KeyError, TypeError):
         raise ValueError(f"unknown encoding {name!r}; known: {', '.join(ENCODINGS)}") from None
-
-
-def for_family(family: str) -> str:
-    """The default (latest) encoding of a rule family."""
-    return {"chinese": "cn-v0", "american": "am-v0"}[family]
