@@ -74,12 +74,13 @@ class VecTables:
         Built-in policy of the other seats ("greedy", "defensive", "random").
     episode : {"hand", "game"}
         An episode is one hand (the table then deals the game's next hand) or a whole game.
-    obs : str
-        Encoding (``"cn-v0"`` for the Chinese rule sets, ``"am-v0"`` American); see
-        :mod:`mjfast.env.encodings`.
+    obs : str or None
+        The encoding; None (default) is the rule family's: ``"cn-v0"`` for the Chinese rule
+        sets, ``"am-v0"`` for American (see :mod:`mjfast.env.encodings`). Naming the other
+        family's encoding raises ValueError.
     seed : seed-like
         Table t's g-th game is a pure function of (seed, t, g) and the policies, whatever the
-        thread count (``reset(seed=...)`` re-keys).
+        thread count (``reset(seed=...)`` re-keys; :attr:`seed` says the seed in use).
     threads : int or None
         Threads stepping the tables (None: all CPUs).
     autoreset : {"same_step", "next_step", "disabled"}
@@ -348,6 +349,12 @@ class VecTables:
 
     def close(self) -> None:
         """Nothing to release (the tables are freed with the object)."""
+
+    @property
+    def seed(self):
+        """What to pass as ``seed`` to play the same games again (the run's seed; drawn from
+        fresh entropy when none was given), or None before the first reset."""
+        return None if self._key is None else self._key.seed_value()
 
     @property
     def game_id(self) -> np.ndarray:
