@@ -82,7 +82,8 @@ class VecTables:
         Table t's g-th game is a pure function of (seed, t, g) and the policies, whatever the
         thread count (``reset(seed=...)`` re-keys; :attr:`seed` says the seed in use).
     threads : int or None
-        Threads stepping the tables (None: all CPUs).
+        Threads stepping the tables (None: all CPUs); a step uses at most one thread per 256
+        tables (smaller batches gain nothing from more).
     autoreset : {"same_step", "next_step", "disabled"}
         What happens when an episode ends (Gymnasium's modes; also in
         ``metadata["autoreset_mode"]``). same_step: the step returns the next episode's first
