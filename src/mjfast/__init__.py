@@ -15,6 +15,7 @@ The layers, bottom up (the README's "Layout" section says where each piece lives
 - :mod:`mjfast.tiles` (notation), :mod:`mjfast.wall` (the physical wall), :mod:`mjfast.rules`
   (rule sets as data), :mod:`mjfast.stats` (estimates with their uncertainty);
 - :mod:`mjfast.hands` (shanten, the winning check, waits, effective tiles: batch kernels);
+  :mod:`mjfast.mcr` (Chinese Official fan scoring, one hand or a batch);
 - :mod:`mjfast.deals` and :mod:`mjfast.exact` (random deals, their statistics, exact odds);
 - :mod:`mjfast.game` (the simulator: simulate, compare, replay, policies, results);
 - :mod:`mjfast.analysis` (one hand's analysis, win-by-turn odds, odds tables, plots);
@@ -23,7 +24,7 @@ The layers, bottom up (the README's "Layout" section says where each piece lives
 - :mod:`mjfast.cli` (the ``mjfast`` command).
 """
 # compatibility modules (documented import paths: mjfast.sim.play_walls, mjfast.amsim.american_distance, ...)
-from . import amsim, odds, plot, rules, sim, tiles, wall, winturn  # noqa: E402  (plot: matplotlib only when drawing)
+from . import amsim, mcr, odds, plot, rules, sim, tiles, wall, winturn  # noqa: E402  (plot: matplotlib only when drawing)
 from ._runtime.threads import show_config
 from ._version import __version__
 from .analysis import DiscardOption, HandAnalysis, analyze
@@ -59,6 +60,8 @@ __all__ = [
     "__version__",
     # rules, tiles, the wall
     "rules", "tiles", "wall",
+    # Chinese Official fans
+    "mcr",
     "Meld", "ParsedHand", "format_hand", "format_tiles", "pack", "parse_hand", "parse_tiles", "unpack",
     # hands
     "Improvement", "decompose", "effective_tiles", "is_winning", "shanten", "waits",

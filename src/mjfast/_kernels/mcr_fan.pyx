@@ -280,11 +280,20 @@ cdef bint is_standard_any(const int* counts) noexcept nogil:
 
 cdef bint unique_wait(const int* before, bint seven_pairs, int win, const mj_tables_t* T) noexcept nogil:
     """Whether the standing tiles without the winning tile (before) wait on exactly one kind (win
-    itself) under the standard shape (and seven pairs): exhausted kinds count."""
-    cdef int x, k, odd
+    itself, which completes them) under the standard shape and, with seven_pairs, the seven-pairs
+    shape; exhausted kinds count."""
+    cdef int x, k, odd = 0, odd_kind = -1
     cdef uint8_t h[40]
     cdef int c[34]
     cdef bint wins, small = True
+    if seven_pairs:
+        # seven pairs complete only by the one kind held an odd number of times, if just one is
+        for k in range(34):
+            if before[k] & 1:
+                odd += 1
+                odd_kind = k
+        if odd == 1 and odd_kind != win:
+            return False
     for k in range(34):
         if before[k] > 3:
             small = False
@@ -295,33 +304,21 @@ cdef bint unique_wait(const int* before, bint seven_pairs, int win, const mj_tab
     for x in range(34):
         if x == win:
             continue
-        # a kind far from every standing tile cannot complete a standard hand
+        # a standard completion puts x in a set or the pair with tiles already held
         if x < 27:
             if not (before[x] or (x % 9 >= 1 and before[x - 1]) or (x % 9 >= 2 and before[x - 2])
                     or (x % 9 <= 7 and before[x + 1]) or (x % 9 <= 6 and before[x + 2])):
-                if not seven_pairs:
-                    continue
-        elif not before[x] and not seven_pairs:
+                continue
+        elif not before[x]:
             continue
-        wins = False
-        if small or before[x] < 4:
-            if small:
-                h[x] += 1
-                wins = standard_winning_counts(h, T)
-                h[x] -= 1
-            else:
-                c[x] += 1
-                wins = is_standard_any(c)
-                c[x] -= 1
+        if small:
+            h[x] += 1
+            wins = standard_winning_counts(h, T)
+            h[x] -= 1
         else:
             c[x] += 1
             wins = is_standard_any(c)
             c[x] -= 1
-        if not wins and seven_pairs:
-            odd = 0
-            for k in range(34):
-                odd += (before[k] + (k == x)) & 1
-            wins = odd == 0
         if wins:
             return False
     return True
@@ -373,8 +370,8 @@ cdef void add_split(splits_t* out, int* kinds, int* tiles, int n, int pair) noex
         out.n += 1
 
 
-cdef void split_rec(int* c, int* kinds, int* tiles, int n, int pair, splits_t* out) noexcept nogil:
-    cdef int k = 0
+cdef void split_rec(int* c, int k, int* kinds, int* tiles, int n, int pair, splits_t* out) noexcept nogil:
+    """Splits of c (kinds below k are used up) after the sets kinds/tiles[0..n) and the pair."""
     while k < 34 and c[k] == 0:
         k += 1
     if k == 34:
@@ -383,13 +380,13 @@ cdef void split_rec(int* c, int* kinds, int* tiles, int n, int pair, splits_t* o
         return
     if c[k] >= 2 and pair < 0:
         c[k] -= 2
-        split_rec(c, kinds, tiles, n, k, out)
+        split_rec(c, k, kinds, tiles, n, k, out)
         c[k] += 2
     if c[k] >= 3:
         c[k] -= 3
         kinds[n] = G_PUNG
         tiles[n] = k
-        split_rec(c, kinds, tiles, n + 1, pair, out)
+        split_rec(c, k, kinds, tiles, n + 1, pair, out)
         c[k] += 3
     if k < 27 and k % 9 <= 6 and c[k + 1] and c[k + 2]:
         c[k] -= 1
@@ -397,7 +394,7 @@ cdef void split_rec(int* c, int* kinds, int* tiles, int n, int pair, splits_t* o
         c[k + 2] -= 1
         kinds[n] = G_CHOW
         tiles[n] = k
-        split_rec(c, kinds, tiles, n + 1, pair, out)
+        split_rec(c, k, kinds, tiles, n + 1, pair, out)
         c[k] += 1
         c[k + 1] += 1
         c[k + 2] += 1
@@ -424,7 +421,7 @@ cdef void splits_of(const int* counts, splits_t* out) noexcept nogil:
         n += c[i]
     if n % 3 != 2:
         return
-    split_rec(c, kinds, tiles, 0, -1, out)
+    split_rec(c, 0, kinds, tiles, 0, -1, out)
     for i in range(1, out.n):
         j = i
         while j > 0 and split_cmp(&out.s[j - 1], &out.s[j]) > 0:
@@ -453,6 +450,11 @@ ctypedef struct ctx_t:
     int prevalent_wind
     int unique                # -1: not computed yet
     const mj_tables_t* T
+    # what depends only on the tiles present, not on the decomposition (computed once)
+    int n_trait               # the suit, trait and rank fans: trait_fan[i] counts trait_val[i] times
+    int trait_fan[12]
+    int trait_val[12]
+    int fours                 # kinds held four times (standing and melds)
 
 
 cdef bint ctx_unique_wait(ctx_t* x) noexcept nogil:
@@ -464,6 +466,33 @@ cdef bint ctx_unique_wait(ctx_t* x) noexcept nogil:
         before[x.win] -= 1
         x.unique = unique_wait(before, x.n_decl == 0, x.win, x.T)
     return x.unique
+
+
+cdef void prepare_traits(ctx_t* x) noexcept nogil:
+    """The suit, trait and rank fans of the tiles present, and the kinds held four times."""
+    cdef int present[34]
+    cdef int t[82]
+    cdef int k
+    memset(t, 0, sizeof(t))
+    present_kinds(x, present)
+    suit_fans(present, t)
+    trait_fans(present, t)
+    rank_fans(present, t)
+    x.n_trait = 0
+    for k in range(N_FANS):
+        if t[k] and x.n_trait < 12:
+            x.trait_fan[x.n_trait] = k
+            x.trait_val[x.n_trait] = t[k]
+            x.n_trait += 1
+    x.fours = 0
+    for k in range(34):
+        x.fours += x.standing[k] + x.declared_counts[k] == 4
+
+
+cdef inline void add_traits(const ctx_t* x, int* table) noexcept nogil:
+    cdef int i
+    for i in range(x.n_trait):
+        table[x.trait_fan[i]] += x.trait_val[i]
 
 
 cdef inline int fan_total(const int* t) noexcept nogil:
@@ -920,7 +949,6 @@ cdef int score_standard(ctx_t* x, const split_t* sp, int* table) noexcept nogil:
     cdef int chows[4]
     cdef int pungs[4]
     cdef int winds[4]
-    cdef int present[34]
     cdef int n = 0, nc = 0, np_ = 0, nw = 0, i, j, win = x.win, pair = sp.pair, concealed_pungs = 0
     cdef int melded_kongs = 0, concealed_kongs = 0, kongs = 0, exposed = 0, outside, five, even, t, r, s
     cdef int fours, r1, r7, cs_ok
@@ -1057,15 +1085,9 @@ cdef int score_standard(ctx_t* x, const split_t* sp, int* table) noexcept nogil:
     elif even == 5:
         table[F_ALL_EVEN_PUNGS] += 1
 
-    present_kinds(x, present)
-    suit_fans(present, table)
-    trait_fans(present, table)
-    rank_fans(present, table)
+    add_traits(x, table)
     if not table[F_QUADRUPLE_CHOW]:
-        fours = 0
-        for i in range(34):
-            fours += x.standing[i] + x.declared_counts[i] == 4
-        table[F_TILE_HOG] += fours - kongs
+        table[F_TILE_HOG] += x.fours - kongs
 
     if not table[F_MELDED_HAND] and not table[F_FOUR_KONGS] and ctx_unique_wait(x):
         r = 0
@@ -1101,7 +1123,6 @@ cdef int score_standard(ctx_t* x, const split_t* sp, int* table) noexcept nogil:
 
 cdef int seven_pairs_form(ctx_t* x, int* table) noexcept nogil:
     cdef int k, s, r, lo = 99, hi = -1, n = 0, all2 = 1
-    cdef int present[34]
     for k in range(34):
         if x.standing[k] & 1:
             return 0
@@ -1122,10 +1143,7 @@ cdef int seven_pairs_form(ctx_t* x, int* table) noexcept nogil:
             situation_fans(x, table)
             return 1
     table[F_SEVEN_PAIRS] += 1
-    present_kinds(x, present)
-    suit_fans(present, table)
-    trait_fans(present, table)
-    rank_fans(present, table)
+    add_traits(x, table)
     for k in range(34):
         table[F_TILE_HOG] += x.standing[k] == 4
     situation_fans(x, table)
@@ -1369,6 +1387,7 @@ cdef int mcr_fan(const fan_in_t* inp, fan_out_t* out, const mj_tables_t* T) noex
         x.kong = 0
     if x.kong and not x.self_drawn and (x.declared_counts[win] or x.standing[win] != 1):
         x.kong = 0
+    prepare_traits(&x)
 
     if x.n_decl == 0:
         special = seven_pairs_form(&x, best)

@@ -1,0 +1,8 @@
+"""Type stubs for the MCR fan kernel (private; see mjfast.mcr)."""
+import numpy as np
+import numpy.typing as npt
+
+FAN_VALUES: list[int]
+
+def fan_batch(hand: npt.NDArray[np.uint8], melds: npt.NDArray[np.uint8], flags: npt.NDArray[np.int32],
+              total: npt.NDArray[np.int32], counts: npt.NDArray[np.int8], threads: int) -> None: ...

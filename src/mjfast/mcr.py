@@ -1,0 +1,384 @@
+"""Chinese Official (MCR) fan scoring: the fans a winning hand counts, one hand or a batch.
+
+:func:`fan` scores one hand (text or counts, with its called sets and the situation of the win);
+:func:`fan_batch` scores arrays of hands in a nogil kernel on every core. Both count the 81
+fans of the Chinese Official rules plus flowers exactly as the widely used calculator
+PyMahjongGB 1.4.0 does, total and fan list, including its choices where the rules leave room
+(docs/mcr.md lists them): the best-scoring decomposition with its tie-break, the "not counted"
+rules, the 5-fan "Concealed Kong and Melded Kong", the corrections of the situational flags.
+Unlike it, impossible input (a fifth copy, a wrong tile count, a malformed set) raises
+ValueError naming the problem, and a hand the winning tile does not complete is "not a win"
+(``is_win`` False, total 0).
+
+Examples
+--------
+>>> from mjfast import mcr
+>>> r = mcr.fan("123456789m123p55p", win_tile="5p")
+>>> r.total, r.is_win
+(23, True)
+>>> [(f.name, f.count) for f in r.fans][:3]
+[('Pure Straight', 1), ('Concealed Hand', 1), ('All Chows', 1)]
+>>> r = mcr.fan("123m456p789s1122z", win_tile="2z")
+>>> r.total, r.reaches(8)
+(11, True)
+"""
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+
+from . import _core, tiles
+from ._kernels import mcr_fan as _kernel
+from ._runtime.threads import resolve_threads
+
+#: (English name, Chinese name, value) of every fan, in the kernel's column order: the 80 hand
+#: fans of the Chinese Official rules, Flower Tiles, and "Concealed Kong and Melded Kong".
+FANS: tuple = (
+    ("Big Four Winds", "大四喜", 88), ("Big Three Dragons", "大三元", 88), ("All Green", "绿一色", 88),
+    ("Nine Gates", "九莲宝灯", 88), ("Four Kongs", "四杠", 88), ("Seven Shifted Pairs", "连七对", 88),
+    ("Thirteen Orphans", "十三幺", 88), ("All Terminals", "清幺九", 64), ("Little Four Winds", "小四喜", 64),
+    ("Little Three Dragons", "小三元", 64), ("All Honors", "字一色", 64), ("Four Concealed Pungs", "四暗刻", 64),
+    ("Pure Terminal Chows", "一色双龙会", 64), ("Quadruple Chow", "一色四同顺", 48),
+    ("Four Pure Shifted Pungs", "一色四节高", 48), ("Four Pure Shifted Chows", "一色四步高", 32),
+    ("Three Kongs", "三杠", 32), ("All Terminals and Honors", "混幺九", 32), ("Seven Pairs", "七对", 24),
+    ("Greater Honors and Knitted Tiles", "七星不靠", 24), ("All Even Pungs", "全双刻", 24),
+    ("Full Flush", "清一色", 24), ("Pure Triple Chow", "一色三同顺", 24), ("Pure Shifted Pungs", "一色三节高", 24),
+    ("Upper Tiles", "全大", 24), ("Middle Tiles", "全中", 24), ("Lower Tiles", "全小", 24),
+    ("Pure Straight", "清龙", 16), ("Three-Suited Terminal Chows", "三色双龙会", 16),
+    ("Pure Shifted Chows", "一色三步高", 16), ("All Five", "全带五", 16), ("Triple Pung", "三同刻", 16),
+    ("Three Concealed Pungs", "三暗刻", 16), ("Lesser Honors and Knitted Tiles", "全不靠", 12),
+    ("Knitted Straight", "组合龙", 12), ("Upper Four", "大于五", 12), ("Lower Four", "小于五", 12),
+    ("Big Three Winds", "三风刻", 12), ("Mixed Straight", "花龙", 8), ("Reversible Tiles", "推不倒", 8),
+    ("Mixed Triple Chow", "三色三同顺", 8), ("Mixed Shifted Pungs", "三色三节高", 8), ("Chicken Hand", "无番和", 8),
+    ("Last Tile Draw", "妙手回春", 8), ("Last Tile Claim", "海底捞月", 8), ("Out with Replacement Tile", "杠上开花", 8),
+    ("Robbing The Kong", "抢杠和", 8), ("All Pungs", "碰碰和", 6), ("Half Flush", "混一色", 6),
+    ("Mixed Shifted Chows", "三色三步高", 6), ("All Types", "五门齐", 6), ("Melded Hand", "全求人", 6),
+    ("Two Concealed Kongs", "双暗杠", 6), ("Two Dragons Pungs", "双箭刻", 6), ("Outside Hand", "全带幺", 4),
+    ("Fully Concealed Hand", "不求人", 4), ("Two Melded Kongs", "双明杠", 4), ("Last Tile", "和绝张", 4),
+    ("Dragon Pung", "箭刻", 2), ("Prevalent Wind", "圈风刻", 2), ("Seat Wind", "门风刻", 2),
+    ("Concealed Hand", "门前清", 2), ("All Chows", "平和", 2), ("Tile Hog", "四归一", 2), ("Double Pung", "双同刻", 2),
+    ("Two Concealed Pungs", "双暗刻", 2), ("Concealed Kong", "暗杠", 2), ("All Simples", "断幺", 2),
+    ("Pure Double Chow", "一般高", 1), ("Mixed Double Chow", "喜相逢", 1), ("Short Straight", "连六", 1),
+    ("Two Terminal Chows", "老少副", 1), ("Pung of Terminals or Honors", "幺九刻", 1), ("Melded Kong", "明杠", 1),
+    ("One Voided Suit", "缺一门", 1), ("No Honors", "无字", 1), ("Edge Wait", "独听・边张", 1),
+    ("Closed Wait", "独听・嵌张", 1), ("Single Wait", "独听・单钓", 1), ("Self-Drawn", "自摸", 1),
+    ("Flower Tiles", "花牌", 1), ("Concealed Kong and Melded Kong", "明暗杠", 5),
+)
+assert len(FANS) == 82 and [v for _, _, v in FANS] == _kernel.FAN_VALUES
+FAN_NAMES: tuple = tuple(n for n, _, _ in FANS)
+_INDEX = {n: i for i, n in enumerate(FAN_NAMES)}
+FLOWER_COLUMN = _INDEX["Flower Tiles"]
+
+_WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3}
+_MELD_CODE = {"chow": 1, "pung": 2, "kong": 3}      # fan_batch's meld kind codes (0: no meld)
+
+
+@dataclasses.dataclass(frozen=True)
+class Fan:
+    """One fan a hand counts: its names, how many times, and its value each time."""
+
+    name: str
+    chinese: str
+    count: int
+    value: int
+
+    @property
+    def fans(self) -> int:
+        return self.count * self.value
+
+
+@dataclasses.dataclass(frozen=True)
+class FanResult:
+    """The fans of one hand (see :func:`fan`).
+
+    Attributes
+    ----------
+    total : int
+        All fans, flowers included (0 when the hand is not a win).
+    fans : tuple of Fan
+        The fans counted, in the order of :data:`FANS`.
+    is_win : bool
+        Whether the winning tile completes the hand.
+    flowers : int
+    """
+
+    total: int
+    fans: tuple
+    is_win: bool
+    flowers: int
+
+    @property
+    def total_without_flowers(self) -> int:
+        """The fans that count towards the minimum for a win (flowers never do)."""
+        return self.total - self.flowers
+
+    def reaches(self, min_fan: int = 8) -> bool:
+        """Whether this is a valid Chinese Official win: complete, with at least ``min_fan``
+        fans not counting flowers."""
+        return self.is_win and self.total_without_flowers >= min_fan
+
+    def count(self, name: str) -> int:
+        """How many times fan ``name`` (English, as in :data:`FAN_NAMES`) counts."""
+        if name not in _INDEX:
+            raise ValueError(f"unknown fan {name!r}")
+        return next((f.count for f in self.fans if f.name == name), 0)
+
+    def to_dict(self) -> dict:
+        return {"total": self.total, "is_win": self.is_win, "flowers": self.flowers,
+                "fans": [dataclasses.asdict(f) for f in self.fans]}
+
+    def __str__(self) -> str:
+        if not self.is_win:
+            return "not a win"
+        rows = [f"{f.name} ({f.chinese}) {f.value}" + (f" x{f.count}" if f.count > 1 else "") for f in self.fans]
+        return "\n".join(rows + [f"total {self.total}"])
+
+
+def _result(total: int, counts: np.ndarray, flowers: int) -> FanResult:
+    fans = tuple(Fan(FANS[i][0], FANS[i][1], int(counts[i]), FANS[i][2]) for i in np.flatnonzero(counts))
+    return FanResult(int(total), fans, bool(total > 0), int(flowers) if total > 0 else 0)
+
+
+def _wind(w, name: str) -> int:
+    if isinstance(w, str) and w in _WINDS:
+        return _WINDS[w]
+    if isinstance(w, numbers.Integral) and not isinstance(w, bool) and 0 <= int(w) <= 3:
+        return int(w)
+    raise ValueError(f"{name} must be 'E', 'S', 'W', 'N' (or 0-3); got {w!r}")
+
+
+def _flag(v, name: str) -> int:
+    if not isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, not {type(v).__name__}")
+    return int(bool(v))
+
+
+def _meld(m) -> tuple:
+    """(fan_batch kind code, first tile, exposed) of one meld: a tiles.Meld or a tuple
+    (kind, tile or tiles, "exposed" | "concealed")."""
+    if isinstance(m, tiles.Meld):
+        return _MELD_CODE[m.kind], min(m.tiles), 0 if m.concealed else 1
+    if not isinstance(m, (tuple, list)) or len(m) not in (2, 3):
+        raise ValueError(f"a meld is a mjfast.tiles.Meld or (kind, tile, 'exposed' | 'concealed'); got {m!r}")
+    kind, tile = m[0], m[1]
+    state = m[2] if len(m) == 3 else "exposed"
+    if kind not in _MELD_CODE:
+        raise ValueError(f"meld kind must be 'chow', 'pung' or 'kong'; got {kind!r}")
+    if state not in ("exposed", "concealed"):
+        raise ValueError(f"a meld is 'exposed' or 'concealed'; got {state!r}")
+    t = tiles.tile_index(tile) if isinstance(tile, str) else int(tile)
+    meld = tiles.Meld(kind, (t, t + 1, t + 2) if kind == "chow" else (t,) * (4 if kind == "kong" else 3))
+    return _MELD_CODE[kind], min(meld.tiles), 0 if state == "concealed" else 1
+
+
+def fan(hand, *, melds: Sequence = (), win_tile, self_drawn: bool = False, fourth_tile: bool = False,
+        kong: bool = False, last_of_wall: bool = False, seat_wind="E", prevalent_wind="E",
+        flowers: int | None = None) -> FanResult:
+    """The Chinese Official fans of a winning hand.
+
+    Parameters
+    ----------
+    hand : str or array_like (34,)
+        The concealed tiles, with or without the winning tile (a hand of 14 tiles, counting 3
+        per set, holds it), in mjfast's notation: called sets in brackets (``[456p]``),
+        concealed kongs in parentheses (``(2222z)``), flowers ``f1``-``f8``; or 34 counts.
+    melds : sequence
+        More sets (besides those in the text): :class:`mjfast.tiles.Meld` or tuples
+        ``(kind, tile, "exposed" | "concealed")``, kind "chow" (tile = its lowest), "pung" or
+        "kong". A concealed kong is a declared kong; a concealed chow or pung (a set declared
+        but not claimed) is accepted as the reference accepts it.
+    win_tile : str or int
+        The winning tile.
+    self_drawn : bool
+        Won on a tile drawn from the wall (else on a discard).
+    fourth_tile : bool
+        The winning tile is the last copy: three are already shown (discards and sets) —
+        "Last Tile"; corrected as the reference does (cleared when the hand holds another copy,
+        set when the hand's own sets hold three).
+    kong : bool
+        Self-drawn: the replacement tile of a kong ("Out with Replacement Tile"); on a discard:
+        robbing a kong ("Robbing The Kong").
+    last_of_wall : bool
+        The last tile of the live wall ("Last Tile Draw" / "Last Tile Claim").
+    seat_wind, prevalent_wind : {"E", "S", "W", "N"} or 0-3
+    flowers : int or None
+        Flower tiles (0-8), 1 fan each, never towards the minimum; None: those in the text.
+
+    Returns
+    -------
+    FanResult
+        ``is_win`` False (total 0) when the winning tile does not complete the hand.
+
+    Raises
+    ------
+    ValueError
+        A fifth copy of a kind, a wrong number of tiles, a malformed set or flag.
+
+    Examples
+    --------
+    >>> r = fan("19m19p19s1234567z", win_tile="1m", self_drawn=True)
+    >>> r.total, [f.name for f in r.fans]
+    (89, ['Thirteen Orphans', 'Self-Drawn'])
+    >>> r = fan("11m [234p] [555s] (7777z) 99p", win_tile="9p", seat_wind="S")
+    >>> r.total, r.reaches(8), [f.name for f in r.fans]
+    (5, False, ['Dragon Pung', 'Concealed Kong', 'Pung of Terminals or Honors'])
+    """
+    if isinstance(hand, str):
+        parsed = tiles.parse_tiles(hand, max_tiles=None)
+        if parsed.jokers:
+            raise ValueError("jokers are not tiles of the Chinese Official rules")
+        counts = np.asarray(parsed.concealed, np.int64).copy()
+        mlds = [_meld(m) for m in parsed.melds] + [_meld(m) for m in melds]
+        text_flowers = int(np.asarray(parsed.bonus).sum())
+    else:
+        counts = np.asarray(hand)
+        if counts.shape != (34,) or counts.dtype.kind not in "iu" or (counts < 0).any():
+            raise ValueError("hand must be a str or 34 non-negative integer counts")
+        counts = counts.astype(np.int64).copy()
+        mlds = [_meld(m) for m in melds]
+        text_flowers = 0
+    if len(mlds) > 4:
+        raise ValueError(f"at most 4 sets besides the concealed tiles; got {len(mlds)}")
+    win = tiles.tile_index(win_tile) if isinstance(win_tile, str) else win_tile
+    if isinstance(win, bool) or not isinstance(win, numbers.Integral) or not 0 <= int(win) < 34:
+        raise ValueError(f"win_tile must be a tile name or kind 0-33; got {win_tile!r}")
+    win = int(win)
+    need = 13 - 3 * len(mlds)
+    n = int(counts.sum())
+    if n == need + 1:
+        if counts[win] == 0:
+            raise ValueError(f"the hand holds {n} concealed tiles, so it should include the winning tile "
+                             f"{tiles.KIND_NAMES[win]}, which it does not")
+        counts[win] -= 1
+    elif n != need:
+        raise ValueError(f"with {len(mlds)} sets a hand holds {need} concealed tiles besides the winning tile "
+                         f"(or {need + 1} with it); got {n}")
+    total = counts.copy()
+    total[win] += 1
+    for code, t, _ in mlds:
+        if code == 1:
+            total[t:t + 3] += 1
+        else:
+            total[t] += 4 if code == 3 else 3
+    if total.max() > 4:
+        k = int(total.argmax())
+        raise ValueError(f"{int(total[k])} copies of {tiles.KIND_NAMES[k]} (hand, sets and the winning tile); only 4 exist")
+    nf = text_flowers if flowers is None else flowers
+    if isinstance(nf, bool) or not isinstance(nf, numbers.Integral) or not 0 <= int(nf) <= 8:
+        raise ValueError(f"flowers must be 0-8; got {nf!r}")
+    melds_row = np.zeros((1, 12), np.uint8)
+    for j, (code, t, exp) in enumerate(mlds):
+        melds_row[0, 3 * j:3 * j + 3] = (code, t, exp)
+    flags = np.array([[win, _flag(self_drawn, "self_drawn"), _flag(fourth_tile, "fourth_tile"), _flag(kong, "kong"),
+                       _flag(last_of_wall, "last_of_wall"), _wind(seat_wind, "seat_wind"),
+                       _wind(prevalent_wind, "prevalent_wind"), int(nf)]], np.int32)
+    out_total = np.zeros(1, np.int32)
+    out_counts = np.zeros((1, 82), np.int8)
+    _core.ensure_tables()
+    _kernel.fan_batch(counts.astype(np.uint8)[None, :].copy(), melds_row, flags, out_total, out_counts, 1)
+    return _result(int(out_total[0]), out_counts[0], int(nf))
+
+
+def fan_batch(hands, win_tile, *, melds=None, self_drawn=False, fourth_tile=False, kong=False, last_of_wall=False,
+              seat_wind=0, prevalent_wind=0, flowers=0, threads: int | None = None) -> tuple:
+    """The fans of many hands at once (a nogil kernel on ``threads`` threads).
+
+    Parameters
+    ----------
+    hands : array_like (N, 34) of int
+        The concealed tiles of each hand without its winning tile (13 - 3 * sets tiles).
+    win_tile : array_like (N,) of int
+        Each hand's winning tile kind.
+    melds : array_like (N, 4, 3) of int, optional
+        Each hand's sets: (kind, lowest tile, exposed) with kind 1 chow, 2 pung, 3 kong, 0 no
+        set; exposed 1 for a claimed set, 0 for a concealed one (a declared kong).
+    self_drawn, fourth_tile, kong, last_of_wall : bool or array_like (N,) of bool
+    seat_wind, prevalent_wind : int or array_like (N,) of 0-3
+    flowers : int or array_like (N,) of 0-8
+    threads : int or None
+
+    Returns
+    -------
+    total : ndarray (N,) int32
+        Fans including flowers; 0 for a hand that is not a win.
+    counts : ndarray (N, 82) int8
+        How many times each fan counts, columns in :data:`FAN_NAMES` order.
+
+    Raises
+    ------
+    ValueError
+        Naming the first row with a wrong tile count, a fifth copy, a malformed set or a flag
+        out of range.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mjfast import tiles
+    >>> hands = np.stack([tiles.parse_hand("123456789m123p5p"), tiles.parse_hand("123m456p789s1122z")])
+    >>> total, counts = fan_batch(hands, [tiles.tile_index("5p"), tiles.tile_index("2z")])
+    >>> total.tolist(), int(counts[0, FAN_NAMES.index("Pure Straight")])
+    ([23, 11], 1)
+    """
+    h = np.asarray(hands)
+    if h.ndim != 2 or h.shape[1] != 34 or h.dtype.kind not in "iu":
+        raise ValueError(f"hands must be an (N, 34) integer array of counts; got shape {h.shape}")
+    n = h.shape[0]
+    if (h < 0).any() or (h > 4).any():
+        raise ValueError(f"row {int(np.argwhere((h < 0) | (h > 4))[0, 0])}: counts must be 0-4")
+    win = _column(win_tile, n, "win_tile", 0, 33)
+    m = np.zeros((n, 4, 3), np.int64) if melds is None else np.asarray(melds)
+    if m.shape != (n, 4, 3) or m.dtype.kind not in "iu":
+        raise ValueError(f"melds must be an (N, 4, 3) integer array; got shape {m.shape}")
+    kind, first, exposed = m[:, :, 0], m[:, :, 1], m[:, :, 2]
+    bad = (kind < 0) | (kind > 3) | ((kind > 0) & ((first < 0) | (first > 33))) | ((exposed != 0) & (exposed != 1))
+    bad |= (kind == 1) & ((first >= 27) | (first % 9 > 6))
+    if bad.any():
+        raise ValueError(f"row {int(np.argwhere(bad)[0, 0])}: a malformed set (kind 0-3, a chow's lowest tile 1-7 "
+                         "of a suit, exposed 0/1)")
+    n_sets = (kind > 0).sum(axis=1)
+    sizes = h.sum(axis=1)
+    wrong = sizes != 13 - 3 * n_sets
+    if wrong.any():
+        i = int(np.flatnonzero(wrong)[0])
+        raise ValueError(f"row {i}: {int(sizes[i])} concealed tiles with {int(n_sets[i])} sets; a hand holds 13 - 3 "
+                         "per set besides its winning tile")
+    total = h.astype(np.int64).copy()
+    rows = np.arange(n)
+    total[rows, win] += 1
+    for j in range(4):
+        for off in range(3):
+            sel = (kind[:, j] == 1)
+            np.add.at(total, (rows[sel], np.clip(first[sel, j] + off, 0, 33)), 1)
+        sel = kind[:, j] >= 2
+        np.add.at(total, (rows[sel], first[sel, j]), np.where(kind[sel, j] == 3, 4, 3))
+    if (total > 4).any():
+        raise ValueError(f"row {int(np.argwhere(total > 4)[0, 0])}: more than 4 copies of a kind")
+    flags = np.stack([win, _column(self_drawn, n, "self_drawn", 0, 1), _column(fourth_tile, n, "fourth_tile", 0, 1),
+                      _column(kong, n, "kong", 0, 1), _column(last_of_wall, n, "last_of_wall", 0, 1),
+                      _column(seat_wind, n, "seat_wind", 0, 3), _column(prevalent_wind, n, "prevalent_wind", 0, 3),
+                      _column(flowers, n, "flowers", 0, 8)], axis=1).astype(np.int32)
+    out_total = np.zeros(n, np.int32)
+    out_counts = np.zeros((n, 82), np.int8)
+    if n:
+        _core.ensure_tables()
+        _kernel.fan_batch(np.ascontiguousarray(h, dtype=np.uint8), np.ascontiguousarray(m.reshape(n, 12), dtype=np.uint8),
+                          np.ascontiguousarray(flags), out_total, out_counts, resolve_threads(threads))
+    return out_total, out_counts
+
+
+def _column(v, n: int, name: str, lo: int, hi: int) -> np.ndarray:
+    a = np.asarray(v)
+    if a.dtype == bool:
+        a = a.astype(np.int64)
+    if a.dtype.kind not in "iu":
+        raise ValueError(f"{name} must be integers (or bools); got dtype {a.dtype}")
+    a = np.broadcast_to(a, (n,)) if a.ndim == 0 else a
+    if a.shape != (n,):
+        raise ValueError(f"{name} must be a scalar or have shape ({n},); got {a.shape}")
+    if n and ((a < lo) | (a > hi)).any():
+        i = int(np.flatnonzero((a < lo) | (a > hi))[0])
+        raise ValueError(f"row {i}: {name} must be {lo}-{hi}; got {int(a[i])}")
+    return a.astype(np.int64)
