@@ -20,11 +20,12 @@ Tile kinds: mjfast's (0-8 m, 9-17 p, 18-26 s, 27-30 E S W N, 31 White, 32 Green,
 import numpy as np
 cimport numpy as cnp
 from cython.parallel cimport prange
-from libc.stdint cimport uint8_t, int8_t, int32_t
+from libc.stdint cimport uint8_t, int8_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
 from mjfast._core cimport mj_tables_t, mj_get_tables
-from mjfast._kernels.hand cimport standard_winning_counts
+from mjfast._kernels.hand cimport win_value, POW5
+from mjfast._kernels.bits cimport mj_load64, mj_base5_8, mj_ctz64
 
 cnp.import_array()
 
@@ -176,16 +177,36 @@ EXCL[:] = [
 
 FAN_VALUES = [FAN_VALUE[i] for i in range(82)]
 
+# kind sets as 34-bit masks (bit k = kind k)
+cdef uint64_t M_HONOR = ((<uint64_t>1 << 7) - 1) << 27
+cdef uint64_t M_WIND = (<uint64_t>15) << 27
+cdef uint64_t M_DRAGON = (<uint64_t>7) << 31
+cdef uint64_t M_TERMINAL = (<uint64_t>1 | (<uint64_t>1 << 8) | (<uint64_t>1 << 9) | (<uint64_t>1 << 17)
+                            | (<uint64_t>1 << 18) | (<uint64_t>1 << 26))
+cdef uint64_t M_GREEN = ((<uint64_t>0b010101110) << 18) | (<uint64_t>1 << 32)       # 23468s, Green
+cdef uint64_t M_REVERSIBLE = ((<uint64_t>0b110011111) << 9) | ((<uint64_t>0b110111010) << 18) | (<uint64_t>1 << 31)
+cdef uint64_t M_SUIT[4]
+M_SUIT[0] = <uint64_t>0x1FF
+M_SUIT[1] = (<uint64_t>0x1FF) << 9
+M_SUIT[2] = (<uint64_t>0x1FF) << 18
+M_SUIT[3] = M_HONOR
+
 
 # ------------------------------------------------------------------------------------------
 # tiles
 
+cdef int SUIT_OF[34]
+SUIT_OF[:] = [0] * 9 + [1] * 9 + [2] * 9 + [3] * 7
+cdef int RANK_OF[34]
+RANK_OF[:] = list(range(1, 10)) * 3 + [0] * 7
+
+
 cdef inline int suit_of(int k) noexcept nogil:
-    return k // 9 if k < 27 else 3
+    return SUIT_OF[k]
 
 
 cdef inline int rank_of(int k) noexcept nogil:
-    return k % 9 + 1 if k < 27 else 0
+    return RANK_OF[k]
 
 
 cdef inline bint is_honor(int k) noexcept nogil:
@@ -278,48 +299,73 @@ cdef bint is_standard_any(const int* counts) noexcept nogil:
     return False
 
 
-cdef bint unique_wait(const int* before, bint seven_pairs, int win, const mj_tables_t* T) noexcept nogil:
-    """Whether the standing tiles without the winning tile (before) wait on exactly one kind (win
-    itself, which completes them) under the standard shape and, with seven_pairs, the seven-pairs
-    shape; exhausted kinds count."""
-    cdef int x, k, odd = 0, odd_kind = -1
-    cdef uint8_t h[40]
+cdef uint64_t SUIT_BITS = (<uint64_t>0x1FF) | ((<uint64_t>0x1FF) << 9) | ((<uint64_t>0x1FF) << 18)
+# shifting a kind set up by one (two) within its suit: the kinds that may not move up
+cdef uint64_t NOT_TOP1 = SUIT_BITS & ~((<uint64_t>1 << 8) | (<uint64_t>1 << 17) | (<uint64_t>1 << 26))
+cdef uint64_t NOT_TOP2 = NOT_TOP1 & ~((<uint64_t>1 << 7) | (<uint64_t>1 << 16) | (<uint64_t>1 << 25))
+cdef uint64_t NOT_BOT1 = SUIT_BITS & ~((<uint64_t>1) | (<uint64_t>1 << 9) | (<uint64_t>1 << 18))
+cdef uint64_t NOT_BOT2 = NOT_BOT1 & ~((<uint64_t>1 << 1) | (<uint64_t>1 << 10) | (<uint64_t>1 << 19))
+
+
+cdef bint unique_wait(const uint8_t* h, bint seven_pairs, int win, const mj_tables_t* T) noexcept nogil:
+    """Whether the standing tiles without the winning tile (h: 34 counts, 40 bytes readable) wait
+    on exactly one kind (win itself, which completes them) under the standard shape and, with
+    seven_pairs, the seven-pairs shape; exhausted kinds count."""
+    cdef int x, k, s, odd = 0, odd_kind = -1, v
+    cdef uint32_t code[4]
+    cdef int val[4]
     cdef int c[34]
-    cdef bint wins, small = True
-    if seven_pairs:
-        # seven pairs complete only by the one kind held an odd number of times, if just one is
-        for k in range(34):
-            if before[k] & 1:
+    cdef uint64_t held = 0, near, w, big = 0
+    for k in range(5):
+        w = mj_load64(h + 8 * k) if k < 4 else mj_load64(h + 26)
+        big |= (w + 0x7C7C7C7C7C7C7C7CULL) & 0x8080808080808080ULL       # a lane above 3
+    for k in range(34):
+        if h[k]:
+            held |= (<uint64_t>1) << k
+            if h[k] & 1:
                 odd += 1
                 odd_kind = k
-        if odd == 1 and odd_kind != win:
-            return False
+    if seven_pairs and odd == 1 and odd_kind != win:
+        return False            # seven pairs complete only by the one kind held an odd number of times
+    # a standard completion puts the new kind in a set or the pair with tiles already held
+    near = (held | ((held & NOT_TOP1) << 1) | ((held & NOT_TOP2) << 2) | ((held & NOT_BOT1) >> 1)
+            | ((held & NOT_BOT2) >> 2))
+    near &= ~((<uint64_t>1) << win)
+    if big == 0:
+        # each suit's shape code (base 5, as the tables index them): one more tile of kind x
+        # changes one code by a power of 5
+        code[0] = mj_base5_8(mj_load64(h)) + h[8] * POW5[8]
+        code[1] = mj_base5_8(mj_load64(h + 9)) + h[17] * POW5[8]
+        code[2] = mj_base5_8(mj_load64(h + 18)) + h[26] * POW5[8]
+        code[3] = mj_base5_8(mj_load64(h + 26) >> 8)
+        val[0] = win_value(T.suit_win, code[0])
+        val[1] = win_value(T.suit_win, code[1])
+        val[2] = win_value(T.suit_win, code[2])
+        val[3] = win_value(T.honor_win, code[3])
+        while near:
+            x = mj_ctz64(near)
+            near &= near - 1
+            if x < 27:
+                s = x // 9
+                v = win_value(T.suit_win, code[s] + POW5[x - 9 * s])
+            else:
+                s = 3
+                v = win_value(T.honor_win, code[3] + POW5[x - 27])
+            for k in range(4):
+                if k != s:
+                    v *= val[k]
+            if v == 2:
+                return False
+        return True
     for k in range(34):
-        if before[k] > 3:
-            small = False
-        h[k] = <uint8_t>before[k]
-        c[k] = before[k]
-    for k in range(34, 40):
-        h[k] = 0
-    for x in range(34):
-        if x == win:
-            continue
-        # a standard completion puts x in a set or the pair with tiles already held
-        if x < 27:
-            if not (before[x] or (x % 9 >= 1 and before[x - 1]) or (x % 9 >= 2 and before[x - 2])
-                    or (x % 9 <= 7 and before[x + 1]) or (x % 9 <= 6 and before[x + 2])):
-                continue
-        elif not before[x]:
-            continue
-        if small:
-            h[x] += 1
-            wins = standard_winning_counts(h, T)
-            h[x] -= 1
-        else:
-            c[x] += 1
-            wins = is_standard_any(c)
-            c[x] -= 1
-        if wins:
+        c[k] = h[k]
+    while near:
+        x = mj_ctz64(near)
+        near &= near - 1
+        c[x] += 1
+        v = is_standard_any(c)
+        c[x] -= 1
+        if v:
             return False
     return True
 
@@ -455,38 +501,73 @@ ctypedef struct ctx_t:
     int trait_fan[12]
     int trait_val[12]
     int fours                 # kinds held four times (standing and melds)
+    uint64_t present          # kinds in the hand (standing or melds)
+    int distinct              # kinds in the standing tiles
+    int odd                   # kinds held an odd number of times in the standing tiles
 
 
 cdef bint ctx_unique_wait(ctx_t* x) noexcept nogil:
-    cdef int before[34]
+    cdef uint8_t before[40]
     cdef int k
     if x.unique < 0:
         for k in range(34):
-            before[k] = x.standing[k]
+            before[k] = <uint8_t>x.standing[k]
+        for k in range(34, 40):
+            before[k] = 0
         before[x.win] -= 1
         x.unique = unique_wait(before, x.n_decl == 0, x.win, x.T)
     return x.unique
 
 
+cdef inline void trait_add(ctx_t* x, int f, int v) noexcept nogil:
+    x.trait_fan[x.n_trait] = f
+    x.trait_val[x.n_trait] = v
+    x.n_trait += 1
+
+
 cdef void prepare_traits(ctx_t* x) noexcept nogil:
-    """The suit, trait and rank fans of the tiles present, and the kinds held four times."""
-    cdef int present[34]
-    cdef int t[82]
-    cdef int k
-    memset(t, 0, sizeof(t))
-    present_kinds(x, present)
-    suit_fans(present, t)
-    trait_fans(present, t)
-    rank_fans(present, t)
+    """The suit, trait and rank fans of the tiles present (as suit_fans, trait_fans and
+    rank_fans count them, on 34-bit masks), and the kinds held four times."""
+    cdef uint64_t p = x.present
+    cdef int n_suits = 0, missing, ranks
+    cdef bint honors = (p & M_HONOR) != 0, simples
     x.n_trait = 0
-    for k in range(N_FANS):
-        if t[k] and x.n_trait < 12:
-            x.trait_fan[x.n_trait] = k
-            x.trait_val[x.n_trait] = t[k]
-            x.n_trait += 1
-    x.fours = 0
-    for k in range(34):
-        x.fours += x.standing[k] + x.declared_counts[k] == 4
+    # suits
+    n_suits = ((p & M_SUIT[0]) != 0) + ((p & M_SUIT[1]) != 0) + ((p & M_SUIT[2]) != 0)
+    missing = 3 - n_suits
+    if missing == 2:
+        trait_add(x, F_HALF_FLUSH if honors else F_FULL_FLUSH, 1)
+    else:
+        if not honors:
+            trait_add(x, F_NO_HONORS, 1)
+        if missing:
+            trait_add(x, F_ONE_VOIDED_SUIT, missing)
+    if n_suits == 3 and (p & M_WIND) and (p & M_DRAGON):
+        trait_add(x, F_ALL_TYPES, 1)
+    # traits
+    simples = (p & (M_TERMINAL | M_HONOR)) == 0
+    if simples:
+        trait_add(x, F_ALL_SIMPLES, 1)
+    if (p & ~M_REVERSIBLE) == 0:
+        trait_add(x, F_REVERSIBLE_TILES, 1)
+    if (p & ~M_GREEN) == 0:
+        trait_add(x, F_ALL_GREEN, 1)
+    if not simples:
+        if (p & ~M_HONOR) == 0:
+            trait_add(x, F_ALL_HONORS, 1)
+        elif (p & ~M_TERMINAL) == 0:
+            trait_add(x, F_ALL_TERMINALS, 1)
+        elif (p & ~(M_TERMINAL | M_HONOR)) == 0:
+            trait_add(x, F_ALL_TERMINALS_AND_HONORS, 1)
+    # ranks (number tiles only)
+    if not honors:
+        ranks = <int>(((p & M_SUIT[0]) | ((p & M_SUIT[1]) >> 9) | ((p & M_SUIT[2]) >> 18)) << 1)
+        if (ranks & ~0b11110) == 0:
+            trait_add(x, F_LOWER_FOUR if ranks & (1 << 4) else F_LOWER_TILES, 1)
+        elif (ranks & ~0b1111000000) == 0:
+            trait_add(x, F_UPPER_FOUR if ranks & (1 << 6) else F_UPPER_TILES, 1)
+        elif (ranks & ~0b1110000) == 0:
+            trait_add(x, F_MIDDLE_TILES, 1)
 
 
 cdef inline void add_traits(const ctx_t* x, int* table) noexcept nogil:
@@ -1108,14 +1189,11 @@ cdef int score_standard(ctx_t* x, const split_t* sp, int* table) noexcept nogil:
     apply_exclusions(table)
     if not table[F_BIG_FOUR_WINDS]:
         wind_fans(winds, nw, x, table)
-    r = 0
-    for i in range(N_FANS):
-        if table[i]:
-            r = 1
-            break
-    if not r:
-        table[F_CHICKEN_HAND] += 1
-    return fan_total(table)
+    t = fan_total(table)
+    if t == 0:                                 # nothing counted (no count is ever negative)
+        table[F_CHICKEN_HAND] = 1
+        t = FAN_VALUE[F_CHICKEN_HAND]
+    return t
 
 
 # ------------------------------------------------------------------------------------------
@@ -1220,11 +1298,22 @@ cdef int thirteen_orphans_form(ctx_t* x, int* table) noexcept nogil:
     return 1
 
 
+cdef bint has_knitted(const int* standing) noexcept nogil:
+    cdef int p, j
+    for p in range(6):
+        for j in range(9):
+            if not standing[KNITTED[p][j]]:
+                break
+        else:
+            return True
+    return False
+
+
 cdef int knitted_straight_form(ctx_t* x, int* table, splits_t* sp) noexcept nogil:
     """Knitted straight (in the standing tiles) + one set (standing, or the only meld) + pair."""
     cdef int p = -1, q, j, k, pair, fkind, ftile, fexp, win = x.win, r
     cdef int rest[34]
-    cdef int outside[34]
+    cdef uint8_t outside[40]
     cdef int total[34]
     cdef const int* ks
     for q in range(6):
@@ -1295,7 +1384,9 @@ cdef int knitted_straight_form(ctx_t* x, int* table, splits_t* sp) noexcept nogi
         # the wait test looks at the 5 tiles outside the knitted straight only
         if rest[win]:
             for k in range(34):
-                outside[k] = rest[k]
+                outside[k] = <uint8_t>rest[k]
+            for k in range(34, 40):
+                outside[k] = 0
             outside[win] -= 1
             if unique_wait(outside, False, win, x.T):
                 if fkind == G_CHOW and (win == ftile or win == ftile + 2):
@@ -1376,6 +1467,18 @@ cdef int mcr_fan(const fan_in_t* inp, fan_out_t* out, const mj_tables_t* T) noex
             x.declared_counts[inp.meld_tile[i]] += 4 if inp.meld_kind[i] == MK_KONG else 3
             if inp.meld_kind[i] == MK_KONG:
                 any_kong = 1
+    x.present = 0
+    x.distinct = 0
+    x.odd = 0
+    x.fours = 0
+    for k in range(34):
+        if x.standing[k]:
+            x.distinct += 1
+            x.odd += x.standing[k] & 1
+            x.present |= (<uint64_t>1) << k
+        elif x.declared_counts[k]:
+            x.present |= (<uint64_t>1) << k
+        x.fours += x.standing[k] + x.declared_counts[k] == 4
     x.self_drawn = inp.self_drawn != 0
     x.last_of_wall = inp.last_of_wall != 0
     x.seat_wind = inp.seat_wind
@@ -1389,17 +1492,19 @@ cdef int mcr_fan(const fan_in_t* inp, fan_out_t* out, const mj_tables_t* T) noex
         x.kong = 0
     prepare_traits(&x)
 
+    # the special forms (cheap tests first: pairs, distinct kinds, the knitted kinds, one suit)
     if x.n_decl == 0:
-        special = seven_pairs_form(&x, best)
-        if special:
-            seven = best[F_SEVEN_PAIRS]
-        if not special:
+        if x.odd == 0:
+            special = seven_pairs_form(&x, best)
+            if special:
+                seven = best[F_SEVEN_PAIRS]
+        if not special and x.distinct == 14:
             special = honors_knitted_form(&x, best)
-        if not special:
+        if not special and x.distinct == 13:
             special = thirteen_orphans_form(&x, best)
-    if not special and x.n_decl <= 1:
+    if not special and x.n_decl <= 1 and x.distinct >= 9 and has_knitted(x.standing):
         special = knitted_straight_form(&x, best, &sp)
-    if not special and x.n_decl == 0:
+    if not special and x.n_decl == 0 and x.win < 27 and (x.present & ~M_SUIT[x.win // 9]) == 0:
         special = nine_gates_form(&x, best)
     if special:
         best_total = fan_total(best)
