@@ -158,3 +158,24 @@ def test_result_helpers():
     assert d["total"] == 23 and {f["name"] for f in d["fans"]} >= {"Pure Straight"}
     assert "total 23" in str(r)
     assert len(mcr.FANS) == 82 and mcr.FAN_NAMES[mcr.FLOWER_COLUMN] == "Flower Tiles"
+
+
+# ---------------------------------------------------------------------------------------------
+# the command line
+
+def test_cli_fan_table_and_json(capsys):
+    import json
+
+    from mjfast import cli
+
+    assert cli.main(["fan", "123456789m123p55p", "--win", "5p"]) == 0
+    out = capsys.readouterr().out
+    assert "Pure Straight" in out and "total" in out and "23" in out and "a valid win" in out
+    assert cli.main(["fan", "11m99p", "--melds", "[234p]", "[555s]", "(7777z)", "--win", "9p", "--seat-wind", "S",
+                     "--flowers", "2", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["total"] == 7 and data["flowers"] == 2 and data["reaches_min_fan"] is False
+    assert cli.main(["fan", "123m456p789s1123z", "--win", "4z"]) == 0
+    assert "not a win" in capsys.readouterr().out
+    assert cli.main(["fan", "123m456p789s1111z", "--win", "1z"]) != 0
+    assert "copies" in capsys.readouterr().err

@@ -390,6 +390,41 @@ def _cmd_analyze(args) -> int:
     return 0
 
 
+def _cmd_fan(args) -> int:
+    from . import mcr, tiles
+
+    melds = []
+    for text in args.melds or ():
+        parsed = tiles.parse_tiles(text, max_tiles=None)
+        if not parsed.melds or parsed.concealed.any():
+            raise ValueError(f"--melds takes sets in brackets or parentheses, e.g. [456p] or (2222z); got {text!r}")
+        melds.extend(parsed.melds)
+    res = mcr.fan(" ".join(args.hand), melds=melds, win_tile=args.win, self_drawn=args.self_drawn,
+                  fourth_tile=args.fourth_tile, kong=args.kong, last_of_wall=args.last_of_wall,
+                  seat_wind=args.seat_wind, prevalent_wind=args.prevalent_wind, flowers=args.flowers)
+    if args.format == "json":
+        print(json.dumps(dict(res.to_dict(), reaches_min_fan=res.reaches(args.min_fan), min_fan=args.min_fan),
+                         ensure_ascii=False, indent=2))
+        return 0
+    if not res.is_win:
+        print("not a win: the winning tile does not complete the hand")
+        return 0
+    import unicodedata
+
+    def pad(text: str, width: int) -> str:      # Chinese characters take two columns
+        cols = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+        return text + " " * max(0, width - cols)
+
+    width = max(len(f.name) for f in res.fans)
+    for f in res.fans:
+        times = f" x{f.count}" if f.count > 1 else ""
+        print(f"{f.name:<{width}}  {pad(f.chinese, 12)}  {f.value:>2}{times:>4}  {f.fans:>3}")
+    print(f"{'total':<{width}}  {pad('', 12)}  {'':>2}{'':>4}  {res.total:>3}")
+    valid = "a valid win" if res.reaches(args.min_fan) else "not a valid win"
+    print(f"{res.total_without_flowers} fan without flowers: {valid} at a minimum of {args.min_fan}")
+    return 0
+
+
 def _cmd_odds_table(args) -> int:
     from .odds import odds_table
 
@@ -516,6 +551,22 @@ def build_parser() -> argparse.ArgumentParser:
                     help="also the win-by-turn odds over this many draws (exact up to 2-shanten, else Monte Carlo)")
     an.add_argument("--seed", type=int, default=None, help="seed of a Monte Carlo win-by-turn run")
     an.set_defaults(func=_cmd_analyze)
+
+    fa = sub.add_parser("fan", help="Chinese Official (MCR) fans of a winning hand")
+    fa.add_argument("hand", nargs="+", help='hand text, e.g. "123456789m123p55p" or "11m99p [234p] (7777z) f1"')
+    fa.add_argument("--win", required=True, help="the winning tile, e.g. 5p")
+    fa.add_argument("--melds", nargs="*", default=None, help="more sets, e.g. [456p] (2222z)")
+    fa.add_argument("--self-drawn", action="store_true", help="won on a tile from the wall (default: on a discard)")
+    fa.add_argument("--fourth-tile", action="store_true", help="the winning tile is the last copy (Last Tile)")
+    fa.add_argument("--kong", action="store_true",
+                    help="self-drawn: a kong's replacement tile; on a discard: robbing a kong")
+    fa.add_argument("--last-of-wall", action="store_true", help="the last tile of the live wall")
+    fa.add_argument("--seat-wind", default="E", choices=["E", "S", "W", "N"])
+    fa.add_argument("--prevalent-wind", default="E", choices=["E", "S", "W", "N"])
+    fa.add_argument("--flowers", type=int, default=None, help="flower tiles (default: those in the hand text)")
+    fa.add_argument("--min-fan", type=int, default=8, help="the minimum for a valid win (default 8)")
+    fa.add_argument("--format", choices=["table", "json"], default="table")
+    fa.set_defaults(func=_cmd_fan)
 
     ot = sub.add_parser("odds-table", help="standard odds tables: deal odds, win-by-turn curves, win rates per seat")
     ot.add_argument("kind", choices=["deal", "win-by-turn", "win-rate", "win_by_turn", "win_rate"])
