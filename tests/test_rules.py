@@ -41,12 +41,31 @@ def test_options_and_errors_name_the_valid_values():
         R.get(3)
     with pytest.raises(ValueError, match="always allows its special forms"):
         R.get("mcr", special_forms=())
-    with pytest.raises(ValueError, match=r"144-tile set \(flowers=True\)"):
-        R.get("mcr", flowers=False)
+    assert R.get("mcr", flowers=False).n_tiles == 136          # Chinese Official: flowers an option
     for opt, bad in (("base_points", 0), ("rounds", 17), ("dead_wall", 41), ("payment", "all"), ("added_kong", "x")):
         with pytest.raises(ValueError, match=opt):
             R.get("classical", **{opt: bad})
-    assert set(R.ChineseRules.OPTIONS) == set(R.get("basic").to_dict()) - {"name", "tiles"}
+    assert set(R.ChineseRules.OPTIONS) == set(R.get("mcr").to_dict()) - {"name", "tiles"}
+    assert set(R.ChineseRules.OPTIONS) - set(R.ChineseRules.MCR_ONLY) == set(R.get("basic").to_dict()) - {"name", "tiles"}
+
+
+def test_fan_options_belong_to_mcr():
+    m = R.get("mcr")
+    assert (m.scoring, m.min_fan, m.false_win) == ("fan", 8, "penalty")
+    assert m.kernel()["fan_scoring"] == 1 and m.kernel()["min_fan"] == 8
+    old = R.get("mcr", scoring="basic", min_fan=0)
+    assert old.kernel()["fan_scoring"] == 0 and not old.uses_fans and old.base_points == 20
+    assert R.get("mcr", scoring="basic", base_points=8).base_points == 8
+    for opt, val in (("min_fan", 8), ("scoring", "fan"), ("false_win", "error")):
+        with pytest.raises(ValueError, match=rf"{opt} applies to rules='mcr'"):
+            R.get("classical", **{opt: val})
+    with pytest.raises(ValueError, match="base_points applies to scoring='basic'"):
+        R.get("mcr", base_points=10)
+    with pytest.raises(ValueError, match="payment applies to scoring='basic'"):
+        R.get("mcr", payment="discarder")
+    for opt, bad in (("min_fan", -1), ("min_fan", 89), ("scoring", "flat"), ("false_win", "ignore")):
+        with pytest.raises(ValueError, match=opt):
+            R.get("mcr", **{opt: bad})
     assert all(o.doc for cls in (R.ChineseRules, R.AmericanRules) for o in cls.OPTIONS.values())
 
 

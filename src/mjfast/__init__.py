@@ -27,7 +27,7 @@ The layers, bottom up (the README's "Layout" section says where each piece lives
 from . import amsim, mcr, odds, plot, rules, sim, tiles, wall, winturn  # noqa: E402  (plot: matplotlib only when drawing)
 from ._runtime.threads import show_config
 from ._version import __version__
-from .analysis import DiscardOption, HandAnalysis, analyze
+from .analysis import DiscardOption, HandAnalysis, WaitFan, analyze
 from .analysis.odds import OddsTable, odds_table
 from .analysis.winturn import WinByTurn, win_by_turn, win_by_turn_random
 from .deals import Deals, DealStats, deal, deal_stats
@@ -72,8 +72,8 @@ __all__ = [
     "GameRules", "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect", "compare",
     "game_rules", "replay", "rerun", "simulate",
     # analysis
-    "DiscardOption", "HandAnalysis", "OddsTable", "WinByTurn", "analyze", "odds_table", "plot", "win_by_turn",
-    "win_by_turn_random",
+    "DiscardOption", "HandAnalysis", "OddsTable", "WaitFan", "WinByTurn", "analyze", "odds_table", "plot",
+    "win_by_turn", "win_by_turn_random",
     # configuration
     "show_config",
     # environments (imported on first use)

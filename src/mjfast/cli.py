@@ -6,7 +6,8 @@
 ``mjfast demo``       classify a batch of random hands and report how fast
 ``mjfast shanten H``  shanten, waits and effective tiles of one hand
 ``mjfast analyze H``  one hand as a table: shanten per form, waits, each discard's effective tiles
-``mjfast odds-table`` deal odds, win-by-turn curves or win rates as a table (and a plot)
+                     (--rules mcr: the fans of each wait, on a discard and self-drawn)
+``mjfast odds-table`` deal odds, win-by-turn curves, win rates or MCR ready deals as a table (and a plot)
 ``mjfast config``     how mjfast was built (OpenMP or not) and what it will use
 """
 from __future__ import annotations
@@ -369,7 +370,9 @@ def _cmd_analyze(args) -> int:
     from .analysis import analyze
 
     text = " ".join(args.hand)
-    res = analyze(text, visible=args.visible, rules=args.rules)
+    mcr_kw = {k: v for k, v in (("min_fan", args.min_fan), ("seat_wind", args.seat_wind),
+                                ("prevalent_wind", args.prevalent_wind)) if v is not None}   # --rules mcr only
+    res = analyze(text, visible=args.visible, rules=args.rules, **mcr_kw)
     odds = None
     if args.draws:
         from .winturn import win_by_turn
@@ -393,7 +396,7 @@ def _cmd_analyze(args) -> int:
 def _cmd_fan(args) -> int:
     from . import mcr, tiles
 
-    melds = []
+    melds: list = []
     for text in args.melds or ():
         parsed = tiles.parse_tiles(text, max_tiles=None)
         if not parsed.melds or parsed.concealed.any():
@@ -429,13 +432,16 @@ def _cmd_odds_table(args) -> int:
     from .odds import odds_table
 
     kind = args.kind.replace("-", "_")
-    rules = [_rules_arg(r) for r in args.rules.split(",")] if args.rules else ["classical"]
-    needs_seed = kind == "win_rate" or (kind == "deal" and args.method == "monte_carlo") or (
+    rules = ([_rules_arg(r) for r in args.rules.split(",")] if args.rules
+             else ["mcr" if kind == "mcr_ready" else "classical"])
+    needs_seed = kind in ("win_rate", "mcr_ready") or (kind == "deal" and args.method == "monte_carlo") or (
         kind == "win_by_turn" and (not args.hand or args.method == "monte_carlo"))
     seed = _seed_or_fresh(args.seed) if needs_seed else args.seed
-    kw = {}
+    kw: dict[str, Any] = {}
     if args.n is not None:
         kw["samples"] = args.n
+    if args.min_fan is not None:
+        kw["min_fan"] = args.min_fan
     policies = args.policies.split(",") if "," in args.policies else args.policies
     try:
         table = odds_table(kind, rules=rules if len(rules) > 1 else rules[0], method=args.method,
@@ -550,6 +556,10 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--draws", type=int, default=None,
                     help="also the win-by-turn odds over this many draws (exact up to 2-shanten, else Monte Carlo)")
     an.add_argument("--seed", type=int, default=None, help="seed of a Monte Carlo win-by-turn run")
+    an.add_argument("--min-fan", type=int, default=None,
+                    help="--rules mcr: the minimum of a valid win, fans without flowers (default 8)")
+    an.add_argument("--seat-wind", default=None, choices=["E", "S", "W", "N"], help="--rules mcr: default E")
+    an.add_argument("--prevalent-wind", default=None, choices=["E", "S", "W", "N"], help="--rules mcr: default E")
     an.set_defaults(func=_cmd_analyze)
 
     fa = sub.add_parser("fan", help="Chinese Official (MCR) fans of a winning hand")
@@ -568,14 +578,18 @@ def build_parser() -> argparse.ArgumentParser:
     fa.add_argument("--format", choices=["table", "json"], default="table")
     fa.set_defaults(func=_cmd_fan)
 
-    ot = sub.add_parser("odds-table", help="standard odds tables: deal odds, win-by-turn curves, win rates per seat")
-    ot.add_argument("kind", choices=["deal", "win-by-turn", "win-rate", "win_by_turn", "win_rate"])
-    ot.add_argument("--rules", default=None, help="rule set or comma-separated list (default classical)")
+    ot = sub.add_parser("odds-table", help="standard odds tables: deal odds, win-by-turn curves, win rates per seat, "
+                                           "Chinese Official deals one tile from an 8-fan win")
+    ot.add_argument("kind", choices=["deal", "win-by-turn", "win-rate", "mcr-ready", "win_by_turn", "win_rate",
+                                     "mcr_ready"])
+    ot.add_argument("--rules", default=None,
+                    help="rule set or comma-separated list (default classical; mcr for mcr-ready)")
     ot.add_argument("--method", choices=["exact", "monte_carlo", "auto"], default=None,
                     help="deal: exact (default) or monte_carlo; win-by-turn with --hand: auto (default), exact, monte_carlo")
     ot.add_argument("--hand", action="append", default=None, help="win-by-turn: a hand (repeat for several)")
     ot.add_argument("--draws", type=int, default=18, help="win-by-turn: number of draws (default 18)")
     ot.add_argument("-n", type=int, default=None, help="Monte Carlo deals / samples")
+    ot.add_argument("--min-fan", type=int, default=None, help="mcr-ready: the minimum of a valid win (default 8)")
     ot.add_argument("--games", type=int, default=2000, help="win-rate: games to simulate (default 2000)")
     ot.add_argument("--policy", default="greedy", choices=["greedy", "first", "greedy_swap"],
                     help="win-by-turn drawing policy")

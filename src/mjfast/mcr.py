@@ -174,6 +174,31 @@ def _meld(m) -> tuple:
     return _MELD_CODE[kind], min(meld.tiles), 0 if state == "concealed" else 1
 
 
+def _melds_array(melds: Sequence) -> np.ndarray:
+    """The (4, 3) fan_batch rows (kind code, lowest tile, exposed) of up to four sets
+    (:class:`mjfast.tiles.Meld` or tuples, as :func:`fan` takes them); unused rows are 0."""
+    out = np.zeros((4, 3), np.int64)
+    if len(melds) > 4:
+        raise ValueError(f"at most 4 sets besides the concealed tiles; got {len(melds)}")
+    for j, m in enumerate(melds):
+        out[j] = _meld(m)
+    return out
+
+
+def _min_fan(v) -> int:
+    """A minimum for a valid win: a non-negative int (8 in the Chinese Official rules)."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise TypeError(f"min_fan must be an int, not {type(v).__name__}")
+    if not 0 <= int(v) <= 1000:
+        raise ValueError(f"min_fan must be between 0 and 1000; got {v}")
+    return int(v)
+
+
+def _wind_name(w, name: str) -> str:
+    """A seat or prevalent wind (as :func:`fan` takes it) as its letter "E", "S", "W" or "N"."""
+    return "ESWN"[_wind(w, name)]
+
+
 def fan(hand, *, melds: Sequence = (), win_tile, self_drawn: bool = False, fourth_tile: bool = False,
         kong: bool = False, last_of_wall: bool = False, seat_wind="E", prevalent_wind="E",
         flowers: int | None = None) -> FanResult:
@@ -367,6 +392,25 @@ def fan_batch(hands, win_tile, *, melds=None, self_drawn=False, fourth_tile=Fals
         _kernel.fan_batch(np.ascontiguousarray(h, dtype=np.uint8), np.ascontiguousarray(m.reshape(n, 12), dtype=np.uint8),
                           np.ascontiguousarray(flags), out_total, out_counts, resolve_threads(threads))
     return out_total, out_counts
+
+
+def _win_totals(rows: np.ndarray, wins, melds=None, *, fourth_tile=False, seat_wind=0, prevalent_wind=0,
+                threads: int | None = 1) -> tuple:
+    """Fans (no flowers) of each row of concealed tiles won on its tile, on a discard and
+    self-drawn: two (M,) int32 arrays (0: not a win). ``melds``: one (4, 3) array of sets (see
+    :func:`_melds_array`) shared by every row, or None; ``fourth_tile``: a bool or (M,) bools;
+    the winds as :func:`fan` takes them."""
+    m = len(rows)
+    if m == 0:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32)
+    wins = np.asarray(wins, np.int64)
+    fourth = np.broadcast_to(np.asarray(fourth_tile, bool), (m,))
+    both = np.concatenate([rows, rows])
+    mel = None if melds is None else np.broadcast_to(np.asarray(melds, np.int64), (2 * m, 4, 3))
+    total, _ = fan_batch(both, np.concatenate([wins, wins]), melds=mel, self_drawn=np.repeat(np.array([0, 1]), m),
+                         fourth_tile=np.concatenate([fourth, fourth]), seat_wind=_wind(seat_wind, "seat_wind"),
+                         prevalent_wind=_wind(prevalent_wind, "prevalent_wind"), threads=threads)
+    return total[:m], total[m:]
 
 
 def _column(v, n: int, name: str, lo: int, hi: int) -> np.ndarray:

@@ -13,12 +13,14 @@ from mjfast._kernels.hand cimport (
     called_knitted_distance, features_for, special_distance,
 )
 from mjfast._kernels.engine cimport table_t, Table, OUT_FAMILY
+from mjfast._kernels.mcr_fan cimport fan_out_t, N_FANS
 
 cdef enum:
     MAX_SET = 192
     FIRST_BONUS = 136
     FIRST_JOKER = 144
     MAX_MELDS = 6
+    WV_SLOTS = 8
     POLICY_SALT = 0x5A17C0DE5A17C0DE   # the built-in policies' key: k0 ^ POLICY_SALT
 
 # meld kinds (also the claim-count columns)
@@ -32,7 +34,16 @@ cdef enum:
 # per-game output columns: the common ones (engine.pxd OUT_*), then claims by player and kind
 cdef enum:
     OUT_CLAIMS = OUT_FAMILY      # 20 columns: player * 5 + meld kind (M_*)
-    N_OUT = OUT_FAMILY + 20
+    # fan statistics of wins scored with the fan calculator (rules with uses_fans)
+    OUT_FAN_SUM = OUT_FAMILY + 20     # sum over wins of the hand's fan (flowers not counted)
+    OUT_FAN_SQ = OUT_FAMILY + 21      # ... of its square
+    OUT_FAN_TOTAL = OUT_FAMILY + 22   # sum over wins of the fan paid (flowers counted)
+    OUT_FAN_TOTAL_SQ = OUT_FAMILY + 23
+    OUT_FALSE_WINS = OUT_FAMILY + 24  # 4 columns: false wins declared by each player
+    OUT_FAN_COUNTS = OUT_FAMILY + 28  # N_FANS columns: wins in which each fan counts
+    OUT_FAN_HIST = OUT_FAMILY + 28 + N_FANS   # FAN_HIST columns: wins by hand fan 0 .. FAN_HIST - 1 (and more)
+    FAN_HIST = 100
+    N_OUT = OUT_FAMILY + 28 + N_FANS + FAN_HIST
 
 # state-machine phases (t.phase) and turn modes
 cdef enum:
@@ -45,6 +56,7 @@ cdef enum:
     PH_CLAIMS = 6        # kong, pung and chow claims (g.ci, g.claimer, g.claim, g.chow_start)
     PH_OVER = 7          # the game is over
     PH_WINDOW = 8        # t.collect_claims: every seat with a claim answers (g.ci), then priority
+    PH_ROB = 9           # robbing an added kong (fan scoring): Mahjong claims on g.discard, in turn order
 
 ctypedef struct rules_t:
     const mj_tables_t* T  # the shanten and winning tables
@@ -61,6 +73,10 @@ ctypedef struct rules_t:
     int refill_dead_wall  # 1: the dead wall keeps its size (each replacement moves the live wall's
                           # end); 0: replacements use up the dead wall first (seed 000)
     int added_kong_drawn  # 1: an added kong only with the tile just drawn; 0: any held copy
+    int fan_scoring       # 1: wins paid 8 + fan (MCR competition), added kongs can be robbed
+    int min_fan           # a win needs this many fan, flowers not counted (with uses_fans)
+    int uses_fans         # fan_scoring or min_fan > 0: every win is scored with the calculator
+    int false_win_error   # 1: an external seat's false win is an illegal action; 0: it pays 30
 
 ctypedef struct player_t:
     uint8_t hand[34]
@@ -79,6 +95,12 @@ ctypedef struct player_t:
     int last_claim_turn
     uint8_t discards[64]    # kinds discarded, in order (claimed ones included)
     int n_discards
+    # the fan-aware policies' memory of ready hands (wait_value): key = the concealed tiles
+    # and declared sets, the waits, and which waits win with min_fan on a discard / self-drawn
+    uint64_t wv_key[WV_SLOTS]
+    uint64_t wv_waits[WV_SLOTS]
+    uint64_t wv_discard[WV_SLOTS]
+    uint64_t wv_self[WV_SLOTS]
 
 ctypedef struct game_t:
     table_t t                # the shared header (engine.pxd): streams, policies, phase, log, out
@@ -103,6 +125,16 @@ ctypedef struct game_t:
     int chow_start
     int window[4]            # PH_WINDOW: each seat's answer (C_*), window_chow[s] its chow's first kind
     int window_chow[4]
+    int after_kong           # the player on turn's latest tile is a kong's replacement
+    int robbing              # PH_ROB: the claims are on an added kong's tile
+    int win_ok[4]            # the latest win check of each seat: W_* below
+    fan_out_t fan[4]         # ... and its fans (with uses_fans)
+
+# what a win check found (g.win_ok)
+cdef enum:
+    W_NONE = 0          # not a complete hand
+    W_FALSE = 1         # complete, but below min_fan: a false win if declared
+    W_VALID = 2
 
 # claim codes (PH_WINS, PH_CLAIMS, PH_WINDOW; the options of an ASK_CLAIM question)
 cdef enum:
@@ -111,6 +143,9 @@ cdef enum:
     C_KONG = 2
     C_PUNG = 3
     C_CHOW = 4        # a chow (as an option of a claim question: 100 + the chow's first kind)
+    C_FALSE = 5       # PH_WINDOW: the seat declared a false win
+    # an external seat's answer declaring a win that is not offered (a false win)
+    ANSWER_FALSE_WIN = -1000
 
 # how a turn starts (g.mode)
 cdef enum:

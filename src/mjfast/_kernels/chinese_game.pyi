@@ -8,6 +8,8 @@ OUT_WIDTH: int
 OUT_COLUMNS: dict[str, int]
 MELD_NAMES: tuple[str, ...]
 ILLEGAL: dict[int, str]
+FALSE_WIN_ANSWER: int
+FAN_HIST_BINS: int
 
 class ChineseTable(Table):
     def __init__(self, rules: dict, capacity: int = ...) -> None: ...

@@ -36,10 +36,10 @@ from libc.string cimport memset, memcpy
 from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next
 from mjfast._kernels.engine cimport (
     table_t, Table, shuffle_ids, log_event, ask, illegal, start_table, run_batch, SUSPEND,
-    POL_RANDOM, POL_GREEDY, POL_DEFENSIVE, POL_EXTERNAL, ADV_DONE, ADV_DECIDE, ADV_ERROR,
+    POL_RANDOM, POL_GREEDY, POL_DEFENSIVE, POL_EXTERNAL, POL_GREEDY_BLIND, ADV_DONE, ADV_DECIDE, ADV_ERROR,
     ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, HANDS_STREAM, ADV_HAND,
     EV_HAND, EV_DEAL, EV_DRAW, EV_BONUS, EV_REPLACE, EV_DISCARD, EV_CHOW, EV_PUNG, EV_KONG,
-    EV_CONCEALED_KONG, EV_ADDED_KONG, EV_READY, EV_WIN, EV_EXHAUSTED, EV_SCORE,
+    EV_CONCEALED_KONG, EV_ADDED_KONG, EV_READY, EV_WIN, EV_EXHAUSTED, EV_SCORE, EV_FAN, EV_FALSE_WIN,
     OUT_SCORE, OUT_WINS, OUT_SELF_DRAWN, OUT_DEAL_INS, OUT_HANDS, OUT_TURNS, OUT_DRAWS, OUT_FAMILY,
 )
 from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
@@ -56,6 +56,8 @@ from mjfast._core cimport (
     FLAG_KONG_TWO_PAIRS,
 )
 
+from mjfast._kernels.mcr_fan cimport fan_in_t, fan_out_t, mcr_fan, MK_CHOW, MK_PUNG, MK_KONG, N_FANS
+
 cnp.import_array()
 
 cdef extern from *:
@@ -70,7 +72,10 @@ cdef extern from *:
     const int WORD_AT "MJ_WORD_AT"[5]          # the 8-byte words lanes_to_kinds takes
 
 OUT_WIDTH = N_OUT
-OUT_COLUMNS = {"claims": OUT_CLAIMS}
+OUT_COLUMNS = {"claims": OUT_CLAIMS, "fan_sum": OUT_FAN_SUM, "fan_sq": OUT_FAN_SQ, "fan_total": OUT_FAN_TOTAL,
+               "fan_total_sq": OUT_FAN_TOTAL_SQ, "false_wins": OUT_FALSE_WINS, "fan_counts": OUT_FAN_COUNTS,
+               "fan_hist": OUT_FAN_HIST}
+FAN_HIST_BINS = FAN_HIST
 
 
 # ------------------------------------------------------------------------------------------
@@ -602,9 +607,11 @@ cdef int danger(game_t* g, int seat, int k) noexcept nogil:
 
 
 cdef bint threatened(game_t* g, int seat) noexcept nogil:
-    cdef int s
+    """An opponent shows two sets (three when wins need min_fan: a cheap melded hand cannot
+    win) or a ready hand."""
+    cdef int s, sets = 3 if g.R.min_fan > 0 else 2
     for s in range(4):
-        if s != seat and (g.p[s].n_melds >= 2 or g.p[s].ready):
+        if s != seat and (g.p[s].n_melds >= sets or g.p[s].ready):
             return True
     return False
 
@@ -620,8 +627,81 @@ cdef inline int greedy_shanten(game_t* g, uint8_t* h, codes_t* c, uint8_t* sh, i
     return each_discard(g, h, c, sh, live, f14)
 
 
+cdef inline bint fan_aware(game_t* g, int seat) noexcept nogil:
+    """Whether seat's built-in policy steers towards wins of at least min_fan fan."""
+    return g.R.min_fan > 0 and g.p[seat].policy != POL_GREEDY_BLIND
+
+
+cdef inline uint64_t hand_key(const player_t* p) noexcept nogil:
+    """A 64-bit key of p's concealed counts, declared sets and flowers (wait_value's memory)."""
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL * <uint64_t>(p.n_melds + 16 * p.bonus + 1)
+    cdef int i
+    for i in range(5):
+        h = (h ^ mj_load64(p.hand + WORD_AT[i])) * 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 31
+    for i in range(p.n_melds):
+        h = (h ^ <uint64_t>(p.meld_type[i] * 64 + p.meld_tile[i] + 1)) * 0x94D049BB133111EBULL
+        h ^= h >> 29
+    return h
+
+
+cdef int remembered(const player_t* p, int w) noexcept nogil:
+    """What wait_value remembers of p's concealed tiles (3k+1) winning on a discard of kind w
+    (plain: no situational fan): 1 valid, 0 below min_fan, -1 not known."""
+    cdef uint64_t key = hand_key(p)
+    cdef int slot = <int>(key >> 61)
+    if p.wv_key[slot] != key or not (p.wv_waits[slot] >> w) & 1:
+        return -1
+    return <int>((p.wv_discard[slot] >> w) & 1)
+
+
+cdef int wait_value(game_t* g, int seat, uint64_t waits) noexcept nogil:
+    """Seat's concealed tiles (3k+1, after a discard) wait on the kinds in `waits`: 3 per
+    unseen tile that would make a valid win on a discard, 1 per unseen tile valid only when
+    self-drawn (the fan-aware policies' value of a ready hand). Which waits are valid is
+    remembered per hand (a ready player mostly draws and discards the same tile)."""
+    cdef player_t* p = &g.p[seat]
+    cdef int w, t, v = 0, flowers = p.bonus if g.R.replace_bonus else 0
+    cdef uint64_t key = hand_key(p), todo, on_discard = 0, self_only = 0
+    cdef int slot = <int>(key >> 61)
+    cdef fan_out_t f
+    if p.wv_key[slot] == key and p.wv_waits[slot] == waits:
+        on_discard = p.wv_discard[slot]
+        self_only = p.wv_self[slot]
+    else:
+        todo = waits
+        while todo:
+            w = mj_ctz64(todo)
+            todo &= todo - 1
+            if p.hand[w] >= 4:
+                continue
+            p.hand[w] += 1
+            t = hand_fan(g, seat, w, False, &f, True)
+            if t > 0 and t - flowers >= g.R.min_fan:
+                on_discard |= (<uint64_t>1) << w
+            else:
+                t = hand_fan(g, seat, w, True, &f, True)
+                if t > 0 and t - flowers >= g.R.min_fan:
+                    self_only |= (<uint64_t>1) << w
+            p.hand[w] -= 1
+        p.wv_key[slot] = key
+        p.wv_waits[slot] = waits
+        p.wv_discard[slot] = on_discard
+        p.wv_self[slot] = self_only
+    while on_discard:
+        w = mj_ctz64(on_discard)
+        on_discard &= on_discard - 1
+        v += 3 * max(unseen(g, seat, w), 0)
+    while self_only:
+        w = mj_ctz64(self_only)
+        self_only &= self_only - 1
+        v += max(unseen(g, seat, w), 0)
+    return v
+
+
 cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
-    """Kind to discard: lowest shanten, then most unseen effective tiles, then lowest kind.
+    """Kind to discard: lowest shanten, then (fan-aware, at a ready hand) the most valuable
+    waits (wait_value), then most unseen effective tiles, then lowest kind.
 
     Defensive: when an opponent shows two sets or a ready hand, among discards within one
     shanten of the best, the lowest danger() (ties as greedy).
@@ -648,19 +728,25 @@ cdef int greedy_discard(game_t* g, int seat, bint defensive) noexcept nogil:
     p.wait_sh = best_s
     if not (cands & (cands - 1)):      # a single candidate: nothing to break
         return mj_ctz64(cands)
-    return most_effective(g, seat, &c, cands, best_s, live, &f14, NULL)
+    return most_effective(g, seat, &c, cands, best_s, live, &f14, NULL,
+                          fan_aware(g, seat) and best_s == 0, NULL)
 
 
 cdef int most_effective(game_t* g, int seat, const codes_t* c, uint64_t cands, int best_s, int live,
-                        const hand_t* f14, int* counts) noexcept nogil:
+                        const hand_t* f14, int* counts, bint by_fan, int* value) noexcept nogil:
     """The greedy tie-break: the candidate discard (a kind in the bit set cands, all at shanten
     best_s) leaving the most unseen effective tiles, the lowest kind on ties. counts (may be
-    NULL) receives each candidate's count. live, f14: from each_discard."""
+    NULL) receives each candidate's count. live, f14: from each_discard. by_fan (ready hands
+    after the discard, best_s = 0): first the highest wait_value, kept in value (may be NULL)."""
     cdef player_t* p = &g.p[seat]
     cdef draws_ctx_t dx
     cdef hand_t f13
     cdef uint64_t eff
     cdef int k, u, best_u = -1, best_k = -1, sets = c.n // 3   # (n - 1 + 1) // 3 after the discard
+    cdef int wv, best_v = -1, n = 0, i, j
+    cdef int ck[34]
+    cdef int cu[34]
+    cdef uint64_t ce[34]
     draws_setup(g, seat, c, cands, &dx)
     while cands:                       # ascending kinds: a tie keeps the lowest
         k = mj_ctz64(cands)
@@ -674,9 +760,38 @@ cdef int most_effective(game_t* g, int seat, const codes_t* c, uint64_t cands, i
         u = unseen_count(&dx, eff)
         if counts != NULL:
             counts[k] = u
-        if u > best_u:
+        if by_fan:
+            # (most effective first, lower kinds first among equals)
+            i = n
+            while i > 0 and cu[i - 1] < u:
+                ck[i] = ck[i - 1]
+                cu[i] = cu[i - 1]
+                ce[i] = ce[i - 1]
+                i -= 1
+            ck[i] = k
+            cu[i] = u
+            ce[i] = eff
+            n += 1
+        elif u > best_u:
             best_u = u
             best_k = k
+    if by_fan:
+        # the most valuable waits (wait_value <= 3 x unseen tiles: stop when none can beat the
+        # best), ties to the most effective, then the lowest kind
+        for j in range(n):
+            if 3 * cu[j] <= best_v:
+                break
+            k = ck[j]
+            p.hand[k] -= 1
+            wv = wait_value(g, seat, ce[j])
+            p.hand[k] += 1
+            if wv > best_v:
+                best_v = wv
+                best_k = k
+        if best_k < 0:
+            best_k = ck[0]
+    if value != NULL:
+        value[0] = best_v
     return best_k
 
 
@@ -744,17 +859,98 @@ def _set_wait_shortcut(bint on):
     WAIT_SHORTCUT = on
 
 
-cdef bint can_win_on(game_t* g, int seat, int k) noexcept nogil:
+cdef int hand_fan(game_t* g, int seat, int win, bint self_drawn, fan_out_t* out, bint plain=False) noexcept nogil:
+    """The fans of seat's complete hand (its concealed tiles include the winning tile `win`)
+    with every fact of the game: declared sets, self-drawn, the fourth tile (the other three
+    copies shown in discards and exposed sets), a kong's replacement or a robbed kong, the
+    last tile of the live wall, the winds and the flowers. Returns the total (0: not a win).
+    plain: without the fourth-tile, kong and last-tile facts (what the policies remember)."""
     cdef player_t* p = &g.p[seat]
-    cdef bint ok
+    cdef fan_in_t x
+    cdef int j, t
+    memcpy(x.hand, p.hand, 34)
+    x.hand[win] -= 1
+    x.n_melds = 0
+    for j in range(p.n_melds):
+        if j >= 4:
+            break
+        t = p.meld_type[j]
+        x.meld_kind[j] = MK_CHOW if t == M_CHOW else (MK_PUNG if t == M_PUNG else MK_KONG)
+        x.meld_tile[j] = p.meld_tile[j]
+        x.meld_exposed[j] = 0 if t == M_KONG_CONCEALED else 1
+        x.n_melds += 1
+    x.win = win
+    x.self_drawn = self_drawn
+    # on a discard or a robbed kong the winning tile itself is shown already
+    x.fourth_tile = (g.visible[win] - (0 if self_drawn else 1)) == 3
+    x.kong = g.after_kong if self_drawn else g.robbing
+    x.last_of_wall = live_left(g) <= 0 and not g.robbing
+    if plain:
+        x.fourth_tile = x.kong = x.last_of_wall = 0
+    x.seat_wind = (seat - g.t.dealer) & 3
+    x.prevalent_wind = (g.t.hand_no >> 2) & 3
+    x.flowers = p.bonus if g.R.replace_bonus else 0
+    return mcr_fan(&x, out, g.T)
+
+
+cdef int judge_win(game_t* g, int seat, int win, bint self_drawn) noexcept nogil:
+    """W_VALID / W_FALSE / W_NONE for seat's concealed tiles (the winning tile `win` among
+    them), kept in g.win_ok[seat] (and the fans in g.fan[seat])."""
+    cdef player_t* p = &g.p[seat]
+    cdef int total, r = W_NONE, known
+    if complete(g, p.hand, p.n_hand if self_drawn else p.n_hand + 1):
+        r = W_VALID
+        if g.R.uses_fans and not self_drawn and not g.robbing and live_left(g) > 0 and g.visible[win] != 4:
+            # no situational fact: the ready hand's remembered plain verdict is exact
+            p.hand[win] -= 1
+            known = remembered(p, win)
+            p.hand[win] += 1
+            if known == 0:
+                g.win_ok[seat] = W_FALSE
+                return W_FALSE
+        if g.R.uses_fans:
+            total = hand_fan(g, seat, win, self_drawn, &g.fan[seat])
+            if total == 0:
+                r = W_NONE
+            elif total - (p.bonus if g.R.replace_bonus else 0) < g.R.min_fan:
+                r = W_FALSE
+    g.win_ok[seat] = r
+    return r
+
+
+cdef inline bint offers_win(game_t* g, int seat, int status) noexcept nogil:
+    """Whether seat is offered a win: only valid ones."""
+    return status == W_VALID
+
+
+cdef inline bint asks_anyway(game_t* g, int seat) noexcept nogil:
+    """An external seat whose hand is complete but below min_fan is asked the question even
+    without options: declaring the win anyway (ANSWER_FALSE_WIN) is a false win."""
+    return g.win_ok[seat] == W_FALSE and g.p[seat].policy == POL_EXTERNAL
+
+
+cdef int declare_false(game_t* g, int seat) noexcept nogil:
+    """An external seat declared a win that was not offered: the penalty, or (false_win=
+    "error") an illegal action."""
+    if g.R.false_win_error:
+        return illegal(&g.t, 5, seat)
+    false_win(g, seat)
+    return 0
+
+
+cdef int can_win_on(game_t* g, int seat, int k) noexcept nogil:
+    """The win status (W_*) of seat's hand with discard (or robbed kong tile) k."""
+    cdef player_t* p = &g.p[seat]
+    cdef int r
+    g.win_ok[seat] = W_NONE
     if p.hand[k] >= 4 or (g.R.ready_rule and not p.ready):
-        return False
+        return W_NONE
     if p.wait_sh > 0 and WAIT_SHORTCUT:   # not one tile away: nothing completes the hand
-        return False
+        return W_NONE
     p.hand[k] += 1
-    ok = complete(g, p.hand, p.n_hand + 1)
+    r = judge_win(g, seat, k, False)
     p.hand[k] -= 1
-    return ok
+    return r
 
 
 cdef int chow_options(game_t* g, int seat, int k, int* starts) noexcept nogil:
@@ -776,7 +972,10 @@ cdef int chow_options(game_t* g, int seat, int k, int* starts) noexcept nogil:
 
 
 cdef int greedy_claim(game_t* g, int seat, int k, bint is_next, int* chow_start) noexcept nogil:
-    """C_NONE / C_KONG / C_PUNG / C_CHOW (chow_start set) for a built-in claimer of discard k."""
+    """C_NONE / C_KONG / C_PUNG / C_CHOW (chow_start set) for a built-in claimer of discard k:
+    the claim that lowers the shanten most (a kong: that does not raise it); fan-aware policies
+    (min_fan) claim a kong only with sets already declared, and a pung or chow only when
+    claim_worth."""
     cdef player_t* p = &g.p[seat]
     cdef int base, s, best = C_NONE, best_s, j, n
     cdef int starts[3]
@@ -784,7 +983,8 @@ cdef int greedy_claim(game_t* g, int seat, int k, bint is_next, int* chow_start)
         return C_NONE
     base = shanten_of(g, p.hand)
     best_s = base
-    if g.R.allow_kong and p.hand[k] == 3:
+    # (fan-aware: a concealed hand does not claim a kong; it would lose Concealed Hand)
+    if g.R.allow_kong and p.hand[k] == 3 and (p.n_melds > 0 or not fan_aware(g, seat)):
         p.hand[k] -= 3
         s = shanten_of(g, p.hand)
         p.hand[k] += 3
@@ -814,7 +1014,45 @@ cdef int greedy_claim(game_t* g, int seat, int k, bint is_next, int* chow_start)
                 best_s = s
                 best = C_CHOW
                 chow_start[0] = starts[j]
+    if (best == C_PUNG or best == C_CHOW) and fan_aware(g, seat) and not claim_worth(g, seat, k, best, chow_start[0], best_s):
+        return C_NONE
     return best
+
+
+cdef bint claim_worth(game_t* g, int seat, int k, int claim, int start, int after) noexcept nogil:
+    """The fan-aware policies' check of a pung or chow claim on discard k that leaves the hand
+    `after` from ready: only a claim that makes the hand ready with a wait that reaches
+    min_fan (wait_value > 0). Claims that do not make it ready are declined: a concealed hand
+    keeps Concealed Hand and Fully Concealed Hand, and melded hands rarely reach 8 fan (paired
+    comparisons in bench/README.md: this rule won the most hands of those tried)."""
+    cdef player_t* p = &g.p[seat]
+    cdef int j, best_s, live, value = 0
+    cdef uint8_t sh[34]
+    cdef codes_t c
+    cdef hand_t f14
+    if after > 0:
+        return False
+    # the hand after the claim, with the set declared
+    if claim == C_PUNG:
+        p.hand[k] -= 2
+    else:
+        for j in range(3):
+            if start + j != k:
+                p.hand[start + j] -= 1
+    p.meld_type[p.n_melds] = <uint8_t>(M_PUNG if claim == C_PUNG else M_CHOW)
+    p.meld_tile[p.n_melds] = <uint8_t>(k if claim == C_PUNG else start)
+    p.n_melds += 1
+    best_s = greedy_shanten(g, p.hand, &c, sh, &live, &f14)
+    if best_s == 0:
+        most_effective(g, seat, &c, kinds_equal(sh, 0), 0, live, &f14, NULL, True, &value)
+    p.n_melds -= 1
+    if claim == C_PUNG:
+        p.hand[k] += 2
+    else:
+        for j in range(3):
+            if start + j != k:
+                p.hand[start + j] += 1
+    return value > 0
 
 
 # ------------------------------------------------------------------------------------------
@@ -856,7 +1094,10 @@ cdef void deal_hand(game_t* g, int d1, int d2) noexcept nogil:
         g.p[s].last_claim_turn = -100
         g.p[s].wait_sh = -1
         g.p[s].n_discards = 0
+        memset(g.p[s].wv_key, 0, sizeof(g.p[s].wv_key))
     g.t.turn = 0
+    g.after_kong = 0
+    g.robbing = 0
     log_ev(g, EV_HAND, g.t.dealer, d1, d2)
     for q in range(4):
         seat = (g.t.dealer + q) & 3
@@ -885,13 +1126,17 @@ cdef void setup_hand(game_t* g, uint64_t k0, uint64_t k1, uint64_t stream) noexc
 
 
 cdef void settle(game_t* g, int winner, int self_draw, int discarder, int32_t* score) noexcept nogil:
-    cdef int s, pay, base = g.R.base_points
+    cdef int s, pay, base = g.R.base_points, fan = g.fan[winner].total
     cdef int delta[4]
     delta[0] = delta[1] = delta[2] = delta[3] = 0
     for s in range(4):
         if s == winner:
             continue
-        if self_draw or g.R.payment == 0:
+        if g.R.fan_scoring:
+            # the competition's payment: 8 + fan from each on a self-draw; on a discard (or a
+            # robbed kong) 8 + fan from the discarder, 8 from the others
+            pay = 8 + fan if self_draw or s == discarder else 8
+        elif self_draw or g.R.payment == 0:
             pay = base
         else:
             pay = 3 * base if s == discarder else 0
@@ -919,17 +1164,39 @@ cdef inline bint can_add_kong(game_t* g, const player_t* p, int k) noexcept nogi
     return p.pung_exposed[k] and p.hand[k] >= 1 and (not g.R.added_kong_drawn or k == g.drawn_kind)
 
 
+cdef int self_drawn_status(game_t* g, int seat) noexcept nogil:
+    """The win status (W_*) of seat's concealed tiles on its own turn: the winning tile is the
+    one just drawn (the dealer's first turn: the held kind that scores most)."""
+    cdef player_t* p = &g.p[seat]
+    cdef int k, r, best = W_NONE, best_total = -1, best_k = -1
+    if g.drawn_kind >= 0 or not g.R.uses_fans:
+        return judge_win(g, seat, g.drawn_kind if g.drawn_kind >= 0 else 0, True)
+    for k in range(34):
+        if p.hand[k]:
+            r = judge_win(g, seat, k, True)
+            if r == W_NONE:
+                return W_NONE                  # (completeness does not depend on the tile)
+            if g.fan[seat].total > best_total:
+                best_total = g.fan[seat].total
+                best_k = k
+    return judge_win(g, seat, best_k, True)
+
+
 cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
     """After a draw: 0 = discard next, 1 = win (self-drawn), 2 = concealed kong, 3 = added kong;
     SUSPEND when an external seat has not answered yet; -1 for an answer that is not one of
     the options (kind = the answer)."""
     cdef player_t* p = &g.p[seat]
-    cdef int k, s, base, n = 0, choice
+    cdef int k, s, base, n = 0, choice, status = W_NONE
     cdef int opts[40]
+    cdef bint win
     # (a drawn tile completes a hand only if the hand before it was one tile away)
-    cdef bint win = (p.wait_sh <= 0 or not WAIT_SHORTCUT) and complete(g, p.hand, p.n_hand) and (not g.R.ready_rule or p.ready)
+    g.win_ok[seat] = W_NONE
+    if (p.wait_sh <= 0 or not WAIT_SHORTCUT) and (not g.R.ready_rule or p.ready):
+        status = self_drawn_status(g, seat)
+    win = status == W_VALID
     if p.policy == POL_EXTERNAL:
-        if win:
+        if offers_win(g, seat, status):
             opts[n] = 1000
             n += 1
         if g.R.allow_kong and not p.ready:
@@ -940,11 +1207,13 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
                 elif can_add_kong(g, p, k):
                     opts[n] = 3000 + k
                     n += 1
-        if n == 0:
+        if n == 0 and not asks_anyway(g, seat):
             return 0
         choice = ask(&g.t, seat, ASK_OWN_TURN, g.drawn_kind, opts, n)
         if choice == SUSPEND:
             return SUSPEND
+        if choice == ANSWER_FALSE_WIN:
+            return 4
         if choice < 0:
             return 0
         if choice >= n:
@@ -978,7 +1247,7 @@ cdef int choose_discard(game_t* g, int seat) noexcept nogil:
     p.wait_sh = -1                     # (greedy_discard knows it)
     if p.ready and g.drawn_kind >= 0:
         return g.drawn_kind            # a ready hand is fixed: the drawn tile goes
-    if p.policy == POL_GREEDY:
+    if p.policy == POL_GREEDY or p.policy == POL_GREEDY_BLIND:
         return greedy_discard(g, seat, False)
     if p.policy == POL_DEFENSIVE:
         return greedy_discard(g, seat, True)
@@ -993,7 +1262,9 @@ ILLEGAL = {
     3: "added kong without an exposed pung of that kind and the tile in hand (with added_kong='drawn': "
        "the tile just drawn)",
     4: "an answer that is not one of the options",
+    5: "a false win (false_win='error'): the hand is not a win of at least min_fan fan, flowers not counted",
 }
+FALSE_WIN_ANSWER = ANSWER_FALSE_WIN
 
 
 
@@ -1025,8 +1296,8 @@ cdef int builtin_answer(game_t* g, int policy, int* then_discard) noexcept nogil
     elif g.t.req.what == ASK_READY:
         ans = 1
     elif g.t.req.what == ASK_CLAIM:
-        if opts[0] == C_WIN:
-            ans = 0                                  # built-in policies always take a win
+        if opts[0] == C_WIN and g.win_ok[seat] == W_VALID:
+            ans = 0                                  # built-in policies always take a valid win
         elif policy == POL_RANDOM:
             ans = n - 1                              # the last option: no claim
         else:
@@ -1060,7 +1331,7 @@ cdef int greedy_scores(game_t* g, int seat, uint8_t* sh, int* counts) noexcept n
         counts[k] = -1
     best_s = greedy_shanten(g, g.p[seat].hand, &c, sh, &live, &f14)
     cands = kinds_equal(sh, best_s)
-    most_effective(g, seat, &c, cands, best_s, live, &f14, counts)
+    most_effective(g, seat, &c, cands, best_s, live, &f14, counts, False, NULL)
     return best_s
 
 # ------------------------------------------------------------------------------------------
@@ -1079,8 +1350,46 @@ cdef inline void exhausted(game_t* g, int seat) noexcept nogil:
     end_hand(g)
 
 
+cdef void count_fans(game_t* g, int winner) noexcept nogil:
+    """Log the fans of the win (EV_FAN events) and add them to the output's fan statistics."""
+    cdef fan_out_t* f = &g.fan[winner]
+    cdef int i, flowers = g.p[winner].bonus if g.R.replace_bonus else 0
+    cdef int hand = f.total - flowers
+    for i in range(N_FANS):
+        if f.count[i]:
+            log_ev(g, EV_FAN, winner, i, f.count[i])
+            g.t.out[OUT_FAN_COUNTS + i] += 1
+    g.t.out[OUT_FAN_SUM] += hand
+    g.t.out[OUT_FAN_SQ] += hand * hand
+    g.t.out[OUT_FAN_TOTAL] += f.total
+    g.t.out[OUT_FAN_TOTAL_SQ] += f.total * f.total
+    g.t.out[OUT_FAN_HIST + (hand if hand < FAN_HIST else FAN_HIST - 1)] += 1
+
+
+cdef void false_win(game_t* g, int seat) noexcept nogil:
+    """An external seat declared a win that is not valid (false_win="penalty"): it pays 10 to
+    each other player and the hand ends without a winner."""
+    cdef int s, d
+    cdef int fan = 0
+    if g.win_ok[seat] == W_FALSE:
+        fan = g.fan[seat].total - (g.p[seat].bonus if g.R.replace_bonus else 0)
+    log_ev(g, EV_FALSE_WIN, seat, fan, g.R.min_fan)
+    g.t.out[OUT_FALSE_WINS + seat] += 1
+    for s in range(4):
+        d = -30 if s == seat else 10
+        g.t.score[s] += d
+        log_ev(g, EV_SCORE, s, d, g.t.score[s])
+    end_hand(g)
+
+
 cdef inline void win_by(game_t* g, int winner, int discarder) noexcept nogil:
-    """Score a win (self-drawn when discarder < 0) and end the hand."""
+    """Score a win (self-drawn when discarder < 0) and end the hand; a declared win that
+    judge_win found below min_fan is a false win."""
+    if g.win_ok[winner] == W_FALSE:
+        false_win(g, winner)
+        return
+    if g.R.uses_fans:
+        count_fans(g, winner)
     log_ev(g, EV_WIN, winner, 1 if discarder < 0 else 0, discarder)
     g.t.out[OUT_WINS + winner] += 1
     if discarder < 0:
@@ -1123,6 +1432,7 @@ cdef void ph_turn(game_t* g) noexcept nogil:
             return
         t = g.wall[g.front]
         g.front += 1
+        g.after_kong = 0
         log_ev(g, EV_DRAW, cur, t, 0)
         if t >= FIRST_BONUS and t < FIRST_JOKER and g.R.replace_bonus:
             p.bonus += 1
@@ -1154,6 +1464,8 @@ cdef int ph_own(game_t* g) noexcept nogil:
     if act == 1:
         win_by(g, cur, -1)
         return 0
+    if act == 4:
+        return declare_false(g, cur)
     if act == 2:
         if p.hand[kind] != 4:
             return illegal(&g.t, 2, kind)
@@ -1176,12 +1488,64 @@ cdef int ph_own(game_t* g) noexcept nogil:
                 p.meld_type[j] = M_KONG_ADDED
         log_ev(g, EV_ADDED_KONG, cur, kind, 0)
         g.t.out[OUT_CLAIMS + cur * 5 + M_KONG_ADDED] += 1
+        if g.R.fan_scoring:
+            # the others may rob the added tile before the replacement draw
+            g.discard = kind
+            g.discarder = cur
+            g.ci = 1
+            g.robbing = 1
+            g.t.phase = PH_ROB
+            return 0
     else:
         g.t.phase = PH_DISCARD
         return 0
+    kong_replacement(g, cur)
+    return 0
+
+
+cdef void kong_replacement(game_t* g, int cur) noexcept nogil:
+    """The replacement draw after a kong (the hand ends drawn when the wall is used up)."""
     g.drawn_kind = draw_back(g, cur)
+    g.after_kong = 1
     if g.drawn_kind < 0:
         exhausted(g, cur)
+
+
+cdef int ph_rob(game_t* g) noexcept nogil:
+    """Robbing the kong: the seats after the kong's owner, in turn order, may win on the tile
+    it added to its pung (the owner pays as the discarder); otherwise the owner draws its
+    replacement and its turn goes on."""
+    cdef int k = g.discard, s, c
+    cdef int opts[2]
+    cdef bint win
+    while g.ci <= 3:
+        s = (g.discarder + g.ci) & 3
+        if offers_win(g, s, can_win_on(g, s, k)) or asks_anyway(g, s):
+            win = g.win_ok[s] == W_VALID
+            if g.p[s].policy == POL_EXTERNAL:
+                opts[0] = C_WIN
+                opts[1] = C_NONE
+                if win:
+                    c = ask(&g.t, s, ASK_CLAIM, k, opts, 2)
+                else:
+                    c = ask(&g.t, s, ASK_CLAIM, k, opts + 1, 1)
+                if c == SUSPEND:
+                    return SUSPEND
+                if c == ANSWER_FALSE_WIN:
+                    g.robbing = 0
+                    return declare_false(g, s)
+                win = win and c == 0
+            if win:
+                g.p[s].hand[k] += 1
+                g.p[s].n_hand += 1
+                g.visible[k] -= 1
+                win_by(g, s, g.discarder)
+                g.robbing = 0
+                return 0
+        g.ci += 1
+    g.robbing = 0
+    g.t.phase = PH_OWN
+    kong_replacement(g, g.cur)
     return 0
 
 
@@ -1203,6 +1567,7 @@ cdef int ph_discard(game_t* g) noexcept nogil:
     g.discard = k
     g.discarder = cur
     g.drawn_kind = -1
+    g.after_kong = 0
     g.ci = 1
     if g.R.ready_rule and not p.ready and shanten_of(g, p.hand) == 0:
         g.t.phase = PH_READY
@@ -1234,7 +1599,7 @@ cdef int ph_wins(game_t* g) noexcept nogil:
     cdef bint win
     while g.ci <= 3:
         s = (g.discarder + g.ci) & 3
-        if can_win_on(g, s, k):
+        if offers_win(g, s, can_win_on(g, s, k)):
             win = True
             if g.p[s].policy == POL_EXTERNAL:
                 opts[0] = C_WIN
@@ -1273,7 +1638,7 @@ cdef int ph_claims(game_t* g) noexcept nogil:
         if p.ready:
             continue
         n = set_claims(g, i, s, k, opts, starts)
-        if n == 0:
+        if n == 0 and not asks_anyway(g, s):
             continue
         if p.policy == POL_EXTERNAL:
             opts[n] = C_NONE
@@ -1281,6 +1646,8 @@ cdef int ph_claims(game_t* g) noexcept nogil:
             if choice == SUSPEND:
                 g.ci = i                # ask this seat again
                 return SUSPEND
+            if choice == ANSWER_FALSE_WIN:
+                return declare_false(g, s)
             c = opts[choice] if 0 <= choice <= n else C_NONE
             if c >= 100:
                 chow_start = c - 100
@@ -1338,6 +1705,7 @@ cdef int make_claim(game_t* g, int claimer, int claim, int chow_start) noexcept 
         log_ev(g, EV_KONG, claimer, k, 0)
         g.t.out[OUT_CLAIMS + claimer * 5 + M_KONG_EXPOSED] += 1
         g.drawn_kind = draw_back(g, claimer)
+        g.after_kong = 1
         if g.drawn_kind < 0:
             exhausted(g, claimer)
             return 0
@@ -1353,7 +1721,7 @@ cdef int claim_options(game_t* g, int i, int s, int k, int* opts, int* starts) n
     """The claims seat s (i seats after the discarder) may make on discard k, as option codes
     (C_WIN first, then kong, pung, chows by their first kind); returns how many."""
     cdef int n = 0
-    if can_win_on(g, s, k):
+    if offers_win(g, s, can_win_on(g, s, k)):
         opts[n] = C_WIN
         n += 1
     if g.p[s].ready:
@@ -1394,12 +1762,16 @@ cdef int ph_window(game_t* g) noexcept nogil:
         p = &g.p[s]
         g.window[s] = C_NONE
         n = claim_options(g, i, s, k, opts, starts)
-        if n > 0:
+        if n > 0 or asks_anyway(g, s):
             if p.policy == POL_EXTERNAL:
                 opts[n] = C_NONE
                 choice = ask(&g.t, s, ASK_CLAIM, k, opts, n + 1)
                 if choice == SUSPEND:
                     return SUSPEND
+                if choice == ANSWER_FALSE_WIN:
+                    g.window[s] = C_FALSE
+                    g.ci += 1
+                    continue
                 if choice < 0 or choice > n:
                     return illegal(&g.t, 4, choice)
                 c = opts[choice]
@@ -1407,7 +1779,7 @@ cdef int ph_window(game_t* g) noexcept nogil:
                     chow_start = c - 100
                     c = C_CHOW
             elif opts[0] == C_WIN:
-                c = C_WIN                  # built-in policies always take a win
+                c = C_WIN                  # built-in policies always take a (valid) win
             elif p.policy == POL_RANDOM or p.ready:
                 c = C_NONE
             else:
@@ -1415,6 +1787,10 @@ cdef int ph_window(game_t* g) noexcept nogil:
             g.window[s] = c
             g.window_chow[s] = chow_start
         g.ci += 1
+    for i in range(1, 4):
+        s = (g.discarder + i) & 3
+        if g.window[s] == C_FALSE:
+            return declare_false(g, s)
     for i in range(1, 4):
         s = (g.discarder + i) & 3
         if g.window[s] == C_WIN:
@@ -1462,6 +1838,8 @@ cdef int advance(game_t* g) noexcept nogil:
             r = ph_window(g)
         elif g.t.phase == PH_READY:
             r = ph_ready(g)
+        elif g.t.phase == PH_ROB:
+            r = ph_rob(g)
         else:
             return ADV_DONE
         if r == SUSPEND:
@@ -1521,6 +1899,10 @@ cdef rules_t make_rules(dict r) except *:
     R.allow_kong = r["allow_kong"]
     R.refill_dead_wall = r["refill_dead_wall"]
     R.added_kong_drawn = r["added_kong_drawn"]
+    R.fan_scoring = r["fan_scoring"]
+    R.min_fan = r["min_fan"]
+    R.uses_fans = int(R.fan_scoring or R.min_fan > 0)
+    R.false_win_error = r["false_win_error"]
     return R
 
 
@@ -1602,6 +1984,6 @@ def _greedy_scores_of(dict rules, const uint8_t[::1] hand, const uint8_t[::1] vi
         g.p[k].last_claim_kind = -1
     best_s = greedy_shanten(&g, g.p[0].hand, &c, sh, &live, &f14)
     cands = kinds_equal(sh, best_s)
-    most_effective(&g, 0, &c, cands, best_s, live, &f14, counts)
+    most_effective(&g, 0, &c, cands, best_s, live, &f14, counts, False, NULL)
     choice = greedy_discard(&g, 0, False)
     return [sh[k] for k in range(34)], [counts[k] for k in range(34)], choice

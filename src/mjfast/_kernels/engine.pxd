@@ -30,6 +30,7 @@ cdef enum:
     POL_GREEDY = 1
     POL_DEFENSIVE = 2
     POL_EXTERNAL = 3         # decided outside the engine (a Python policy, an environment's agent)
+    POL_GREEDY_BLIND = 4     # Chinese: the greedy policy without the fan-aware choices (an MCR baseline)
 
 cdef enum:
     # advance() results
@@ -83,6 +84,8 @@ cdef enum:
     EV_WALL_GAME = 22        # American: the wall is used up
     EV_DEAD = 23             # American: seat's hand is dead (a = 1: false Mahjong)
     EV_COURTESY = 24         # American: seat offers a tiles in the courtesy pass
+    EV_FAN = 25              # Chinese Official: seat's winning hand counts fan a (mcr.FANS index) b times
+    EV_FALSE_WIN = 26        # Chinese Official: seat declares a false win (a = its fan, 0: not complete; b = min_fan)
 
 cdef enum:
     # per-game output columns common to every family (int32); the families add theirs after

@@ -20,7 +20,7 @@ cnp.import_array()
 # codes, by name (the only definitions: the Python layer and the tests read these)
 
 POLICY_CODES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "defensive": POL_DEFENSIVE,
-                "external": POL_EXTERNAL}
+                "external": POL_EXTERNAL, "greedy_blind": POL_GREEDY_BLIND}
 ADVANCE = {"done": ADV_DONE, "decide": ADV_DECIDE, "error": ADV_ERROR, "hand": ADV_HAND}
 ASK = {"discard": ASK_DISCARD, "claim": ASK_CLAIM, "own_turn": ASK_OWN_TURN, "ready": ASK_READY,
        "pass": ASK_PASS, "second_charleston": ASK_SECOND, "courtesy_offer": ASK_COURTESY_OFFER,
@@ -31,7 +31,7 @@ EVENTS = {EV_HAND: "hand", EV_DEAL: "deal", EV_DRAW: "draw", EV_BONUS: "bonus", 
           EV_WIN: "win", EV_EXHAUSTED: "exhaustive_draw", EV_SCORE: "score", EV_PASS: "pass",
           EV_RECEIVE: "receive", EV_BLIND: "blind_pass", EV_SECOND: "second_charleston", EV_CALL: "call",
           EV_EXCHANGE: "joker_exchange", EV_WALL_GAME: "wall_game", EV_DEAD: "dead",
-          EV_COURTESY: "courtesy_offer"}
+          EV_COURTESY: "courtesy_offer", EV_FAN: "fan", EV_FALSE_WIN: "false_win"}
 OUT_COMMON = {"score": OUT_SCORE, "wins": OUT_WINS, "self_drawn": OUT_SELF_DRAWN, "deal_ins": OUT_DEAL_INS,
               "hands": OUT_HANDS, "turns": OUT_TURNS, "draws": OUT_DRAWS}
 HANDS_PER_STREAM = HANDS_STREAM

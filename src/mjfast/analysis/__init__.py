@@ -3,6 +3,6 @@
 (:mod:`.odds`) and plots (:mod:`.plot`, matplotlib imported only when drawing)."""
 from __future__ import annotations
 
-from .hand import DiscardOption, HandAnalysis, HandInput, analyze, read_hand
+from .hand import DiscardOption, HandAnalysis, HandInput, WaitFan, analyze, read_hand
 
-__all__ = ["DiscardOption", "HandAnalysis", "HandInput", "analyze", "read_hand"]
+__all__ = ["DiscardOption", "HandAnalysis", "HandInput", "WaitFan", "analyze", "read_hand"]

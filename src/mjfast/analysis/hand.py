@@ -7,6 +7,10 @@ from the same kernels (:func:`mjfast.shanten`, :func:`mjfast.waits`,
 Unseen copies of a kind = 4 - copies in the concealed hand - copies in the hand's called sets
 and declared kongs - copies in ``visible`` (discards, other players' exposures...). A hand
 whose tiles and visible tiles together hold a fifth copy of a kind is rejected.
+
+Under ``rules="mcr"`` every wait also carries the Chinese Official fans its win would score
+(:class:`WaitFan`, from the kernel of :func:`mjfast.mcr.fan_batch`), on a discard and
+self-drawn, and whether that reaches ``min_fan``.
 """
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import hands, tiles
+from .. import hands, mcr, tiles
 from .. import rules as _rules
 
 
@@ -85,6 +89,45 @@ def read_hand(hand: Any, visible: Any = None) -> HandInput:
     return HandInput(text.strip(), concealed, tuple(melds), meld_counts + vis, meld_counts.astype(np.uint8))
 
 
+def _repr_without(obj, unset: tuple) -> str:
+    """The dataclass repr of ``obj`` without the fields of ``unset`` that are None (the fan
+    fields outside the Chinese Official rules), so that other rule sets read as before."""
+    parts = [f"{f.name}={getattr(obj, f.name)!r}" for f in dataclasses.fields(obj)
+             if not (f.name in unset and getattr(obj, f.name) is None)]
+    return f"{type(obj).__name__}({', '.join(parts)})"
+
+
+@dataclasses.dataclass(frozen=True)
+class WaitFan:
+    """The Chinese Official fans of one wait (``analyze(..., rules="mcr")``).
+
+    Attributes
+    ----------
+    wait : str
+        The winning tile.
+    unseen : int
+        Its unseen copies (0: every copy is in sight, the win cannot happen).
+    fan_discard, fan_self_drawn : int
+        The fans of the win on a discard and self-drawn (:func:`mjfast.mcr.fan`, no flowers;
+        0 if the tile does not complete the hand in the fan calculator). Last Tile counts when
+        the visible tiles and the hand's sets show the other three copies; the other
+        situational fans (replacement tile, robbing a kong, last tile of the wall) are not
+        assumed.
+    valid_discard, valid_self_drawn : bool
+        Whether that reaches the minimum ``min_fan`` (flowers never count towards it).
+    """
+
+    wait: str
+    unseen: int
+    fan_discard: int
+    fan_self_drawn: int
+    valid_discard: bool
+    valid_self_drawn: bool
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
 @dataclasses.dataclass(frozen=True)
 class DiscardOption:
     """One discard of a 3k+2 hand: shanten after it, its effective tiles, its waits.
@@ -101,6 +144,9 @@ class DiscardOption:
     waits : list of str
         Winning tiles when the hand left is tenpai (empty otherwise), including kinds with no
         unseen copy left.
+    fans : list of WaitFan or None
+        ``rules="mcr"``: the fans of each wait, in the order of ``waits``; None under other
+        rules (and for hands that are not 14 tiles counting 3 per set).
     """
 
     discard: str
@@ -108,15 +154,31 @@ class DiscardOption:
     tiles: dict
     count: int
     waits: list
+    fans: list | None = None
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        d = dataclasses.asdict(self)
+        if self.fans is None:
+            del d["fans"]
+        return d
+
+    def __repr__(self) -> str:
+        return _repr_without(self, ("fans",))
+
+
+_FAN_KEYS = ("min_fan", "seat_wind", "prevalent_wind", "fans")
 
 
 @dataclasses.dataclass(frozen=True)
 class HandAnalysis:
     """Result of :func:`analyze` (see there). ``str()`` and ``table()`` give a readable table;
-    ``to_dict()`` a JSON-ready dict."""
+    ``to_dict()`` a JSON-ready dict.
+
+    Under ``rules="mcr"`` it also holds ``min_fan``, ``seat_wind``, ``prevalent_wind`` and, for
+    a 13-tile hand, ``fans`` (one :class:`WaitFan` per wait); each discard option of a 14-tile
+    hand has its own ``fans``. These are None (and left out of ``to_dict()``) under other
+    rules; ``fans`` is also None for a hand that is not 13 or 14 tiles counting 3 per set.
+    """
 
     hand: str
     rules: str | None
@@ -132,6 +194,10 @@ class HandAnalysis:
     effective: dict
     effective_count: int
     discards: list
+    min_fan: int | None = None
+    seat_wind: str | None = None
+    prevalent_wind: str | None = None
+    fans: list | None = None
 
     @property
     def best(self):
@@ -142,7 +208,14 @@ class HandAnalysis:
         d = dataclasses.asdict(self)
         d["melds"] = [str(m) for m in self.melds]
         d["shanten_by_form"] = dict(self.shanten_by_form)
+        d["discards"] = [o.to_dict() for o in self.discards]
+        if self.min_fan is None:       # not the Chinese Official rules: no fan keys
+            for key in _FAN_KEYS:
+                del d[key]
         return d
+
+    def __repr__(self) -> str:
+        return _repr_without(self, _FAN_KEYS)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)
@@ -167,13 +240,40 @@ class HandAnalysis:
                 extra = ("   waits " + " ".join(o.waits)) if o.waits else ""
                 lines.append(f"  {o.discard:<8}{o.shanten:>8}{o.count:>8}  "
                              + " ".join(f"{k}x{v}" for k, v in o.tiles.items()) + extra)
+        if self.min_fan is not None:
+            lines.extend(self._fan_lines())
         return "\n".join(lines)
+
+    def _fan_lines(self) -> list:
+        """The fan columns of the Chinese Official rules: one row per (discard,) wait."""
+        head = (f"fans      min_fan {self.min_fan} (flowers never count), seat wind {self.seat_wind}, "
+                f"prevalent wind {self.prevalent_wind}; * = reaches min_fan")
+        if self.concealed % 3 == 1:
+            rows = [("", f) for f in self.fans or ()]
+        else:
+            rows = [(o.discard, f) for o in self.discards for f in o.fans or ()]
+        scored = self.fans if self.concealed % 3 == 1 else self.discards[0].fans
+        if scored is None:
+            return ["fans      not scored: a Chinese Official hand holds 13 or 14 tiles (counting 3 per set)"]
+        if not rows:
+            return [head, "  no wait yet"]
+        with_discard = self.concealed % 3 == 2
+        out = [head, ("  discard  " if with_discard else "  ") + f"{'wait':<6}{'unseen':>6}{'on discard':>12}"
+               f"{'self-drawn':>12}"]
+        for d, f in rows:
+            lead = f"  {d:<9}" if with_discard else "  "
+            out.append((lead + f"{f.wait:<6}{f.unseen:>6}"
+                        + f"{f.fan_discard:>11}{'*' if f.valid_discard else ' '}"
+                        + f"{f.fan_self_drawn:>11}{'*' if f.valid_self_drawn else ' '}").rstrip())
+        return out
 
     __str__ = table
 
 
-def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical") -> HandAnalysis:
-    """Shanten per form, waits and the effective tiles of each discard of one hand.
+def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical", min_fan: int | None = None,
+            seat_wind: str | int | None = None, prevalent_wind: str | int | None = None) -> HandAnalysis:
+    """Shanten per form, waits and the effective tiles of each discard of one hand; under
+    ``rules="mcr"`` also the fans each wait would score.
 
     Parameters
     ----------
@@ -186,6 +286,10 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical") 
     rules : {"classical", "basic", "mcr", None}, default "classical"
         Which forms win (see :func:`mjfast.shanten`): classical/basic the standard form only,
         mcr all five Chinese Official forms, None standard + seven pairs + thirteen orphans.
+    min_fan : int, optional
+        ``rules="mcr"`` only: the minimum of a valid win, in fans without flowers (default 8).
+    seat_wind, prevalent_wind : {"E", "S", "W", "N"} or 0-3, optional
+        ``rules="mcr"`` only: the winds the fans are counted with (default "E", "E").
 
     Returns
     -------
@@ -196,11 +300,21 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical") 
         then most unseen effective copies, then tile order, as :func:`mjfast.effective_tiles`);
         for a 3k+1 hand ``waits`` (when tenpai) and ``effective`` tiles with unseen copies.
 
+        ``rules="mcr"`` adds, for every wait (of the 13-tile hand, or of each discard of the
+        14-tile hand), a :class:`WaitFan`: the fans of the win on a discard
+        (``fan_discard``) and self-drawn (``fan_self_drawn``), computed as
+        :func:`mjfast.mcr.fan` computes them with the hand's called sets and concealed kongs,
+        and whether each reaches ``min_fan``. Last Tile counts when the visible tiles and the
+        hand's sets show the other three copies of the wait (a discarded copy counts as
+        shown). The order of the discards stays that of the effective tiles. Hands that are
+        not 13 or 14 tiles counting 3 per set are not scored (``fans`` None).
+
     Raises
     ------
     ValueError
         Malformed text, a hand size that cannot occur, more than four copies of a kind counting
-        the visible tiles, rules="american" (not supported here yet) or unknown rules.
+        the visible tiles, rules="american" (not supported here yet) or unknown rules;
+        ``min_fan``, ``seat_wind`` or ``prevalent_wind`` under rules other than "mcr" (named).
 
     Examples
     --------
@@ -214,8 +328,29 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical") 
     visible   1zx1 5zx3
     waits     1z
     improve   2 unseen tiles: 1zx2
+
+    Chinese Official: the fans of each wait, and whether the win is valid (8 fans without
+    flowers). Only 9m makes the Pure Straight here.
+
+    >>> a = mjfast.analyze("12345678m [999p] 11z", rules="mcr")
+    >>> [(f.wait, f.fan_discard, f.valid_discard) for f in a.fans]
+    [('3m', 3, False), ('6m', 3, False), ('9m', 18, True)]
+    >>> print(mjfast.analyze("12345678m [999p] 11z5z", rules="mcr", seat_wind="S"))   # doctest: +ELLIPSIS
+    hand      12345678m [999p] 11z5z   (14 tiles, rules=mcr)
+    ...
+    fans      min_fan 8 (flowers never count), seat wind S, prevalent wind E; * = reaches min_fan
+      discard  wait  unseen  on discard  self-drawn
+      5z       3m         3          3           4
+      5z       6m         3          3           4
+      5z       9m         4         18*         19*
     """
     rules = _check_rules(rules)
+    hands._mcr_only(rules, min_fan=min_fan, seat_wind=seat_wind, prevalent_wind=prevalent_wind)
+    ctx: tuple[int, str, str] | None = None     # (min_fan, seat wind, prevalent wind) of the Chinese Official fans
+    if hands._is_mcr(rules):
+        ctx = (mcr._min_fan(8 if min_fan is None else min_fan),
+               mcr._wind_name("E" if seat_wind is None else seat_wind, "seat_wind"),
+               mcr._wind_name("E" if prevalent_wind is None else prevalent_wind, "prevalent_wind"))
     h = read_hand(hand, visible)
     conc = h.concealed
     n = int(conc.sum())
@@ -226,8 +361,12 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical") 
     bits = hands.form_bits("all", rules)
     vis = {_NAMES[k]: int(seen[k]) for k in np.flatnonzero(seen).tolist()}
     complete, decomps, waits, eff, eff_count, options = False, [], [], {}, 0, []
+    scored = n + 3 * len(h.melds) in (13, 14)
+    fans: list | None = None
     if n % 3 == 1:
         (_, eff, eff_count, waits), = _options(conc[None, :], seen[None, :], bits, h.called)
+        if ctx is not None and scored:
+            fans = _wait_fans(conc[None, :], seen[None, :], [waits], h.melds, ctx)[0]
     else:
         complete = sh == -1
         if complete and by_form.get("standard", 1) == -1:
@@ -239,12 +378,40 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical") 
         seen_rows[np.arange(len(held)), held] += 1      # the discarded copy is seen
         res = _options(rows, seen_rows, bits, h.called)
         order = sorted(range(len(held)), key=lambda i: (res[i][0], -res[i][2], int(held[i])))
-        options = [DiscardOption(_NAMES[int(held[i])], *res[i]) for i in order]
+        per_option: list = (_wait_fans(rows, seen_rows, [r[3] for r in res], h.melds, ctx)
+                            if ctx is not None and scored else [None] * len(res))
+        options = [DiscardOption(_NAMES[int(held[i])], res[i][0], res[i][1], res[i][2], res[i][3], per_option[i])
+                   for i in order]
+    min_f, seat, prevalent = ctx if ctx is not None else (None, None, None)
     return HandAnalysis(h.text, rules_label(rules), n + 3 * len(h.melds), n, h.melds, vis, sh, by_form, complete,
-                        decomps, waits, eff, eff_count, options)
+                        decomps, waits, eff, eff_count, options, min_f, seat, prevalent, fans)
 
 
 _NAMES = [tiles.tile_name(k) for k in range(34)]
+_KIND = {name: k for k, name in enumerate(_NAMES)}
+
+
+def _wait_fans(rows: np.ndarray, seen_rows: np.ndarray, waits: list, melds: tuple, ctx: tuple[int, str, str]) -> list:
+    """For each 3k+1 row of concealed tiles (13 with its sets) and its waits (names), one
+    :class:`WaitFan` per wait: one fan kernel call for every (row, wait), on a discard and
+    self-drawn. ``seen_rows``: the tiles shown outside each row (its sets, the visible tiles,
+    a discarded copy); a wait three of whose copies are shown is won as the last copy. ``ctx``:
+    (min_fan, seat wind, prevalent wind)."""
+    min_fan, seat_wind, prevalent_wind = ctx
+    pairs = [(i, _KIND[w]) for i, ws in enumerate(waits) for w in ws]
+    out: list = [[] for _ in waits]
+    if not pairs:
+        return out
+    r = np.array([i for i, _ in pairs])
+    k = np.array([w for _, w in pairs])
+    shown = seen_rows[r, k]
+    on_discard, on_draw = mcr._win_totals(rows[r], k, mcr._melds_array(melds), fourth_tile=shown == 3,
+                                          seat_wind=seat_wind, prevalent_wind=prevalent_wind)
+    unseen = 4 - rows[r, k].astype(np.int64) - shown
+    for j, (i, w) in enumerate(pairs):
+        d, s = int(on_discard[j]), int(on_draw[j])
+        out[i].append(WaitFan(_NAMES[w], int(unseen[j]), d, s, d >= min_fan and d > 0, s >= min_fan and s > 0))
+    return out
 
 
 def _options(rows: np.ndarray, seen_rows: np.ndarray, bits: int, called: np.ndarray) -> list:

@@ -1,6 +1,6 @@
 """Standard odds tables as tidy records: deal odds, win-by-turn curves, win rates per seat.
 
-:func:`odds_table` builds one of three kinds of table and returns an :class:`OddsTable`: a
+:func:`odds_table` builds one of four kinds of table and returns an :class:`OddsTable`: a
 list of records (one dict per row, the same keys in every row) that exports to pandas, CSV,
 JSON and Markdown. Each kind reuses the library's own computations:
 
@@ -15,6 +15,11 @@ JSON and Markdown. Each kind reuses the library's own computations:
 ``"win_rate"``
     Win rate, deal-in rate and mean points per seat and policy of simulated games
     (:func:`mjfast.simulate`).
+``"mcr_ready"``
+    Chinese Official deals one tile from a valid win: per seat, how often the dealt hand is
+    ready at all, and ready with a wait whose win reaches ``min_fan`` (8) fans without
+    flowers, on a discard or self-drawn (Monte Carlo over :func:`mjfast.deal`, the shanten and
+    winning kernels and :func:`mjfast.mcr.fan_batch`).
 
 Estimated numbers carry their standard error and 95% interval (``*_se``, ``*_low``,
 ``*_high``); exact numbers have se 0 and a zero-width interval.
@@ -29,11 +34,24 @@ import math
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from .._runtime.seeding import seed_to_json
 from .._runtime.validation import check_choice
+from ..stats import Estimate
 
-KINDS = ("deal", "win_by_turn", "win_rate")
+KINDS = ("deal", "win_by_turn", "win_rate", "mcr_ready")
 _SEATS = (("dealer", 14), ("non_dealer", 13))
+
+
+class _KindDefault:
+    """The default ``rules`` of :func:`odds_table`: "classical", or "mcr" for kind "mcr_ready"."""
+
+    def __repr__(self) -> str:
+        return "<'classical'; 'mcr' for kind 'mcr_ready'>"
+
+
+_RULES_DEFAULT: Any = _KindDefault()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,20 +198,20 @@ def _rules_list(rules) -> list:
 _check_choice = check_choice
 
 
-def odds_table(kind: str, *, rules="classical", method: str | None = None, hands: Any = None,
+def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, hands: Any = None,
                draws: int = 18, samples: int | None = None, games: int = 2000, policies="greedy",
                policy: str = "greedy", by: str = "seat", seed=None, threads: int | None = None,
-               progress: bool = True, as_frame: bool = False):
+               progress: bool = True, as_frame: bool = False, min_fan: int | None = None):
     """Build a standard odds table (tidy rows; see :class:`OddsTable` for the exports).
 
     Parameters
     ----------
-    kind : {"deal", "win_by_turn", "win_rate"}
+    kind : {"deal", "win_by_turn", "win_rate", "mcr_ready"}
         What the table holds (see :mod:`mjfast.odds`).
     rules : str, None or sequence
         One rule set or several (rows carry a ``rules`` column). "deal": classical, basic,
         mcr, american; "win_by_turn": classical, basic, mcr, None; "win_rate": classical,
-        basic, mcr.
+        basic, mcr; "mcr_ready": mcr. Default "classical" ("mcr" for "mcr_ready").
     method : {"exact", "monte_carlo"} or None
         "deal": exact (default; the Chinese Official "all" takes about 10 s per seat) or Monte
         Carlo. "win_by_turn" with ``hands``: passed to :func:`mjfast.win_by_turn` (default
@@ -203,8 +221,8 @@ def odds_table(kind: str, *, rules="classical", method: str | None = None, hands
     draws : int, default 18
         "win_by_turn": number of draws T.
     samples : int, optional
-        Monte Carlo size: deals for "deal" (default 1,000,000), samples for "win_by_turn"
-        (default 100,000).
+        Monte Carlo size: deals for "deal" (default 1,000,000) and "mcr_ready" (default
+        100,000), samples for "win_by_turn" (default 100,000).
     games : int, default 2000
         "win_rate": games to simulate (each = 4 hands).
     policies : str or sequence of 4 str
@@ -218,10 +236,29 @@ def odds_table(kind: str, *, rules="classical", method: str | None = None, hands
         As for the underlying functions; ``seed`` makes every Monte Carlo table reproducible.
     as_frame : bool, default False
         Return ``table.to_pandas()`` (a DataFrame; needs pandas) instead of the OddsTable.
+    min_fan : int, optional
+        "mcr_ready" only: the minimum of a valid win, fans without flowers (default 8).
 
     Returns
     -------
     OddsTable (or pandas.DataFrame with ``as_frame=True``)
+
+    Notes
+    -----
+    "mcr_ready" rows, per seat (``dealer``: East's 14 tiles, seat wind E; ``non_dealer``:
+    South's 13, seat wind S; prevalent wind E) and ``event``:
+
+    - ``ready``: the dealt hand is one tile from a win under the Chinese Official forms (13
+      tiles: tenpai; 14 tiles: some discard leaves it tenpai, a complete hand included);
+    - ``ready_min_fan``: ready with a wait whose win on a discard scores at least ``min_fan``
+      fans (for the dealer, after some discard);
+    - ``ready_min_fan_self_drawn``: the same, the win self-drawn;
+    - ``min_fan_given_ready``: ``ready_min_fan`` among the ready hands (n = ready count).
+
+    Flowers never count; a wait is any kind the hand does not hold four times (other
+    players' tiles are not looked at). The deals are those of ``mjfast.deal(n, rules="mcr",
+    seed=seed)``: the table is a pure function of (seed, samples, min_fan), whatever
+    ``threads``.
 
     Examples
     --------
@@ -232,13 +269,23 @@ def odds_table(kind: str, *, rules="classical", method: str | None = None, hands
     >>> r = mjfast.odds_table("win_rate", games=200, seed=1, progress=False)
     >>> len(r), r.rows[0]["seat"], r.rows[0]["hands"]
     (4, 0, 800)
+    >>> m = mjfast.odds_table("mcr_ready", samples=20_000, seed=1, progress=False)
+    >>> [(r["seat"], r["event"], r["count"], r["n"]) for r in m.rows][:4]   # doctest: +NORMALIZE_WHITESPACE
+    [('dealer', 'ready', ..., 20000), ('dealer', 'ready_min_fan', ..., 20000),
+     ('dealer', 'ready_min_fan_self_drawn', ..., 20000), ('dealer', 'min_fan_given_ready', ..., ...)]
     """
     _check_choice("kind", kind, KINDS)
     if method is not None and not isinstance(method, str):
         raise TypeError(f"method must be a str or None, not {type(method).__name__}")
     if not isinstance(as_frame, bool):
         raise TypeError(f"as_frame must be True or False, not {type(as_frame).__name__}")
-    if kind == "deal":
+    if min_fan is not None and kind != "mcr_ready":
+        raise ValueError(f"min_fan is an option of kind 'mcr_ready' only (got kind {kind!r})")
+    if rules is _RULES_DEFAULT:
+        rules = "mcr" if kind == "mcr_ready" else "classical"
+    if kind == "mcr_ready":
+        table = _mcr_ready_table(_rules_list(rules), method, samples, min_fan, seed, threads, progress)
+    elif kind == "deal":
         table = _deal_table(_rules_list(rules), method or "exact", samples, seed, threads, progress)
     elif kind == "win_by_turn":
         table = _win_by_turn_table(_rules_list(rules), hands, draws, method, samples, policy, seed, threads, progress)
@@ -359,3 +406,103 @@ def _win_rate_table(rules_list, games, policies, by, seed, threads, progress) ->
                          "deal_in_rate": d.p, "deal_in_rate_se": d.se, "deal_in_rate_low": d.low,
                          "deal_in_rate_high": d.high, "mean_points": m.mean, "mean_points_se": m.se})
     return OddsTable("win_rate", _RATE_COLUMNS, rows, meta)
+
+
+_MCR_READY_COLUMNS = ("rules", "seat", "tiles", "min_fan", "event", "p", "se", "low", "high", "one_in", "count", "n",
+                      "method")
+#: (seat row, deal seat, tiles, seat wind): East deals 14 tiles, South 13 (as mjfast.deal_stats)
+_MCR_SEATS = (("dealer", 0, 14, 0), ("non_dealer", 1, 13, 1))
+
+
+def _mcr_ready_table(rules_list, method, samples, min_fan, seed, threads, progress) -> OddsTable:
+    from .. import _core, deals, hands, mcr
+    from .._runtime.progress import Progress, timed_chunks
+    from .._runtime.seeding import root_key
+    from .._runtime.threads import resolve_threads
+    from .._runtime.validation import check_count
+
+    for rules in rules_list:
+        if not hands._is_mcr(rules):
+            raise ValueError(f"mcr_ready tables are of the Chinese Official rules; rules must be 'mcr', got {rules!r}")
+    if method not in (None, "monte_carlo"):
+        raise ValueError(f"mcr_ready tables are Monte Carlo only; got method={method!r}")
+    n = 100_000 if samples is None else check_count(samples, "samples", 1)
+    min_fan = mcr._min_fan(8 if min_fan is None else min_fan)
+    if not isinstance(progress, bool):
+        raise TypeError(f"progress must be True or False, not {type(progress).__name__}")
+    threads = resolve_threads(threads)
+    key = root_key(seed)
+    spec = deals.deal_spec("mcr")
+    bits = hands.form_bits("all", "mcr")
+    _core.ensure_tables()
+    counts = np.zeros((len(_MCR_SEATS), 3), np.int64)
+    bar = Progress(n, label="odds-table mcr_ready", enabled=progress)
+    for lo, m in timed_chunks(0, n, 1 << 18, 1 << 14):
+        counts += _mcr_ready_chunk(spec, key, lo, m, bits, min_fan, threads)
+        bar.update(lo + m)
+    bar.close()
+    meta = {"samples": n, "min_fan": min_fan, "seed": seed_to_json(key.seed_value()), "prevalent_wind": "E",
+            "seat_winds": {"dealer": "E", "non_dealer": "S"}}
+    rows = []
+    for rules in rules_list:
+        label = rules.name if hasattr(rules, "name") else rules
+        for (seat, _, n_tiles, _), (ready, ready_min, ready_min_drawn) in zip(_MCR_SEATS, counts.tolist()):
+            for event, count, trials in (("ready", ready, n), ("ready_min_fan", ready_min, n),
+                                         ("ready_min_fan_self_drawn", ready_min_drawn, n),
+                                         ("min_fan_given_ready", ready_min, ready)):
+                e = Estimate.from_counts(count, trials)
+                rows.append({"rules": label, "seat": seat, "tiles": n_tiles, "min_fan": min_fan, "event": event,
+                             "p": e.p, "se": e.se, "low": e.low, "high": e.high, "one_in": e.one_in,
+                             "count": e.count, "n": e.n, "method": "monte_carlo"})
+    return OddsTable("mcr_ready", _MCR_READY_COLUMNS, rows, meta)
+
+
+def _mcr_ready_chunk(spec, key, lo: int, m: int, bits: int, min_fan: int, threads: int) -> np.ndarray:
+    """Deals lo .. lo+m-1 of the run: per seat of :data:`_MCR_SEATS`, the hands (ready, ready with
+    a wait reaching min_fan on a discard, the same self-drawn). Batch kernels throughout: the
+    deal, the shanten of every hand, the winning check of every (ready 13-tile hand, tile) and
+    the fans of every (hand, wait)."""
+    from .. import _core, mcr
+    from .._kernels import deal as _deal
+
+    dealt = np.zeros((m, 4, 34), np.uint8)
+    _deal.deal_batch(m, lo, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, dealt, np.zeros((m, 4, 8), np.uint8),
+                     np.zeros((m, 4), np.uint8), None, threads, True)
+    out = np.zeros((len(_MCR_SEATS), 3), np.int64)
+    for row, (_, seat, n_tiles, wind) in enumerate(_MCR_SEATS):
+        h = np.ascontiguousarray(dealt[:, seat])
+        sh = _shanten(_core, h, bits, threads)
+        ready = np.flatnonzero(sh <= 0)
+        out[row, 0] = len(ready)
+        if not len(ready):
+            continue
+        if n_tiles == 14:             # every distinct discard; keep those that leave the hand tenpai
+            owner, kind = np.nonzero(h[ready])
+            rows13 = h[ready][owner]
+            rows13[np.arange(len(owner)), kind] -= 1
+            tenpai = _shanten(_core, rows13, bits, threads) == 0
+            rows13, owner = rows13[tenpai], owner[tenpai]
+        else:
+            rows13, owner = h[ready], np.arange(len(ready))
+        if not len(rows13):
+            continue
+        addable = rows13 < 4
+        plus = np.repeat(rows13, 34, axis=0)
+        plus[np.arange(len(plus)), np.tile(np.arange(34), len(rows13))] += addable.reshape(-1).astype(np.uint8)
+        won = np.empty(len(plus), np.uint8)
+        _core.winning_counts_batch(plus, bits, won, threads)
+        pair_row, pair_kind = np.nonzero(won.reshape(-1, 34).astype(bool) & addable)
+        on_discard, on_draw = mcr._win_totals(rows13[pair_row], pair_kind, seat_wind=wind, prevalent_wind=0,
+                                              threads=threads)
+        for col, total in ((1, on_discard), (2, on_draw)):
+            hit = np.zeros(len(ready), bool)
+            hit[owner[pair_row[(total >= min_fan) & (total > 0)]]] = True
+            out[row, col] = int(hit.sum())
+    return out
+
+
+def _shanten(core, rows: np.ndarray, bits: int, threads: int) -> np.ndarray:
+    out = np.empty(len(rows), np.int8)
+    if len(rows):
+        core.shanten_counts_batch(np.ascontiguousarray(rows, dtype=np.uint8), bits, out, threads)
+    return out

@@ -282,6 +282,8 @@ def plot_table(table: Any, path=None, **kwargs):
         raise TypeError(f"plot_table needs an OddsTable, not {type(table).__name__}")
     draws: dict[str, Callable[..., Any]] = {"deal": shanten_distribution, "win_by_turn": win_by_turn,
                                             "win_rate": win_rates}
+    if table.kind not in draws:
+        raise ValueError(f"no plot for odds tables of kind {table.kind!r} yet; plots exist for {tuple(draws)}")
     ax = draws[table.kind](table, **kwargs)
     if path is not None:
         ax.figure.savefig(path, dpi=150)

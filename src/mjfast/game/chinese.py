@@ -8,13 +8,14 @@ from .. import tiles
 from .._kernels import chinese_env as _env_kernel
 from .._kernels import chinese_game as _kernel
 from .._kernels import engine as _engine
+from ..mcr import FANS as _FANS
 from .policy import Bridge as BridgeBase
-from .policy import Policy, SeatView
+from .policy import IllegalActionError, Policy, SeatView, policy_name
 from .results import CLAIM_KINDS, Counters, SimResult
 
 NAME = "chinese"
 KERNEL = _kernel
-BUILTIN = {k: _engine.POLICY_CODES[k] for k in ("random", "greedy", "defensive")}
+BUILTIN = {k: _engine.POLICY_CODES[k] for k in ("random", "greedy", "defensive", "greedy_blind")}
 VEC = _env_kernel.ChineseVec        # the batched tables of environments and BatchPolicy play
 ENCODING = "cn-v0"                  # their action and observation encoding (mjfast.game.encodings)
 WHERE = ""                                       # qualifies "unknown policy" messages
@@ -30,7 +31,10 @@ def _claims(o: np.ndarray) -> np.ndarray:
     return o[:, OUT["claims"]:OUT["claims"] + 20].reshape(-1, 4, 5)
 
 
-COUNTERS = Counters(OUT, _claims, CLAIM_KINDS, result=SimResult)
+COUNTERS = Counters(OUT, _claims, CLAIM_KINDS, result=SimResult,
+                    fan_columns={k: OUT[k] for k in ("fan_sum", "fan_sq", "fan_total", "fan_total_sq", "false_wins",
+                                                     "fan_counts", "fan_hist")}
+                    | {"n_fans": len(_FANS), "n_hist": _kernel.FAN_HIST_BINS})
 
 
 def claim_label(code: int) -> str | None:
@@ -60,6 +64,20 @@ class Bridge(BridgeBase):
 
     def __init__(self, policies: list, rules=None):
         super().__init__(policies)
+        self.min_fan = getattr(rules, "min_fan", 0)
+        self.false_win = getattr(rules, "false_win", "penalty")
+
+    def _false_win(self, seat: int, view: SeatView, labels: list) -> int:
+        """A "win" that was not offered: under Chinese Official rules with a fan minimum a false
+        win (the penalty, or IllegalActionError with false_win="error"); otherwise illegal."""
+        if not self.min_fan:
+            self._raise(seat, view, "win", labels)
+        if self.false_win == "error":
+            raise IllegalActionError(
+                f"seat {seat} ({policy_name(self.policies[seat])}), hand {view.hand_number}, turn {view.turn}: "
+                f"a false win: the hand is not a win of at least min_fan={self.min_fan} fan (flowers not counted); "
+                f"choose {labels}")
+        return _kernel.FALSE_WIN_ANSWER
 
     def _view(self, v: dict) -> SeatView:
         melds = tuple(tuple((kind, tiles.tile_name(int(t))) for kind, t in seat) for seat in v["melds"])
@@ -86,6 +104,8 @@ class Bridge(BridgeBase):
         if what == _ASK["claim"]:
             labels = [claim_label(c) for c in options]
             choice = pol.claim(view, tiles.tile_name(tile), [x for x in labels if x is not None])
+            if choice == "win" and "win" not in labels:
+                return self._false_win(seat, view, labels)
             if choice not in labels:
                 self._raise(seat, view, choice, labels)
             return labels.index(choice)
@@ -94,6 +114,8 @@ class Bridge(BridgeBase):
             choice = pol.own_turn(view, labels)
             if choice is None:
                 return -1
+            if choice == "win" and "win" not in labels:
+                return self._false_win(seat, view, labels + [None])
             if choice not in labels:
                 self._raise(seat, view, choice, labels + [None])
             return labels.index(choice)
@@ -122,6 +144,11 @@ def event_fields(name: str, seat: int, a: int, b: int) -> dict:
         return {"self_drawn": bool(a), "discarder": None if b < 0 else b}
     if name == "score":
         return {"delta": a, "total": b}
+    if name == "fan":
+        name_en, name_zh, value = _FANS[a]
+        return {"fan": name_en, "chinese": name_zh, "count": b, "value": value}
+    if name == "false_win":
+        return {"fan": a, "min_fan": b}
     return {}
 
 

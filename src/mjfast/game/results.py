@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -21,6 +21,92 @@ CLAIM_KINDS = ("chow", "pung", "kong", "concealed_kong", "added_kong")
 #: American claims: calls for a set of four and joker exchanges
 AMERICAN_CLAIMS = ("quad", "joker_exchange")
 N_DIST = 15                      # American distances 0..14
+
+
+@dataclasses.dataclass(eq=False)
+class FanStats:
+    """Chinese Official fan statistics of simulated wins (``SimResult.fans`` under
+    ``rules="mcr"``; None for rule sets without fans). Merge with ``a + b``.
+
+    The *hand fan* of a win is its fan total without flowers (what ``min_fan`` applies to);
+    the *paid fan* includes one per flower (what the payment 8 + fan uses).
+
+    Examples
+    --------
+    >>> import mjfast
+    >>> r = mjfast.simulate(50, rules="mcr", seed=1, progress=False)
+    >>> f = r.fans
+    >>> f.wins == int(r.wins.sum()) and f.mean_fan().mean >= 8
+    True
+    >>> f.frequency()["Concealed Hand"].n == f.wins
+    True
+    """
+
+    min_fan: int
+    fan_sum: int                 # sum over wins of the hand fan
+    fan_sq: int                  # ... of its square
+    paid_sum: int                # sum over wins of the paid fan (flowers counted)
+    paid_sq: int
+    counts: np.ndarray           # (82,) wins in which each fan (mjfast.mcr.FANS order) counts
+    hist: np.ndarray             # (100,) wins by hand fan 0..98, the last bin 99 or more
+    false_wins: np.ndarray       # (4,) false wins declared by each player (Python policies)
+
+    @property
+    def wins(self) -> int:
+        """Wins scored with fans (every one a valid win: at least min_fan)."""
+        return int(self.hist.sum())
+
+    def _mean(self, s: int, sq: int) -> Mean:
+        n = self.wins
+        m = s / n if n else math.nan
+        var = (sq - n * m * m) / (n - 1) if n > 1 else math.nan
+        return Mean(m, math.sqrt(max(var, 0) / n) if n > 1 else math.nan, n)
+
+    def mean_fan(self) -> Mean:
+        """Mean hand fan per win (flowers not counted), with its standard error and 95% interval."""
+        return self._mean(self.fan_sum, self.fan_sq)
+
+    def mean_paid_fan(self) -> Mean:
+        """Mean fan paid per win (flowers counted)."""
+        return self._mean(self.paid_sum, self.paid_sq)
+
+    def frequency(self) -> dict:
+        """Fan name -> :class:`~mjfast.stats.Estimate` of the share of wins in which it counts
+        (every fan of :data:`mjfast.mcr.FANS`, most frequent first)."""
+        from ..mcr import FANS
+        order = np.argsort(-self.counts, kind="stable")
+        return {FANS[i][0]: Estimate.from_counts(int(self.counts[i]), self.wins) for i in order}
+
+    def histogram(self) -> dict:
+        """Hand fan -> wins (the key 99 holds 99 or more)."""
+        return {int(k): int(self.hist[k]) for k in np.flatnonzero(self.hist)}
+
+    def __add__(self, other: FanStats) -> FanStats:
+        if not isinstance(other, FanStats):
+            return NotImplemented
+        return FanStats(self.min_fan, self.fan_sum + other.fan_sum, self.fan_sq + other.fan_sq,
+                        self.paid_sum + other.paid_sum, self.paid_sq + other.paid_sq, self.counts + other.counts,
+                        self.hist + other.hist, self.false_wins + other.false_wins)
+
+    def to_dict(self) -> dict:
+        """JSON: wins, mean_fan and mean_paid_fan (with se and interval), false_wins per
+        player, frequency (fan name -> estimate, fans that occurred) and histogram."""
+        return {
+            "min_fan": self.min_fan, "wins": self.wins,
+            "mean_fan": self.mean_fan().to_dict(), "mean_paid_fan": self.mean_paid_fan().to_dict(),
+            "false_wins": [int(x) for x in self.false_wins],
+            "frequency": {k: e.to_dict() for k, e in self.frequency().items() if e.count},
+            "histogram": {str(k): v for k, v in self.histogram().items()},
+        }
+
+    def table(self, top: int = 12) -> str:
+        """Readable summary: mean fan, false wins and the most frequent fans."""
+        mf, mp = self.mean_fan(), self.mean_paid_fan()
+        lines = [f"fans (min {self.min_fan}): {self.wins:,} wins, mean fan {mf.mean:.2f} ± {Z95 * mf.se:.2f} "
+                 f"(with flowers {mp.mean:.2f} ± {Z95 * mp.se:.2f}), false wins {int(self.false_wins.sum())}"]
+        freq = [(k, e) for k, e in self.frequency().items() if e.count][:top]
+        lines.append("most frequent fans: " + ", ".join(f"{k} {e.p:.3f}" for k, e in freq))
+        return "\n".join(lines)
 
 
 @dataclasses.dataclass(eq=False)
@@ -49,6 +135,8 @@ class SimResult:
     turns: int
     turns_sq_per_game: int   # sum over games of (turns in the game) squared
     by_policy: dict          # name -> dict of counters (seats pooled)
+    #: Chinese Official fan statistics (rules with fans), else None; set after construction
+    fans: ClassVar[FanStats | None] = None
 
     # -- derived ---------------------------------------------------------------------------
     @property
@@ -129,12 +217,15 @@ class SimResult:
         for name in set(self.by_policy) | set(other.by_policy):
             a, b = self.by_policy.get(name), other.by_policy.get(name)
             byp[name] = b if a is None else a if b is None else {k: a[k] + b[k] for k in a}
-        return SimResult(self.rules, self.games + other.games, self.hands + other.hands, self.policies,
-                         self.duplicate, self.seeds + other.seeds, self.wins + other.wins,
-                         self.self_draw_wins + other.self_draw_wins, self.deal_ins + other.deal_ins,
-                         self.claims + other.claims, self.points + other.points, self.points_sq + other.points_sq,
-                         hist, self.exhaustive_draws + other.exhaustive_draws, self.turns + other.turns,
-                         self.turns_sq_per_game + other.turns_sq_per_game, byp)
+        out = SimResult(self.rules, self.games + other.games, self.hands + other.hands, self.policies,
+                        self.duplicate, self.seeds + other.seeds, self.wins + other.wins,
+                        self.self_draw_wins + other.self_draw_wins, self.deal_ins + other.deal_ins,
+                        self.claims + other.claims, self.points + other.points, self.points_sq + other.points_sq,
+                        hist, self.exhaustive_draws + other.exhaustive_draws, self.turns + other.turns,
+                        self.turns_sq_per_game + other.turns_sq_per_game, byp)
+        if self.fans is not None and other.fans is not None:
+            out.fans = self.fans + other.fans
+        return out
 
     # -- output --------------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -165,7 +256,8 @@ class SimResult:
                 "claims": {k: int(c["claims"][i]) for i, k in enumerate(CLAIM_KINDS)},
             }
         mt = self.mean_turns()
-        return {
+        extra = {} if self.fans is None else {"fans": self.fans.to_dict()}
+        return extra | {
             "rules": self.rules.name, "options": self.rules.to_dict(), "games": self.games, "hands": self.hands,
             "seed": seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(s) for s in self.seeds],
             "duplicate": self.duplicate,
@@ -197,6 +289,8 @@ class SimResult:
         claims = self.claims.sum(axis=0)
         lines.append("claims per hand: "
                      + ", ".join(f"{k} {claims[i] / max(self.hands, 1):.3f}" for i, k in enumerate(CLAIM_KINDS)))
+        if self.fans is not None:
+            lines.append(self.fans.table())
         return "\n".join(lines)
 
 
@@ -446,6 +540,8 @@ class Counters:
     scalars: dict = dataclasses.field(default_factory=dict)
     histograms: dict = dataclasses.field(default_factory=dict)
     result: type[SimResult] = SimResult
+    #: Chinese: the fan statistics' columns (name -> first column), FanStats with fan rules
+    fan_columns: dict = dataclasses.field(default_factory=dict)
 
 
 class Accumulator:
@@ -472,6 +568,8 @@ class Accumulator:
         self.extra.update({k: 0 for k in spec.scalars})
         self.extra.update({k: np.zeros((4, N_DIST), np.int64) for k in spec.histograms})
         self.by_policy: dict = {}
+        self.fan: dict | None = {"sum": 0, "sq": 0, "paid": 0, "paid_sq": 0, "counts": 0, "hist": 0, "false": 0} \
+            if spec.fan_columns else None
 
     def _new_policy(self) -> dict:
         return ({k: 0 for k in self.BASE_KEYS + tuple(self.spec.per_player)}
@@ -505,6 +603,13 @@ class Accumulator:
             self.extra[k] += int(o[:, col].sum())
         for k, col in self.spec.histograms.items():
             self.extra[k] += o[:, col:col + 4 * N_DIST].reshape(-1, 4, N_DIST).sum(axis=0)
+        if self.fan is not None:
+            fc = self.spec.fan_columns
+            for key, col in (("sum", "fan_sum"), ("sq", "fan_sq"), ("paid", "fan_total"), ("paid_sq", "fan_total_sq")):
+                self.fan[key] += int(o[:, fc[col]].sum())
+            for key, col, width in (("counts", "fan_counts", fc["n_fans"]), ("hist", "fan_hist", fc["n_hist"]),
+                                    ("false", "false_wins", 4)):
+                self.fan[key] = self.fan[key] + o[:, fc[col]:fc[col] + width].sum(axis=0)
         for name in np.unique(names):
             mask = names == name          # (m, 4)
             p = self.by_policy.setdefault(str(name), self._new_policy())
@@ -535,12 +640,20 @@ class Accumulator:
         self.turns_sq += other.turns_sq
         for k in self.extra:
             self.extra[k] = self.extra[k] + other.extra[k]
+        if self.fan is not None and other.fan is not None:
+            self.fan = {k: self.fan[k] + other.fan[k] for k in self.fan}
         for name, c in other.by_policy.items():
             mine = self.by_policy.get(name)
             self.by_policy[name] = dict(c) if mine is None else {k: mine[k] + c[k] for k in mine}
         return self
 
     def result(self, rules, policies, duplicate, seed) -> SimResult:
-        return self.spec.result(rules, self.games, self.hands, tuple(policies), duplicate, (seed,), self.wins,
-                                self.self_wins, self.deal_ins, self.claims, self.points, self.points_sq, self.hist,
-                                self.draws, self.turns, self.turns_sq, self.by_policy, **self.extra)
+        res = self.spec.result(rules, self.games, self.hands, tuple(policies), duplicate, (seed,), self.wins,
+                               self.self_wins, self.deal_ins, self.claims, self.points, self.points_sq, self.hist,
+                               self.draws, self.turns, self.turns_sq, self.by_policy, **self.extra)
+        if self.fan is not None and getattr(rules, "uses_fans", False):
+            fc, f = self.spec.fan_columns, self.fan
+            res.fans = FanStats(rules.min_fan, f["sum"], f["sq"], f["paid"], f["paid_sq"],
+                                np.zeros(fc["n_fans"], np.int64) + f["counts"],
+                                np.zeros(fc["n_hist"], np.int64) + f["hist"], np.zeros(4, np.int64) + f["false"])
+        return res

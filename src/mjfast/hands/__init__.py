@@ -301,6 +301,24 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | N
     return bool(res[0]) if batch.single else res
 
 
+def _is_mcr(rules) -> bool:
+    """``rules`` (None, a name or a RuleSet) is the Chinese Official rule set, whose wins are
+    scored in fans (raises for unknown names)."""
+    return rules is not None and _rules.get(rules).name == "mcr"
+
+
+def _mcr_only(rules, **options) -> None:
+    """ValueError naming the first of ``options`` given (not None) when ``rules`` is not the
+    Chinese Official rule set: these options only mean something with fans."""
+    if _is_mcr(rules):
+        return
+    for name, value in options.items():
+        if value is not None:
+            label = rules.name if isinstance(rules, _rules.RuleSet) else rules
+            raise ValueError(f"{name} is an option of rules='mcr' only (the Chinese Official fans); "
+                             f"got rules={label!r}")
+
+
 def _no_jokers_option(jokers, rules) -> None:
     if jokers is not None:
         raise ValueError(f"jokers is an option of rules='american' only (got rules={rules!r})")
@@ -366,10 +384,13 @@ def _visible_counts(visible: Any, hand: np.ndarray, called: np.ndarray | None = 
 
 
 def waits(hand: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = None,
-          jokers: int | None = None) -> list[str]:
+          jokers: int | None = None, min_fan: int | None = None, self_drawn: bool | None = None,
+          seat_wind: str | int | None = None, prevalent_wind: str | int | None = None) -> list[str]:
     """Tiles that complete a hand of 3k+1 tiles (empty if it is not tenpai).
 
-    A kind already held four times is never a wait (there is no fifth copy).
+    A kind already held four times is never a wait (there is no fifth copy). Under
+    ``rules="mcr"`` with ``min_fan``, only the waits whose win is a valid Chinese Official win
+    are kept: at least ``min_fan`` fans (:func:`mjfast.mcr.fan`) without flowers.
 
     Parameters
     ----------
@@ -381,11 +402,29 @@ def waits(hand: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = 
     jokers : int, optional
         ``rules="american"`` only: jokers in the tile set (default 8). A joker is a wait while
         the hand holds fewer; each flower f1-f8 not held is a wait of its own.
+    min_fan : int, optional
+        ``rules="mcr"`` only: keep the waits whose win scores at least this many fans without
+        flowers (8 in the Chinese Official rules). The hand must hold 13 tiles counting 3 per
+        called set; called sets and concealed kongs in the text (``[456p]``, ``(2222z)``)
+        count in the fans. The win is on a discard unless ``self_drawn=True``; it is not the
+        last copy of its kind (Last Tile) unless the hand's own sets show the other three.
+        None (default): every wait, fans or not.
+    self_drawn : bool, optional
+        With ``min_fan``: score the win as self-drawn (default False: on a discard).
+    seat_wind, prevalent_wind : {"E", "S", "W", "N"} or 0-3, optional
+        With ``min_fan``: the winds of the win (default "E", "E").
 
     Returns
     -------
     list of str
         Tile names in index order (``mjfast.tiles.tile_index`` converts them).
+
+    Raises
+    ------
+    ValueError
+        As for :func:`shanten`; ``min_fan``, ``self_drawn`` or a wind under rules other
+        than "mcr", or ``self_drawn`` or a wind without ``min_fan``; ``min_fan`` for a hand
+        that is not 13 tiles.
 
     Examples
     --------
@@ -396,7 +435,19 @@ def waits(hand: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = 
     13
     >>> mjfast.waits("1111m 2222p 333s 44z", rules="american")
     ['3s', 'j']
+
+    Chinese Official: only 9m makes a valid win (Pure Straight, 16 fans); 3m and 6m score 3.
+
+    >>> mjfast.waits("12345678m [999p] 11z", rules="mcr")
+    ['3m', '6m', '9m']
+    >>> mjfast.waits("12345678m [999p] 11z", rules="mcr", min_fan=8)
+    ['9m']
     """
+    _mcr_only(rules, min_fan=min_fan, self_drawn=self_drawn, seat_wind=seat_wind, prevalent_wind=prevalent_wind)
+    if min_fan is None:
+        for name, value in (("self_drawn", self_drawn), ("seat_wind", seat_wind), ("prevalent_wind", prevalent_wind)):
+            if value is not None:
+                raise ValueError(f"{name} only changes which waits reach min_fan; give min_fan= too")
     if _is_american(rules):
         return _american_hands.waits(hand, form, jokers)
     _no_jokers_option(jokers, rules)
@@ -407,7 +458,29 @@ def waits(hand: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = 
     rows[np.arange(len(cand)), cand] += 1
     out = np.empty(len(cand), dtype=np.uint8)
     _core.winning_counts_batch(rows, bits, out, 1)
-    return [tiles.tile_name(int(k)) for k in cand[out.astype(bool)]]
+    found = cand[out.astype(bool)]
+    if min_fan is not None:
+        found = _reaching_min_fan(hand, counts, found, min_fan, self_drawn, seat_wind, prevalent_wind)
+    return [tiles.tile_name(int(k)) for k in found]
+
+
+def _reaching_min_fan(hand: Any, counts: np.ndarray, found: np.ndarray, min_fan, self_drawn, seat_wind,
+                      prevalent_wind) -> np.ndarray:
+    """The waits ``found`` of a 13-tile hand whose win scores at least ``min_fan`` fans."""
+    from .. import mcr
+
+    min_fan = mcr._min_fan(min_fan)
+    drawn = bool(mcr._flag(False if self_drawn is None else self_drawn, "self_drawn"))
+    seat = mcr._wind("E" if seat_wind is None else seat_wind, "seat_wind")
+    prevalent = mcr._wind("E" if prevalent_wind is None else prevalent_wind, "prevalent_wind")
+    melds = tiles.parse_tiles(hand).melds if isinstance(hand, str) else ()
+    size = int(counts.sum()) + 3 * len(melds)
+    if size != 13:
+        raise ValueError(f"min_fan needs a hand of 13 tiles (counting 3 per called set) to score its wins; got {size}")
+    rows = np.repeat(counts[None, :], len(found), axis=0)
+    on_discard, on_draw = mcr._win_totals(rows, found, mcr._melds_array(melds), seat_wind=seat,
+                                          prevalent_wind=prevalent)
+    return found[(on_draw if drawn else on_discard) >= min_fan]
 
 
 @dataclasses.dataclass(frozen=True)

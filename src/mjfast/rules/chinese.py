@@ -11,10 +11,20 @@ Official (MCR), played by one engine (``mjfast._kernels.chinese_game``).
 ``"basic"`` (seed 001)
     136 tiles, standard hands, no dead wall, and the "Stop" rule: a player must declare a ready
     hand to win and may not change it afterwards (``ready_declaration=False`` turns it off).
-``"mcr"`` (Chinese Official, its wall and replacement order; fan scoring not modelled)
-    144 tiles with bonus replacement; winning forms: standard, seven pairs (a kong counts as
-    two pairs), thirteen orphans, honors-and-knitted, knitted straight (closed, or with one
-    called set); basic 20-point scoring.
+``"mcr"`` (Chinese Official, scored as the Botzone MCR competition scores it)
+    144 tiles with bonus replacement (``flowers=False``: 136); winning forms: standard, seven
+    pairs (a kong counts as two pairs), thirteen orphans, honors-and-knitted, knitted straight
+    (closed, or with one called set). Every win is scored with the fan calculator
+    (:mod:`mjfast.mcr`) and is valid only with at least ``min_fan`` (default 8) fan not
+    counting flowers; payment ``scoring="fan"``: base 8 + fan F (flowers included), a
+    self-drawn win is paid 8 + F by each of the three others, a win on a discard 8 + F by the
+    discarder and 8 by the other two; a player may rob an added kong (its owner pays as the
+    discarder) and win on a kong's replacement tile; seat winds from the dealer (East),
+    prevalent wind by round. A false win (a declared hand that is not complete or is below
+    ``min_fan``: only Python policies can make one) costs the declarer 30, 10 to each other
+    player, and ends the hand (``false_win="penalty"``), or raises IllegalActionError
+    (``false_win="error"``). ``scoring="basic", min_fan=0`` is the engine before fan scoring:
+    any complete hand wins ``base_points`` from each loser, no kong robbing.
 
 Two readings that the seed texts leave open are options:
 
@@ -78,6 +88,9 @@ class ChineseRules(RuleSet):
     kong: bool = True
     refill_dead_wall: bool = False
     added_kong: str = "any"
+    scoring: str = "basic"
+    min_fan: int = 0
+    false_win: str = "penalty"
     # preset facts, not options
     kong_two_pairs: bool = dataclasses.field(default=False, repr=False)
     fixed: tuple = dataclasses.field(default=(), repr=False)   # options the preset does not let change
@@ -100,7 +113,14 @@ class ChineseRules(RuleSet):
                "the dead wall keeps its size (each replacement shortens the live wall); default: it is used up first"),
         Option("added_kong", check_choice("added_kong", ("any", "drawn")),
                "the copy added to an exposed pung: 'any' held copy or only the tile just 'drawn'"),
+        Option("scoring", check_choice("scoring", ("fan", "basic")),
+               "mcr: 'fan' (8 + fan, the competition's payment; kong robbing) or 'basic' (flat base_points)"),
+        Option("min_fan", check_int("min_fan", 0, 88), "mcr: fan a win needs, flowers not counted (0-88)"),
+        Option("false_win", check_choice("false_win", ("penalty", "error")),
+               "mcr: a false win by a Python policy costs 30 ('penalty') or raises IllegalActionError ('error')"),
     )}
+    #: options that only the Chinese Official preset has
+    MCR_ONLY: ClassVar[tuple] = ("scoring", "min_fan", "false_win")
 
     @property
     def tile_set(self) -> TileSet:
@@ -127,8 +147,18 @@ class ChineseRules(RuleSet):
             raise ValueError(f"rules={self.name!r} is played with the 144-tile set (flowers=True)")
         if "special_forms" in self.fixed and values["special_forms"] != self.special_forms:
             raise ValueError(f"rules={self.name!r} always allows its special forms")
-        for key in ("dead_wall", "base_points", "payment", "rounds", "added_kong"):
+        for key in ("dead_wall", "base_points", "payment", "rounds", "added_kong") + self.MCR_ONLY:
             values[key] = self.OPTIONS[key].check(values[key])
+        if self.name != "mcr":
+            for key in self.MCR_ONLY:
+                if values[key] != getattr(self, key):
+                    raise ValueError(f"{key} applies to rules='mcr' (Chinese Official fans), not to rules={self.name!r}")
+        elif values["scoring"] == "fan":
+            if values["base_points"] != MCR.base_points:
+                raise ValueError("base_points applies to scoring='basic'; fan scoring pays 8 + fan (the competition's base)")
+            if values["payment"] != "each":
+                raise ValueError("payment applies to scoring='basic'; fan scoring has its own payment "
+                                 "(self-drawn: 8 + fan from each; discard: the discarder 8 + fan, the others 8)")
         return dataclasses.replace(self, **values)
 
     def kernel(self) -> dict:
@@ -139,11 +169,18 @@ class ChineseRules(RuleSet):
             "payment": 0 if self.payment == "each" else 1, "hands_per_game": self.hands_per_game,
             "allow_chow": int(self.chow), "allow_kong": int(self.kong),
             "refill_dead_wall": int(self.refill_dead_wall), "added_kong_drawn": int(self.added_kong == "drawn"),
+            "fan_scoring": int(self.scoring == "fan"), "min_fan": self.min_fan,
+            "false_win_error": int(self.false_win == "error"),
         }
+
+    @property
+    def uses_fans(self) -> bool:
+        """Wins are scored with the fan calculator (fan scoring or a fan minimum)."""
+        return self.scoring == "fan" or self.min_fan > 0
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"name": self.name}
-        d.update({k: getattr(self, k) for k in self.OPTIONS})
+        d.update({k: getattr(self, k) for k in self.OPTIONS if self.name == "mcr" or k not in self.MCR_ONLY})
         d["special_forms"] = list(self.special_forms)
         d["tiles"] = self.n_tiles
         return d
@@ -152,5 +189,5 @@ class ChineseRules(RuleSet):
 CLASSICAL = ChineseRules("classical")
 BASIC = ChineseRules("basic", dead_wall=0, ready_declaration=True)
 MCR = ChineseRules("mcr", flowers=True, special_forms=SPECIAL_FORMS, dead_wall=0, kong_two_pairs=True,
-                   fixed=("flowers", "special_forms"))
+                   scoring="fan", min_fan=8, fixed=("special_forms",))
 PRESETS = (CLASSICAL, BASIC, MCR)
