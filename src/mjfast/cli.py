@@ -272,6 +272,16 @@ def _cmd_simulate(args) -> int:
         opts["refill_dead_wall"] = True
     if args.added_kong is not None:
         opts["added_kong"] = args.added_kong
+    if args.min_fan is not None:
+        opts["min_fan"] = args.min_fan
+    if args.scoring is not None:
+        opts["scoring"] = args.scoring
+    if args.false_win is not None:
+        opts["false_win"] = args.false_win
+    if args.no_flowers:
+        if args.flowers:
+            raise ValueError("--flowers and --no-flowers contradict each other")
+        opts["flowers"] = False
     if args.jokers is not None:
         opts["jokers"] = args.jokers
     if args.second_charleston is not None:
@@ -433,8 +443,8 @@ def _cmd_odds_table(args) -> int:
 
     kind = args.kind.replace("-", "_")
     rules = ([_rules_arg(r) for r in args.rules.split(",")] if args.rules
-             else ["mcr" if kind == "mcr_ready" else "classical"])
-    needs_seed = kind in ("win_rate", "mcr_ready") or (kind == "deal" and args.method == "monte_carlo") or (
+             else ["mcr" if kind in ("mcr_ready", "mcr_fans") else "classical"])
+    needs_seed = kind in ("win_rate", "mcr_ready", "mcr_fans") or (kind == "deal" and args.method == "monte_carlo") or (
         kind == "win_by_turn" and (not args.hand or args.method == "monte_carlo"))
     seed = _seed_or_fresh(args.seed) if needs_seed else args.seed
     kw: dict[str, Any] = {}
@@ -484,8 +494,8 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--rules", default="classical", choices=list(_rules.names()))
     sm.add_argument("--games", type=int, default=100_000, help="games to play (default 100,000)")
     sm.add_argument("--policy", default="greedy",
-                    help="random, greedy or defensive (american: random or greedy); or four comma-separated "
-                         "names, one per seat")
+                    help="random, greedy, defensive or greedy_blind (american: random or greedy); or four "
+                         "comma-separated names, one per seat")
     sm.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed on stderr)")
     sm.add_argument("--threads", type=int, default=None)
     sm.add_argument("--format", choices=["table", "json", "csv"], default="table")
@@ -501,6 +511,13 @@ def build_parser() -> argparse.ArgumentParser:
     sm.add_argument("--added-kong", choices=["any", "drawn"], default=None,
                     help="classical/basic/mcr: which copy may be added to an exposed pung: any held copy "
                          "(default) or only the tile just drawn")
+    sm.add_argument("--min-fan", type=int, default=None,
+                    help="mcr: fan a win needs, flowers not counted (default 8; 0: any complete hand)")
+    sm.add_argument("--scoring", choices=["fan", "basic"], default=None,
+                    help="mcr: 'fan' pays 8 + fan as the competition does (default), 'basic' flat base points")
+    sm.add_argument("--false-win", choices=["penalty", "error"], default=None,
+                    help="mcr: a Python policy's false win costs 30 (default) or is an error")
+    sm.add_argument("--no-flowers", action="store_true", help="mcr: play without the 8 bonus tiles (136 tiles)")
     sm.add_argument("--jokers", type=int, default=None, help="american: number of jokers (default 8)")
     sm.add_argument("--second-charleston", choices=["policy", "always", "never"], default=None,
                     help="american: second Charleston when a player wants it (default), always or never")
@@ -580,10 +597,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     ot = sub.add_parser("odds-table", help="standard odds tables: deal odds, win-by-turn curves, win rates per seat, "
                                            "Chinese Official deals one tile from an 8-fan win")
-    ot.add_argument("kind", choices=["deal", "win-by-turn", "win-rate", "mcr-ready", "win_by_turn", "win_rate",
-                                     "mcr_ready"])
+    ot.add_argument("kind", choices=["deal", "win-by-turn", "win-rate", "mcr-ready", "mcr-fans", "win_by_turn",
+                                     "win_rate", "mcr_ready", "mcr_fans"])
     ot.add_argument("--rules", default=None,
-                    help="rule set or comma-separated list (default classical; mcr for mcr-ready)")
+                    help="rule set or comma-separated list (default classical; mcr for mcr-ready and mcr-fans)")
     ot.add_argument("--method", choices=["exact", "monte_carlo", "auto"], default=None,
                     help="deal: exact (default) or monte_carlo; win-by-turn with --hand: auto (default), exact, monte_carlo")
     ot.add_argument("--hand", action="append", default=None, help="win-by-turn: a hand (repeat for several)")

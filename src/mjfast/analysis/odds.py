@@ -20,6 +20,10 @@ JSON and Markdown. Each kind reuses the library's own computations:
     ready at all, and ready with a wait whose win reaches ``min_fan`` (8) fans without
     flowers, on a discard or self-drawn (Monte Carlo over :func:`mjfast.deal`, the shanten and
     winning kernels and :func:`mjfast.mcr.fan_batch`).
+``"mcr_fans"``
+    The fans of wins in Chinese Official play (:func:`mjfast.simulate` with ``games`` and
+    ``policies``): how often hands end in a valid win or an exhaustive draw, the share of wins
+    in which each fan counts, and the distribution of the hand fan (flowers not counted).
 
 Estimated numbers carry their standard error and 95% interval (``*_se``, ``*_low``,
 ``*_high``); exact numbers have se 0 and a zero-width interval.
@@ -40,7 +44,7 @@ from .._runtime.seeding import seed_to_json
 from .._runtime.validation import check_choice
 from ..stats import Estimate
 
-KINDS = ("deal", "win_by_turn", "win_rate", "mcr_ready")
+KINDS = ("deal", "win_by_turn", "win_rate", "mcr_ready", "mcr_fans")
 _SEATS = (("dealer", 14), ("non_dealer", 13))
 
 
@@ -48,7 +52,7 @@ class _KindDefault:
     """The default ``rules`` of :func:`odds_table`: "classical", or "mcr" for kind "mcr_ready"."""
 
     def __repr__(self) -> str:
-        return "<'classical'; 'mcr' for kind 'mcr_ready'>"
+        return "<'classical'; 'mcr' for kinds 'mcr_ready' and 'mcr_fans'>"
 
 
 _RULES_DEFAULT: Any = _KindDefault()
@@ -206,12 +210,13 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
 
     Parameters
     ----------
-    kind : {"deal", "win_by_turn", "win_rate", "mcr_ready"}
+    kind : {"deal", "win_by_turn", "win_rate", "mcr_ready", "mcr_fans"}
         What the table holds (see :mod:`mjfast.odds`).
     rules : str, None or sequence
         One rule set or several (rows carry a ``rules`` column). "deal": classical, basic,
         mcr, american; "win_by_turn": classical, basic, mcr, None; "win_rate": classical,
-        basic, mcr; "mcr_ready": mcr. Default "classical" ("mcr" for "mcr_ready").
+        basic, mcr; "mcr_ready" and "mcr_fans": mcr. Default "classical" ("mcr" for
+        "mcr_ready" and "mcr_fans").
     method : {"exact", "monte_carlo"} or None
         "deal": exact (default; the Chinese Official "all" takes about 10 s per seat) or Monte
         Carlo. "win_by_turn" with ``hands``: passed to :func:`mjfast.win_by_turn` (default
@@ -224,9 +229,9 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
         Monte Carlo size: deals for "deal" (default 1,000,000) and "mcr_ready" (default
         100,000), samples for "win_by_turn" (default 100,000).
     games : int, default 2000
-        "win_rate": games to simulate (each = 4 hands).
+        "win_rate" and "mcr_fans": games to simulate (each = 4 hands).
     policies : str or sequence of 4 str
-        "win_rate": the seats' policies, as :func:`mjfast.simulate`.
+        "win_rate" and "mcr_fans": the seats' policies, as :func:`mjfast.simulate`.
     policy : {"greedy", "first", "greedy_swap"}
         "win_by_turn": the drawing policy (see :mod:`mjfast.winturn`).
     by : {"seat", "policy"}
@@ -282,8 +287,10 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
     if min_fan is not None and kind != "mcr_ready":
         raise ValueError(f"min_fan is an option of kind 'mcr_ready' only (got kind {kind!r})")
     if rules is _RULES_DEFAULT:
-        rules = "mcr" if kind == "mcr_ready" else "classical"
-    if kind == "mcr_ready":
+        rules = "mcr" if kind in ("mcr_ready", "mcr_fans") else "classical"
+    if kind == "mcr_fans":
+        table = _mcr_fans_table(_rules_list(rules), games, policies, seed, threads, progress)
+    elif kind == "mcr_ready":
         table = _mcr_ready_table(_rules_list(rules), method, samples, min_fan, seed, threads, progress)
     elif kind == "deal":
         table = _deal_table(_rules_list(rules), method or "exact", samples, seed, threads, progress)
@@ -406,6 +413,40 @@ def _win_rate_table(rules_list, games, policies, by, seed, threads, progress) ->
                          "deal_in_rate": d.p, "deal_in_rate_se": d.se, "deal_in_rate_low": d.low,
                          "deal_in_rate_high": d.high, "mean_points": m.mean, "mean_points_se": m.se})
     return OddsTable("win_rate", _RATE_COLUMNS, rows, meta)
+
+
+_MCR_FANS_COLUMNS = ("rules", "policies", "min_fan", "statistic", "fan", "chinese", "value", "p", "se", "low", "high",
+                     "count", "n")
+
+
+def _mcr_fans_table(rules_list, games, policies, seed, threads, progress) -> OddsTable:
+    from .. import game as sim
+    from ..mcr import FANS
+
+    rows = []
+    meta = {"games": games, "policies": policies if isinstance(policies, str) else list(policies)}
+    for rules in rules_list:
+        res = sim.simulate(games, rules=rules, policies=policies, seed=seed, threads=threads, progress=progress)
+        f = res.fans
+        if f is None:
+            raise ValueError(f"mcr_fans tables need a rule set with fans (rules='mcr'); got {rules!r}")
+        meta["seed"] = seed_to_json(res.seeds[0] if res.seeds else seed)
+        label = res.rules.name
+        pols = meta["policies"] if isinstance(meta["policies"], str) else ",".join(meta["policies"])
+        base = {"rules": label, "policies": pols, "min_fan": f.min_fan}
+
+        def row(statistic, fan, chinese, value, e):
+            rows.append(base | {"statistic": statistic, "fan": fan, "chinese": chinese, "value": value, "p": e.p,
+                                "se": e.se, "low": e.low, "high": e.high, "count": e.count, "n": e.n})
+
+        row("hands", "valid win", None, None, Estimate.from_counts(f.wins, res.hands))
+        row("hands", "exhaustive draw", None, None, res.exhaustive_draw_rate())
+        chinese = {name: (zh, v) for name, zh, v in FANS}
+        for name, e in f.frequency().items():
+            row("fan", name, chinese[name][0], chinese[name][1], e)
+        for total in range(len(f.hist)):
+            row("hand_fan", total, None, None, Estimate.from_counts(int(f.hist[total]), f.wins))
+    return OddsTable("mcr_fans", _MCR_FANS_COLUMNS, rows, meta)
 
 
 _MCR_READY_COLUMNS = ("rules", "seat", "tiles", "min_fan", "event", "p", "se", "low", "high", "one_in", "count", "n",

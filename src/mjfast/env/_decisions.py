@@ -365,8 +365,10 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
 def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
     """The engine rows (type, hand, seat, a, b) of logged events (either family)."""
     from .. import tiles
+    from ..mcr import FANS
 
     kind = tiles.american_kind_index      # (the standard names, and American flowers and jokers)
+    fan_index = {f[0]: i for i, f in enumerate(FANS)}
     rows = []
     for e in events:
         typ = ev_codes[e["type"]]
@@ -396,6 +398,10 @@ def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
             b = -1 if e["discarder"] is None else e["discarder"]
         elif name == "score":
             a, b = e["delta"], e["total"]
+        elif name == "fan":
+            a, b = fan_index[e["fan"]], e["count"]
+        elif name == "false_win":
+            a, b = e["fan"], e["min_fan"]
         elif name == "hand":
             a, b = e.get("dice", (0, 0))
         rows.append([typ, e["hand"], e["seat"], a, b])
@@ -477,6 +483,9 @@ def _american_answer_from_log(core, what, ask, s, tile, mask, target, i, ev, gi)
 def _answer_from_log(core, what, ask, s, tile, mask, target, i, ev_codes, gi):
     """(action, whether the log reveals it) for seat s's question, from the logged events
     from index i on."""
+    fan = ev_codes.get("fan")
+    while i < len(target) and target[i][0] == fan:     # (a win's fans come before its event)
+        i += 1
     nxt = target[i] if i < len(target) else None
     if what in (ask["discard"], ask["own_turn"]):
         if nxt is None or nxt[2] != s:
@@ -517,9 +526,10 @@ def _answer_from_log(core, what, ask, s, tile, mask, target, i, ev_codes, gi):
 
 
 def _nearer(s, taker, target, i) -> bool:
-    """Whether seat s is nearer than `taker` after the discarder (the last discard event)."""
+    """Whether seat s is nearer than `taker` after the discarder (the last discard event, or
+    the added kong a Chinese Official win robs)."""
     j = i - 1
-    while j >= 0 and target[j][0] != 6:     # EV_DISCARD
+    while j >= 0 and target[j][0] not in (6, 11):     # EV_DISCARD, EV_ADDED_KONG
         j -= 1
     discarder = target[j][2]
     return (s - discarder) % 4 < (taker - discarder) % 4
