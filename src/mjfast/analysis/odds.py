@@ -435,7 +435,7 @@ def _mcr_fans_table(rules_list, games, policies, seed, threads, progress) -> Odd
         pols = meta["policies"] if isinstance(meta["policies"], str) else ",".join(meta["policies"])
         base = {"rules": label, "policies": pols, "min_fan": f.min_fan}
 
-        def row(statistic, fan, chinese, value, e):
+        def row(statistic, fan, chinese, value, e, base=base):
             rows.append(base | {"statistic": statistic, "fan": fan, "chinese": chinese, "value": value, "p": e.p,
                                 "se": e.se, "low": e.low, "high": e.high, "count": e.count, "n": e.n})
 
