@@ -18,19 +18,22 @@ import mjfast
 from mjfast import _core
 
 ROWS = [("classical", "greedy"), ("classical", "defensive"), ("basic", "greedy"), ("basic", "defensive"),
-        ("mcr", "greedy"), ("mcr", "defensive")]
+        ("mcr", "greedy"), ("mcr", "defensive"), ("mcr", "greedy_blind"), ("mcr-flat", "greedy")]
+#: rows' rule sets: "mcr-flat" is mcr before fan scoring (scoring="basic", min_fan=0)
+RULES = {"mcr-flat": mjfast.rules.get("mcr", scoring="basic", min_fan=0)}
 
 
 def main(rounds: int = 7, games: int = 500) -> None:
     _core.ensure_tables()
     for rules, policy in ROWS:                      # warm-up (tables, code paths)
-        mjfast.simulate(20, rules=rules, policies=policy, seed=1, threads=1, progress=False)
+        mjfast.simulate(20, rules=RULES.get(rules, rules), policies=policy, seed=1, threads=1, progress=False)
     rates = {row: [] for row in ROWS}
     hands = {}
     for _ in range(rounds):
         for rules, policy in ROWS:
             t = time.thread_time()
-            res = mjfast.simulate(games, rules=rules, policies=policy, seed=1, threads=1, progress=False)
+            res = mjfast.simulate(games, rules=RULES.get(rules, rules), policies=policy, seed=1, threads=1,
+                                  progress=False)
             dt = time.thread_time() - t
             rates[(rules, policy)].append((res.turns / dt, res.hands / dt))
             hands[(rules, policy)] = res.turns / res.hands

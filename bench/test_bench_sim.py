@@ -37,6 +37,20 @@ def test_simulate(benchmark, rules, policy, threads):
     assert res.games == N_GAMES
 
 
+@pytest.mark.parametrize("policy", ["greedy", "defensive", "greedy_blind"])
+def test_simulate_mcr_fans(benchmark, policy):
+    """Chinese Official four-bot play with fan scoring (issue 16's target: 0.5 M turns/s per
+    thread with the fan-aware bots); greedy_blind is the fan-blind baseline."""
+    mjfast.simulate(10, rules="mcr", progress=False)
+    benchmark.group = "simulate mcr fans"
+    benchmark.extra_info.update(rules="mcr", policy=policy, threads=1)
+    res = benchmark.pedantic(lambda: mjfast.simulate(N_GAMES // 2, rules="mcr", policies=policy, seed=1, threads=1,
+                                                     progress=False),
+                             rounds=5, iterations=1, warmup_rounds=1)
+    _record(benchmark, res)
+    assert res.fans is not None
+
+
 class _FirstTile(mjfast.Policy):
     """A trivial Python bot: discards its lowest tile (measures the Python-callback cost)."""
 
