@@ -158,7 +158,7 @@ def _flag(v, name: str) -> int:
 
 def _meld(m) -> tuple:
     """(fan_batch kind code, first tile, exposed) of one meld: a tiles.Meld or a tuple
-    (kind, tile or tiles, "exposed" | "concealed")."""
+    (kind, tile or tiles, "exposed" | "concealed" | supplier 1-3)."""
     if isinstance(m, tiles.Meld):
         return _MELD_CODE[m.kind], min(m.tiles), 0 if m.concealed else 1
     if not isinstance(m, (tuple, list)) or len(m) not in (2, 3):
@@ -167,8 +167,12 @@ def _meld(m) -> tuple:
     state = m[2] if len(m) == 3 else "exposed"
     if kind not in _MELD_CODE:
         raise ValueError(f"meld kind must be 'chow', 'pung' or 'kong'; got {kind!r}")
+    if isinstance(state, numbers.Integral) and not isinstance(state, bool):
+        if not 1 <= state <= 3:
+            raise ValueError(f"a meld's supplier is 1-3 (relative seat, or the claimed tile of a chow); got {state!r}")
+        state = "exposed"
     if state not in ("exposed", "concealed"):
-        raise ValueError(f"a meld is 'exposed' or 'concealed'; got {state!r}")
+        raise ValueError(f"a meld is 'exposed', 'concealed' or supplied by 1-3; got {state!r}")
     t = tiles.tile_index(tile) if isinstance(tile, str) else int(tile)
     meld = tiles.Meld(kind, (t, t + 1, t + 2) if kind == "chow" else (t,) * (4 if kind == "kong" else 3))
     return _MELD_CODE[kind], min(meld.tiles), 0 if state == "concealed" else 1
@@ -212,9 +216,12 @@ def fan(hand, *, melds: Sequence = (), win_tile, self_drawn: bool = False, fourt
         concealed kongs in parentheses (``(2222z)``), flowers ``f1``-``f8``; or 34 counts.
     melds : sequence
         More sets (besides those in the text): :class:`mjfast.tiles.Meld` or tuples
-        ``(kind, tile, "exposed" | "concealed")``, kind "chow" (tile = its lowest), "pung" or
-        "kong". A concealed kong is a declared kong; a concealed chow or pung (a set declared
-        but not claimed) is accepted as the reference accepts it.
+        ``(kind, tile, supplier)``, kind "chow" (tile = its lowest), "pung" or "kong";
+        supplier "exposed" (the default), "concealed", or who supplied the claimed tile as
+        PyMahjongGB's ``offer`` gives it: 1-3 (for a pung or kong the supplier's seat relative
+        to the winner, for a chow which of its tiles was claimed; any of them means exposed,
+        and no fan depends on which). A concealed kong is a declared kong; a concealed chow or
+        pung (a set declared but not claimed) is accepted as the reference accepts it.
     win_tile : str or int
         The winning tile.
     self_drawn : bool
