@@ -179,3 +179,19 @@ def test_cli_fan_table_and_json(capsys):
     assert "not a win" in capsys.readouterr().out
     assert cli.main(["fan", "123m456p789s1111z", "--win", "1z"]) != 0
     assert "copies" in capsys.readouterr().err
+
+
+def test_meld_supplier_as_pymahjonggb_offer():
+    """A set's third field may be who supplied the claimed tile (PyMahjongGB's offer 1-3):
+    exposed either way, and no fan depends on which."""
+    import pytest
+
+    from mjfast import mcr
+    melds = [("chow", "2p"), ("pung", "5s"), ("kong", "7z", "concealed")]
+    base = mcr.fan("11m99p", melds=melds, win_tile="9p")
+    assert base.is_win
+    for offer in (1, 2, 3):
+        r = mcr.fan("11m99p", melds=[("chow", "2p", offer), ("pung", "5s", offer), melds[2]], win_tile="9p")
+        assert (r.total, r.fans) == (base.total, base.fans)
+    with pytest.raises(ValueError, match="supplier is 1-3"):
+        mcr.fan("11m99p", melds=[("chow", "2p", 4), melds[1], melds[2]], win_tile="9p")
