@@ -125,6 +125,7 @@ ctypedef struct game_t:
     int chow_start
     int window[4]            # PH_WINDOW: each seat's answer (C_*), window_chow[s] its chow's first kind
     int window_chow[4]
+    int ask_false_wins       # Python policies (ChineseTable): ask a complete hand below min_fan anyway
     int after_kong           # the player on turn's latest tile is a kong's replacement
     int robbing              # PH_ROB: the claims are on an added kong's tile
     int win_ok[4]            # the latest win check of each seat: W_* below

@@ -924,9 +924,10 @@ cdef inline bint offers_win(game_t* g, int seat, int status) noexcept nogil:
 
 
 cdef inline bint asks_anyway(game_t* g, int seat) noexcept nogil:
-    """An external seat whose hand is complete but below min_fan is asked the question even
-    without options: declaring the win anyway (ANSWER_FALSE_WIN) is a false win."""
-    return g.win_ok[seat] == W_FALSE and g.p[seat].policy == POL_EXTERNAL
+    """A Python policy's seat whose hand is complete but below min_fan is asked the question
+    even without options: declaring the win anyway (ANSWER_FALSE_WIN) is a false win.
+    (Environments offer only valid wins and ask nothing more.)"""
+    return g.win_ok[seat] == W_FALSE and g.p[seat].policy == POL_EXTERNAL and g.ask_false_wins
 
 
 cdef int declare_false(game_t* g, int seat) noexcept nogil:
@@ -1872,6 +1873,7 @@ cdef void init_game(game_t* g, rules_t* R) noexcept nogil:
     g.t.dice = NULL
     g.t.collect_claims = 0
     g.t.stop_at_hand_end = 0
+    g.ask_false_wins = 0
 
 
 cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,
@@ -1916,6 +1918,7 @@ cdef class ChineseTable(Table):
         self.R = make_rules(rules)
         memset(&self.g, 0, sizeof(game_t))
         init_game(&self.g, &self.R)
+        self.g.ask_false_wins = 1
         self.t = &self.g.t
         self.width = N_OUT
         self._out = np.zeros(N_OUT, np.int32)
