@@ -24,12 +24,34 @@ order ``wall_ids``, the dice, the rule options) and checks every event against t
   discarded;
 * with built-in policies only (``builtin=True``): a discard that some players can win on is
   won by the first of them in turn order after the discarder, and a complete hand after a draw
-  is always declared (built-in policies never pass a win);
+  is always declared (built-in policies never pass a win; under a fan minimum both apply to
+  valid wins only);
 * tile conservation after every event (all 136/144 tiles are in the wall, a hand, a meld, on
   the table or set aside), and kind by kind at the end of every hand;
 * scores: four score events after each win (none after an exhaustive draw), the payments of
   the ``payment`` option, each hand summing to zero, running totals, and the header's final
-  scores.
+  scores;
+* Chinese Official fans (``rules="mcr"`` with ``scoring="fan"`` or ``min_fan`` > 0): the referee
+  rebuilds the fan context of every complete hand from the events alone (concealed tiles and
+  declared sets, the winning tile: the discard, the robbed tile or the tile just drawn, and on
+  the dealer's first turn the held kind scoring most, the first such kind on a tie;
+  self-drawn; the fourth tile: the other three copies shown in discards, claimed ones included,
+  and exposed sets, not concealed kongs; a kong's replacement, bonus replacements after it
+  included, or a robbed added kong; the last live tile; seat wind (seat - dealer) % 4 and
+  prevalent wind (hand // 4) % 4; the winner's bonus tiles) and scores it with the plain-Python
+  specification ``tests/oracles/mcr_fan.py``. A win is valid only with at least ``min_fan`` fan
+  without flowers; every win must be valid and is preceded by one "fan" event per fan, which
+  must be exactly the oracle's fan list (names, counts, values); with built-in policies only
+  valid wins must be taken (a complete hand below the minimum is played on). Payments with
+  ``scoring="fan"``: self-drawn 8 + F from each other player, on a discard (or a robbed kong)
+  8 + F from the discarder (the kong's owner) and 8 from the others, F the fan total with
+  flowers; with ``scoring="basic"`` the flat payments above;
+* robbing the kong (``scoring="fan"``): after an added kong the seats after its owner, in turn
+  order, may win on the added tile before the owner's replacement (built-in policies: the first
+  who validly can must); the kong is then not completed;
+* false wins (Python policies only, ``false_win="penalty"``): the declarer's hand is not a
+  valid win, the event carries its fan without flowers (0 when it is not complete) and
+  ``min_fan``, then -30 for the declarer and +10 for each other player, and the hand ends.
 
 It returns a :class:`Stats` of what it saw so tests can check the referee was exercised.
 """
@@ -39,9 +61,12 @@ import collections
 import dataclasses
 
 from mjfast import tiles
+from oracles import mcr_fan as MF
 from oracles import reference as REF
 
 FIRST_BONUS = 136
+#: the built-in policies' names (the header names Python policies by their ``name``)
+BUILTIN_POLICIES = ("random", "greedy", "defensive", "greedy_blind")
 
 
 class RefereeError(AssertionError):
@@ -67,13 +92,25 @@ class Stats:
     exhaustive: int = 0
     priority_checks: int = 0       # discards somebody could win on
     contested_wins: int = 0        # discards two or more players could win on
+    # Chinese Official fans
+    fan_wins: int = 0              # wins whose fan events were checked against the oracle
+    robbed_kongs: int = 0          # wins by robbing an added kong
+    rob_chances: int = 0           # added kongs some player could validly rob
+    replacement_wins: int = 0      # self-drawn wins on a kong's replacement tile (kong flag set)
+    last_tile_wins: int = 0        # wins with no live tile left (last_of_wall)
+    fourth_tile_wins: int = 0      # wins whose tile's other three copies were shown
+    dealer_first_turn_wins: int = 0   # self-drawn wins on the dealer's first turn (no drawn tile)
+    below_min: int = 0             # complete hands below min_fan (a win a player could not take)
+    false_wins: int = 0
     kinds: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    fans: collections.Counter = dataclasses.field(default_factory=collections.Counter)   # wins per fan
 
     def __iadd__(self, other: Stats) -> Stats:
-        for f in ("hands", "events", "wins", "self_drawn", "discard_wins", "exhaustive", "priority_checks",
-                  "contested_wins"):
-            setattr(self, f, getattr(self, f) + getattr(other, f))
+        for f in dataclasses.fields(self):
+            if f.type in (int, "int"):
+                setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
         self.kinds.update(other.kinds)
+        self.fans.update(other.fans)
         return self
 
 
@@ -105,6 +142,12 @@ class _Hand:
         self.last_drawn = [None] * 4                   # kind drawn on the current turn (None after a claim)
         self.dealer = h % 4
         self.score_events = 0
+        # fan context: the player on turn's latest tile is a kong's replacement (a kong's
+        # replacement chain through bonus tiles included; a live draw clears it)
+        self.after_kong = False
+        self.kong_pending = False                      # the replacement now due follows a kong
+        self.fans = None                               # the "fan" events before a win
+        self._pushed = None                            # an event read ahead, to be read again
 
     # -- helpers ---------------------------------------------------------------------------
     def fail(self, msg: str, e=None):
@@ -165,16 +208,13 @@ class _Hand:
         c[k] += 1
         return self.complete(c)
 
-    def can_win_self(self, s: int) -> bool:
-        if self.ref.opts["ready_declaration"] and not self.ready[s]:
-            return False
-        return self.complete(self.conc[s])
-
     def tenpai(self, s: int) -> bool:
         """Some tile completes the hand (candidates: kinds held or within two ranks of a held
         tile, plus the terminals and honors for the special forms)."""
         c = list(self.conc[s])
         cand = set(REF.ORPHANS) if self.ref._forms != ["standard"] else set()
+        if self.ref._forms is None:
+            cand = set(range(34))     # MCR: a knitted straight waits on a kind three ranks from the nearest held one
         for k in range(34):
             if c[k]:
                 cand.add(k)
@@ -187,6 +227,81 @@ class _Hand:
                     return True
                 c[k] -= 1
         return False
+
+    # -- wins under Chinese Official fans ---------------------------------------------------
+    def shown(self, k: int) -> int:
+        """Copies of kind k shown: discards on the table and exposed sets (claimed discards are in
+        the sets; concealed kongs are not shown)."""
+        n = self.table[k]
+        for s in range(4):
+            for typ, t in self.melds[s]:
+                if typ == "chow":
+                    n += t <= k <= t + 2 and k < 27 and t // 9 == k // 9
+                elif typ == "pung":
+                    n += 3 * (t == k)
+                elif typ in ("kong", "added_kong"):
+                    n += 4 * (t == k)
+        return n
+
+    def fan_context(self, s: int, win: int, self_drawn: bool, robbing: bool):
+        """The calculator's input for seat s's hand (conc[s] holds the winning tile `win`)."""
+        hand = list(self.conc[s])
+        hand[win] -= 1
+        melds = []
+        for typ, t in self.melds[s]:
+            kind = {"chow": "chow", "pung": "pung"}.get(typ, "kong")
+            melds.append((kind, t, 0 if typ == "concealed_kong" else 1))
+        # on a discard or a robbed kong the winning tile itself is among the shown copies
+        fourth = self.shown(win) - (0 if self_drawn else 1) == 3
+        ctx = dict(self_drawn=self_drawn, fourth_tile=fourth,
+                   kong=self.after_kong if self_drawn else robbing,
+                   last_of_wall=self.live_left() <= 0 and not robbing,
+                   seat_wind=(s - self.dealer) % 4, prevalent_wind=(self.h // 4) % 4,
+                   flowers=len(self.aside[s]))
+        return hand, melds, ctx
+
+    def judge(self, s: int, win: int, self_drawn: bool, robbing: bool = False):
+        """(status, fan result, context) of seat s's concealed tiles (the winning tile among them):
+        status "none" (not complete), "false" (complete, below min_fan) or "valid"."""
+        if not self.complete(self.conc[s]):
+            return "none", None, None
+        if not self.ref.uses_fans:
+            return "valid", None, None
+        hand, melds, ctx = self.fan_context(s, win, self_drawn, robbing)
+        r = self.ref.fan(hand, melds, win, ctx)
+        if r is None:
+            self.fail(f"seat {s}'s hand {tiles.format_hand(self.conc[s])} with sets {self.melds[s]} is complete "
+                      f"(reference.is_winning) but mcr_fan.fan finds no win on {tiles.tile_name(win)}: the oracles disagree")
+        status = "valid" if r.total - ctx["flowers"] >= self.ref.min_fan else "false"
+        return status, r, ctx
+
+    def judge_self(self, s: int):
+        """The self-drawn win status of the player on turn: the winning tile is the one just drawn;
+        on the dealer's first turn (nothing drawn) the held kind scoring most (the first on a tie)."""
+        if self.ref.opts["ready_declaration"] and not self.ready[s]:
+            return "none", None, None
+        k = self.last_drawn[s]
+        if k is not None or not self.ref.uses_fans:
+            return self.judge(s, k if k is not None else 0, True)
+        best = None
+        for k in range(34):
+            if self.conc[s][k]:
+                j = self.judge(s, k, True)
+                if j[0] == "none":
+                    return j
+                if best is None or j[1].total > best[1].total:
+                    best = j + (k,)
+        return best[:3]
+
+    def judge_on(self, s: int, k: int, robbing: bool = False):
+        """The win status of seat s on the discard (or robbed added kong tile) k."""
+        if self.conc[s][k] >= 4 or (self.ref.opts["ready_declaration"] and not self.ready[s]):
+            return "none", None, None
+        self.conc[s][k] += 1
+        try:
+            return self.judge(s, k, False, robbing)
+        finally:
+            self.conc[s][k] -= 1
 
     def take_front(self, e) -> int:
         if self.front > self.back:
@@ -219,7 +334,7 @@ class _Hand:
         ev = iter(enumerate(events))
         pos = 0
 
-        def nxt():
+        def raw():
             nonlocal pos
             try:
                 i, e = next(ev)
@@ -230,6 +345,22 @@ class _Hand:
             stats.kinds[e["type"]] += 1
             if e["hand"] != self.h:
                 self.fail(f"event of hand {e['hand']} inside hand {self.h}", e)
+            return e
+
+        def nxt():
+            """The next event; "fan" events are collected into self.fans and must precede a win."""
+            if self._pushed is not None:
+                e, self._pushed = self._pushed, None
+                return e
+            e = raw()
+            if e["type"] == "fan":
+                fans = []
+                while e["type"] == "fan":
+                    fans.append(e)
+                    e = raw()
+                if e["type"] != "win":
+                    self.fail(f"fan events {[f['fan'] for f in fans]} not followed by a win", e)
+                self.fans = fans
             return e
 
         e = nxt()
@@ -282,17 +413,58 @@ class _Hand:
                 self.fail(f"seat {s} holds {sum(self.conc[s])} tiles after the deal, not {want}")
 
         # play
-        state = "own"                 # own | claimed | replace | after_discard
+        state = "own"                 # own | claimed | replace | rob | after_discard
         cur = self.dealer
         entered_own = True
+        own = ("none", None, None)    # the self-drawn win status of the player on turn
+        rob_kind = -1                 # the kind of the added kong that may be robbed (state rob)
         while True:
             if state == "own" and entered_own:
                 entered_own = False
                 if self.size(cur) != 14:
                     self.fail(f"seat {cur} on turn with {self.size(cur)} tiles")
-                must_win = ref.builtin and self.can_win_self(cur)
+                own = self.judge_self(cur)
+                must_win = ref.builtin and own[0] == "valid"
+                if own[0] == "false":
+                    stats.below_min += 1
             e = nxt()
             typ, s = e["type"], e["seat"]
+
+            if state == "rob":
+                # robbing the kong: seat cur added the tile k to its exposed pung
+                k = rob_kind
+                robbers = [(cur + i) % 4 for i in range(1, 4) if self.judge_on((cur + i) % 4, k, True)[0] == "valid"]
+                if robbers:
+                    stats.rob_chances += 1
+                if typ in ("win", "false_win"):
+                    if s == cur or typ == "win" and (e["self_drawn"] or e["discarder"] != cur):
+                        self.fail(f"bad fields of a {typ} on seat {cur}'s added kong of {tiles.tile_name(k)}", e)
+                    j = self.judge_on(s, k, True)
+                    if typ == "false_win":
+                        self.false_win(e, s, j, nxt, stats, k)
+                        break
+                    if ref.builtin and robbers and s != robbers[0]:
+                        self.fail(f"seats {robbers} can rob the kong of {tiles.tile_name(k)}; seat {robbers[0]} "
+                                  f"must win it, got seat {s}", e)
+                    if j[0] != "valid":
+                        self.fail(f"seat {s} robbed the kong of {tiles.tile_name(k)} without a valid win "
+                                  f"({self.describe(s, k, j)})", e)
+                    # the kong is not completed: the owner keeps its pung, the tile goes to the robber
+                    i = self.melds[cur].index(("added_kong", k))
+                    self.melds[cur][i] = ("pung", k)
+                    self.pung_exposed[cur].add(k)
+                    self.conc[s][k] += 1
+                    self.check_conservation(e)
+                    stats.discard_wins += 1
+                    stats.robbed_kongs += 1
+                    self.settle(nxt, s, cur, j, stats)
+                    break
+                if ref.builtin and robbers:
+                    self.fail(f"seats {robbers} can rob seat {cur}'s added kong of {tiles.tile_name(k)}; "
+                              f"seat {robbers[0]} must win it, got {typ} by seat {s}", e)
+                self._pushed = e            # the owner's replacement
+                state = "replace"
+                continue
 
             if state == "replace":
                 if typ == "exhaustive_draw":
@@ -312,6 +484,7 @@ class _Hand:
                         self.fail("a bonus tile was kept as a replacement", e)
                     self.conc[s][t // 4] += 1
                     self.last_drawn[s] = t // 4
+                    self.after_kong = self.kong_pending
                     state, entered_own = "own", True
                 self.check_conservation(e)
                 continue
@@ -320,7 +493,14 @@ class _Hand:
                 if s != cur:
                     self.fail(f"seat {s} acts on seat {cur}'s turn", e)
                 if state == "own" and must_win and typ != "win":
-                    self.fail(f"seat {cur} holds a complete hand after a draw but a built-in policy did not win", e)
+                    what = " of at least min_fan" if ref.uses_fans else ""
+                    self.fail(f"seat {cur} holds a complete hand{what} after a draw but a built-in policy did not win "
+                              f"({self.describe(cur, None, own)})", e)
+                if typ == "false_win":
+                    if state != "own":
+                        self.fail("a false win after a chow or pung claim", e)
+                    self.false_win(e, s, own, nxt, stats)
+                    break
                 if typ == "win":
                     if state != "own" or not e["self_drawn"] or e["discarder"] is not None:
                         self.fail("a self-drawn win only on the own turn after a draw", e)
@@ -328,8 +508,12 @@ class _Hand:
                         self.fail("win without a ready declaration (Stop rule)", e)
                     if not self.complete(self.conc[s]):
                         self.fail(f"self-drawn win with an incomplete hand {tiles.format_hand(self.conc[s])}", e)
+                    if own[0] != "valid":
+                        self.fail(f"self-drawn win below min_fan: {self.describe(s, None, own)}", e)
+                    if self.last_drawn[s] is None:
+                        stats.dealer_first_turn_wins += 1
                     stats.self_drawn += 1
-                    self.settle(events, nxt, s, None, stats)
+                    self.settle(nxt, s, None, own, stats)
                     break
                 if typ in ("concealed_kong", "added_kong"):
                     if state != "own":
@@ -352,7 +536,9 @@ class _Hand:
                         self.pung_exposed[s].discard(k)
                         i = self.melds[s].index(("pung", k))
                         self.melds[s][i] = ("added_kong", k)
-                    state = "replace"
+                    state = "rob" if typ == "added_kong" and ref.fan_scoring else "replace"
+                    rob_kind = k
+                    self.kong_pending = True
                     self.check_conservation(e)
                     continue
                 if typ != "discard":
@@ -364,6 +550,7 @@ class _Hand:
                     self.fail(f"ready seat {s} discarded {e['tile']}, not the drawn {tiles.tile_name(self.last_drawn[s])}", e)
                 self.conc[s][k] -= 1
                 self.table[k] += 1
+                self.after_kong = False
                 self.check_conservation(e)
                 state = "after_discard"
                 # optional ready declaration by the discarder, then claims
@@ -379,7 +566,12 @@ class _Hand:
                 elif ref.check_ready and ref.builtin and ref.opts["ready_declaration"] and not self.ready[s] \
                         and self.tenpai(s):
                     self.fail(f"built-in seat {s} is ready ({tiles.format_hand(self.conc[s])}) but did not declare", e)
-                winners = [(s + i) % 4 for i in range(1, 4) if self.can_win_on((s + i) % 4, k)]
+                judged = {}
+                for i in range(1, 4):
+                    w = (s + i) % 4
+                    judged[w] = self.judge_on(w, k)
+                    stats.below_min += judged[w][0] == "false"
+                winners = [w for w in judged if judged[w][0] == "valid"]
                 if winners:
                     stats.priority_checks += 1
                     if len(winners) > 1:
@@ -389,6 +581,11 @@ class _Hand:
                     self.fail(f"seats {winners} can win on the discard {tiles.tile_name(k)} of seat {s}; "
                               f"seat {winners[0]} must win it, got {typ} by seat {s2}", e)
                 discarder = s
+                if typ == "false_win":
+                    if s2 == discarder:
+                        self.fail("a false win by the discarder on its own discard", e)
+                    self.false_win(e, s2, judged[s2], nxt, stats, k)
+                    break
                 if typ == "win":
                     if e["self_drawn"] or e["discarder"] != discarder or s2 == discarder:
                         self.fail("bad discard win fields", e)
@@ -396,11 +593,14 @@ class _Hand:
                         c = list(self.conc[s2]); c[k] += 1
                         self.fail(f"win on discard with an incomplete hand {tiles.format_hand(c)}"
                                   + (" (not ready)" if ref.opts['ready_declaration'] and not self.ready[s2] else ""), e)
+                    if judged[s2][0] != "valid":
+                        self.fail(f"win on the discard {tiles.tile_name(k)} below min_fan: "
+                                  f"{self.describe(s2, k, judged[s2])}", e)
                     self.table[k] -= 1
                     self.conc[s2][k] += 1
                     self.check_conservation(e)
                     stats.discard_wins += 1
-                    self.settle(events, nxt, s2, discarder, stats)
+                    self.settle(nxt, s2, discarder, judged[s2], stats)
                     break
                 if typ in ("chow", "pung", "kong"):
                     if s2 == discarder:
@@ -439,6 +639,7 @@ class _Hand:
                         self.conc[s2][k] -= 3
                         self.melds[s2].append(("kong", k))
                         state = "replace"
+                        self.kong_pending = True
                     self.table[k] -= 1
                     self.last_drawn[s2] = None
                     cur = s2
@@ -459,6 +660,7 @@ class _Hand:
                               f"reserve {self.reserve})", e)
                 t = self.take_front(e)
                 cur = nxt_seat
+                self.after_kong = False
                 if t >= FIRST_BONUS:
                     if not flowers:
                         self.fail("bonus tile in a 136-tile game", e)
@@ -467,6 +669,7 @@ class _Hand:
                         self.fail("a drawn bonus tile must be set aside at once", e)
                     self.aside[cur].append(t)
                     state = "replace"
+                    self.kong_pending = False
                 else:
                     self.conc[cur][t // 4] += 1
                     self.last_drawn[cur] = t // 4
@@ -477,26 +680,27 @@ class _Hand:
 
         self.check_kinds()
         # nothing else may follow in this hand
+        if self._pushed is not None:                                 # pragma: no cover
+            self.fail("events after the end of the hand", self._pushed)
         try:
             i, e = next(ev)
         except StopIteration:
             return pos + 1
         self.fail("events after the end of the hand", e)
 
-    def settle(self, events, nxt, winner: int, discarder, stats: Stats):
-        stats.wins += 1
-        base = self.ref.opts["base_points"]
-        payment = self.ref.opts["payment"]
-        want = [0] * 4
-        for s in range(4):
-            if s == winner:
-                continue
-            if discarder is None or payment == "each":
-                pay = base
-            else:
-                pay = 3 * base if s == discarder else 0
-            want[s] -= pay
-            want[winner] += pay
+    def describe(self, s: int, k, judged) -> str:
+        """Seat s's hand (with k added: a claimed tile) and its fan, for messages."""
+        c = list(self.conc[s])
+        if k is not None:
+            c[k] += 1
+        text = f"{tiles.format_hand(c)} sets {[(t, tiles.tile_name(x)) for t, x in self.melds[s]]}"
+        status, r, ctx = judged
+        if r is not None:
+            text += (f", fan {r.total} ({r.total - ctx['flowers']} without flowers, min_fan {self.ref.min_fan}): "
+                     f"{list(r.fans)}, context {ctx}")
+        return text + f", status {status}"
+
+    def read_scores(self, nxt, want: list):
         for s in range(4):
             e = nxt()
             if e["type"] != "score" or e["seat"] != s:
@@ -508,6 +712,83 @@ class _Hand:
                 self.fail(f"seat {s} running total {e['total']}, expected {self.ref.totals[s]}", e)
         if sum(want) != 0:
             self.fail("scores of a hand do not sum to zero")
+
+    def check_fans(self, winner: int, judged, stats: Stats):
+        """The "fan" events before the win are exactly the oracle's fans of the hand."""
+        fans, self.fans = self.fans, None
+        status, r, ctx = judged
+        if not self.ref.uses_fans:
+            if fans:
+                self.fail(f"fan events {[f['fan'] for f in fans]} without fan scoring or a fan minimum")
+            return 0
+        if not fans:
+            self.fail(f"a win of seat {winner} without fan events")
+        for f in fans:
+            if f["seat"] != winner:
+                self.fan_fail(f"fan event of seat {f['seat']} before seat {winner}'s win", fans, judged, winner)
+            ref = MF.FAN_BY_NAME.get(f["fan"])
+            if ref is None or f["value"] != ref.value or f["chinese"] != ref.chinese or f["count"] < 1:
+                self.fan_fail(f"bad fan event {f}", fans, judged, winner)
+        got = sorted((f["fan"], f["count"]) for f in fans)
+        if len({n for n, _ in got}) != len(got):
+            self.fan_fail("a fan logged twice", fans, judged, winner)
+        if got != sorted(r.fans):
+            self.fan_fail("the fan events differ from the oracle's fans", fans, judged, winner)
+        total = sum(f["count"] * f["value"] for f in fans)
+        if total != r.total:
+            self.fan_fail(f"fan events total {total}, the oracle's {r.total}", fans, judged, winner)
+        stats.fan_wins += 1
+        for n, _ in r.fans:
+            stats.fans[n] += 1
+        stats.replacement_wins += ctx["self_drawn"] and ctx["kong"]
+        stats.last_tile_wins += ctx["last_of_wall"]
+        stats.fourth_tile_wins += ctx["fourth_tile"]
+        return total
+
+    def fan_fail(self, msg: str, fans, judged, winner):
+        status, r, ctx = judged
+        got = [(f["fan"], f["count"]) for f in fans]
+        self.fail(f"{msg}: seat {winner} logged {got}; the oracle: {list(r.fans)} (total {r.total}) "
+                  f"for {self.describe(winner, None, judged)}")
+
+    def settle(self, nxt, winner: int, discarder, judged, stats: Stats):
+        """The win's fans and payments (the winning tile is in the winner's concealed tiles)."""
+        stats.wins += 1
+        fan = self.check_fans(winner, judged, stats)
+        base = self.ref.opts["base_points"]
+        payment = self.ref.opts["payment"]
+        want = [0] * 4
+        for s in range(4):
+            if s == winner:
+                continue
+            if self.ref.fan_scoring:
+                pay = 8 + fan if discarder is None or s == discarder else 8
+            elif discarder is None or payment == "each":
+                pay = base
+            else:
+                pay = 3 * base if s == discarder else 0
+            want[s] -= pay
+            want[winner] += pay
+        self.read_scores(nxt, want)
+
+    def false_win(self, e, s: int, judged, nxt, stats: Stats, k=None):
+        """A false win (Python policies only): the declared hand is not a valid win; -30 for the
+        declarer, +10 for each other player; the hand ends."""
+        ref = self.ref
+        if not ref.uses_fans or ref.opts.get("false_win", "penalty") != "penalty":
+            self.fail("a false_win event without a fan minimum or with false_win='error'", e)
+        if ref.header["policies"][s] in BUILTIN_POLICIES:
+            self.fail(f"a false win by built-in policy {ref.header['policies'][s]!r} of seat {s}", e)
+        status, r, ctx = judged
+        if status == "valid":
+            self.fail(f"a false win by seat {s} whose hand is a valid win: {self.describe(s, k, judged)}", e)
+        want_fan = r.total - ctx["flowers"] if status == "false" else 0
+        if e["fan"] != want_fan or e["min_fan"] != ref.min_fan:
+            self.fail(f"false win fields fan={e['fan']} min_fan={e['min_fan']}, expected {want_fan} and {ref.min_fan}", e)
+        if self.fans:
+            self.fail("fan events before a false win", e)
+        stats.false_wins += 1
+        self.read_scores(nxt, [-30 if x == s else 10 for x in range(4)])
 
 
 def _tile_name_of_id(i: int) -> str:
@@ -525,10 +806,23 @@ class Referee:
         self.check_ready = check_ready
         self.totals = [0, 0, 0, 0]
         self._cache: dict = {}
+        self._fan_cache: dict = {}
+        mcr = self.rules == "mcr"
+        self.fan_scoring = mcr and self.opts.get("scoring", "basic") == "fan"
+        self.min_fan = int(self.opts.get("min_fan", 0)) if mcr else 0
+        # every win is scored with the fan calculator (fan scoring or a fan minimum)
+        self.uses_fans = self.fan_scoring or self.min_fan > 0
         if self.rules == "mcr":
             self._forms = None
         else:
             self._forms = ["standard"] + list(self.opts.get("special_forms") or [])
+
+    def fan(self, hand, melds, win: int, ctx: dict):
+        """tests/oracles/mcr_fan.py's fan of a hand (memoised)."""
+        key = (tuple(hand), tuple(melds), win, tuple(sorted(ctx.items())))
+        if key not in self._fan_cache:
+            self._fan_cache[key] = MF.fan(hand, melds, win, **ctx)
+        return self._fan_cache[key]
 
     def complete(self, counts) -> bool:
         """Complete per tests/oracles/reference.py.is_winning with the rule set's forms (memoised)."""
@@ -571,7 +865,7 @@ def check_log(log, *, builtin: bool | None = None, check_ready: bool = False) ->
     """Referee one game log; raises RefereeError on the first violation. Returns what it saw."""
     header = log.header
     if builtin is None:
-        builtin = all(p in ("random", "greedy", "defensive") for p in header["policies"])
+        builtin = all(p in BUILTIN_POLICIES for p in header["policies"])
     ref = Referee(header, builtin=builtin, check_ready=check_ready)
     walls, dice = header["wall_ids"], header["dice"]
     n_tiles = 144 if header["options"]["flowers"] else 136

@@ -35,6 +35,10 @@ RULESETS = {
     "mcr-deadwall": ("mcr", {"dead_wall": 16}),
     "classical-refill-drawn-kong": ("classical", {"refill_dead_wall": True, "added_kong": "drawn", "flowers": True}),
     "mcr-deadwall-refill": ("mcr", {"dead_wall": 16, "refill_dead_wall": True}),
+    # Chinese Official before fan scoring (flat base_points, any complete hand), and flat
+    # payments with the fan minimum
+    "mcr-flat": ("mcr", {"scoring": "basic", "min_fan": 0, "payment": "discarder"}),
+    "mcr-flat-min8": ("mcr", {"scoring": "basic", "min_fan": 8, "base_points": 7}),
 }
 FAST_GAMES = 50
 SLOW_GAMES = 200
@@ -51,10 +55,19 @@ def _referee_games(rules, opts, table, games, seed):
     return total
 
 
-def _check_stats(st, table, games, rounds=1):
+def _check_stats(st, table, games, rounds=1, rules=None, opts=None):
     assert st.hands == 4 * rounds * games
     assert st.wins + st.exhaustive == st.hands             # every hand ends once
     assert st.wins == st.self_drawn + st.discard_wins
+    assert st.false_wins == 0                              # built-in policies never declare a false win
+    opts = opts or {}
+    if rules == "mcr" and (opts.get("scoring", "fan") == "fan" or opts.get("min_fan", 8) > 0):
+        assert st.fan_wins == st.wins                      # every win's fans checked against the oracle
+        assert st.rob_chances == st.robbed_kongs           # built-in players rob whenever they validly can
+        if opts.get("scoring", "fan") != "fan":
+            assert st.robbed_kongs == 0
+    else:
+        assert st.fan_wins == 0 and st.kinds["fan"] == 0 and st.robbed_kongs == 0
     assert st.kinds["discard"] > 0 and st.kinds["draw"] > 0
     if table == "random":
         assert st.kinds["chow"] == st.kinds["pung"] == st.kinds["kong"] == 0   # random players never claim
@@ -67,7 +80,7 @@ def _check_stats(st, table, games, rounds=1):
 def test_referee_accepts_every_game(ruleset, table):
     rules, opts = RULESETS[ruleset]
     st = _referee_games(rules, opts, TABLES[table], FAST_GAMES, seed=20240601)
-    _check_stats(st, table, FAST_GAMES, opts.get("rounds", 1))
+    _check_stats(st, table, FAST_GAMES, opts.get("rounds", 1), rules, opts)
     if opts.get("flowers") or rules == "mcr":
         assert st.kinds["bonus"] > 0
 
@@ -78,7 +91,7 @@ def test_referee_accepts_every_game(ruleset, table):
 def test_referee_accepts_every_game_slow(ruleset, table):
     rules, opts = RULESETS[ruleset]
     st = _referee_games(rules, opts, TABLES[table], SLOW_GAMES, seed=99)
-    _check_stats(st, table, SLOW_GAMES, opts.get("rounds", 1))
+    _check_stats(st, table, SLOW_GAMES, opts.get("rounds", 1), rules, opts)
     if table != "random":
         assert st.priority_checks > 0
 
@@ -142,7 +155,8 @@ class RandomLegal(mjfast.Policy):
         return bool(self.rng.integers(2))
 
 
-@pytest.mark.parametrize("rules, opts", [("classical", {}), ("basic", {}), ("classical", {"flowers": True})])
+@pytest.mark.parametrize("rules, opts", [("classical", {}), ("basic", {}), ("classical", {"flowers": True}),
+                                         ("mcr", {}), ("mcr", {"scoring": "basic", "min_fan": 0})])
 def test_referee_with_python_players_taking_every_kong(rules, opts):
     st = _referee.Stats()
     for g in range(6):
@@ -260,16 +274,21 @@ def test_duplicate_with_identical_players_is_four_copies():
     assert b.exhaustive_draws == 4 * a.exhaustive_draws and b.turns == 4 * a.turns
 
 
-@pytest.mark.parametrize("rules, games", [("classical", 300), ("basic", 300), ("mcr", 40)])
-def test_points_sum_to_zero(rules, games):
+@pytest.mark.parametrize("rules, games, opts", [("classical", 300, {}), ("basic", 300, {}), ("mcr", 40, {}),
+                                                ("mcr", 40, {"scoring": "basic"})])
+def test_points_sum_to_zero(rules, games, opts):
     res = mjfast.simulate(games, rules=rules, policies=["greedy", "defensive", "random", "greedy"], seed=2,
-                          progress=False)
+                          progress=False, **opts)
     assert int(res.points.sum()) == 0
     assert sum(v * c for s in range(4) for v, c in res.points_hist[s].items()) == 0
     assert all(sum(h.values()) == games for h in res.points_hist)
-    # every point is a multiple of the base
-    base = 20
-    assert all(v % base == 0 for h in res.points_hist for v in h)
+    if rules == "mcr" and opts.get("scoring", "fan") == "fan":
+        # fan scoring pays 8 + F, no common base (the referee checks every payment)
+        assert res.wins.sum() > 0
+    else:
+        # every point is a multiple of the base
+        base = 20
+        assert all(v % base == 0 for h in res.points_hist for v in h)
     assert int(res.wins.sum()) + res.exhaustive_draws == res.hands
 
 
@@ -462,12 +481,31 @@ def test_base_points_bounded_with_a_clear_error():
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(base=st.sampled_from([1, 7, 20, 999_983, 10**6]) | st.integers(1, 10**6),
        payment=st.sampled_from(["each", "discarder"]), rounds=st.sampled_from([1, 16]),
-       rules=st.sampled_from(["classical", "basic", "mcr"]), seed=st.integers(0, 2**32))
-def test_scores_sum_to_zero_for_every_allowed_option(base, payment, rounds, rules, seed):
+       rules=st.sampled_from(["classical", "basic", "mcr"]), min_fan=st.sampled_from([0, 8]),
+       seed=st.integers(0, 2**32))
+def test_scores_sum_to_zero_for_every_allowed_option(base, payment, rounds, rules, min_fan, seed):
+    # base_points and payment are flat-scoring options: under mcr with scoring="basic"
+    extra = {"scoring": "basic", "min_fan": min_fan} if rules == "mcr" else {}
     res = mjfast.simulate(6, rules=rules, base_points=base, payment=payment, rounds=rounds, seed=seed,
-                          policies=["greedy", "random", "defensive", "greedy"], progress=False, threads=1)
+                          policies=["greedy", "random", "defensive", "greedy"], progress=False, threads=1, **extra)
     assert int(res.points.sum()) == 0
     assert res.mean_points(0).se >= 0 or res.games < 2
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(min_fan=st.integers(0, 88), rounds=st.sampled_from([1, 16]), flowers=st.booleans(), seed=st.integers(0, 2**32))
+def test_mcr_fan_scores_sum_to_zero_for_every_allowed_option(min_fan, rounds, flowers, seed):
+    res = mjfast.simulate(6, rules="mcr", min_fan=min_fan, rounds=rounds, flowers=flowers, seed=seed,
+                          policies=["greedy", "random", "defensive", "greedy"], progress=False, threads=1)
+    assert int(res.points.sum()) == 0
+    assert int(res.wins.sum()) + res.exhaustive_draws == res.hands
+
+
+def test_flat_scoring_options_need_mcr_flat_scoring():
+    with pytest.raises(ValueError, match="base_points applies to scoring='basic'"):
+        mjfast.simulate(1, rules="mcr", base_points=7, progress=False)
+    with pytest.raises(ValueError, match="payment applies to scoring='basic'"):
+        mjfast.simulate(1, rules="mcr", payment="discarder", progress=False)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

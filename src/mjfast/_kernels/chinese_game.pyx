@@ -930,11 +930,13 @@ cdef inline bint asks_anyway(game_t* g, int seat) noexcept nogil:
     return g.win_ok[seat] == W_FALSE and g.p[seat].policy == POL_EXTERNAL and g.ask_false_wins
 
 
-cdef int declare_false(game_t* g, int seat) noexcept nogil:
-    """An external seat declared a win that was not offered: the penalty, or (false_win=
-    "error") an illegal action."""
+cdef int declare_false(game_t* g, int seat, int tile) noexcept nogil:
+    """An external seat declared a win on `tile` that was not offered: the penalty, or
+    (false_win="error") an illegal action."""
+    if g.win_ok[seat] == W_VALID:
+        return illegal(&g.t, 6, tile)          # a valid win it had declined on this tile
     if g.R.false_win_error:
-        return illegal(&g.t, 5, seat)
+        return illegal(&g.t, 5, tile)
     false_win(g, seat)
     return 0
 
@@ -1264,6 +1266,7 @@ ILLEGAL = {
        "the tile just drawn)",
     4: "an answer that is not one of the options",
     5: "a false win (false_win='error'): the hand is not a win of at least min_fan fan, flowers not counted",
+    6: "a win declared after declining it on the same tile",
 }
 FALSE_WIN_ANSWER = ANSWER_FALSE_WIN
 
@@ -1466,7 +1469,7 @@ cdef int ph_own(game_t* g) noexcept nogil:
         win_by(g, cur, -1)
         return 0
     if act == 4:
-        return declare_false(g, cur)
+        return declare_false(g, cur, g.drawn_kind)
     if act == 2:
         if p.hand[kind] != 4:
             return illegal(&g.t, 2, kind)
@@ -1534,7 +1537,7 @@ cdef int ph_rob(game_t* g) noexcept nogil:
                     return SUSPEND
                 if c == ANSWER_FALSE_WIN:
                     g.robbing = 0
-                    return declare_false(g, s)
+                    return declare_false(g, s, k)
                 win = win and c == 0
             if win:
                 g.p[s].hand[k] += 1
@@ -1648,7 +1651,7 @@ cdef int ph_claims(game_t* g) noexcept nogil:
                 g.ci = i                # ask this seat again
                 return SUSPEND
             if choice == ANSWER_FALSE_WIN:
-                return declare_false(g, s)
+                return declare_false(g, s, k)
             c = opts[choice] if 0 <= choice <= n else C_NONE
             if c >= 100:
                 chow_start = c - 100
@@ -1791,7 +1794,7 @@ cdef int ph_window(game_t* g) noexcept nogil:
     for i in range(1, 4):
         s = (g.discarder + i) & 3
         if g.window[s] == C_FALSE:
-            return declare_false(g, s)
+            return declare_false(g, s, k)
     for i in range(1, 4):
         s = (g.discarder + i) & 3
         if g.window[s] == C_WIN:

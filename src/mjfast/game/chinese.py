@@ -10,7 +10,7 @@ from .._kernels import chinese_game as _kernel
 from .._kernels import engine as _engine
 from ..mcr import FANS as _FANS
 from .policy import Bridge as BridgeBase
-from .policy import IllegalActionError, Policy, SeatView, policy_name
+from .policy import Policy, SeatView
 from .results import CLAIM_KINDS, Counters, SimResult
 
 NAME = "chinese"
@@ -65,18 +65,15 @@ class Bridge(BridgeBase):
     def __init__(self, policies: list, rules=None):
         super().__init__(policies)
         self.min_fan = getattr(rules, "min_fan", 0)
+        self.uses_fans = getattr(rules, "uses_fans", False)
         self.false_win = getattr(rules, "false_win", "penalty")
 
     def _false_win(self, seat: int, view: SeatView, labels: list) -> int:
-        """A "win" that was not offered: under Chinese Official rules with a fan minimum a false
-        win (the penalty, or IllegalActionError with false_win="error"); otherwise illegal."""
-        if not self.min_fan:
+        """A "win" that was not offered: under Chinese Official fan rules the engine decides
+        (a false win: the penalty, or IllegalActionError with false_win="error"; a valid win
+        declined earlier on the same tile: IllegalActionError); otherwise illegal."""
+        if not self.uses_fans:
             self._raise(seat, view, "win", labels)
-        if self.false_win == "error":
-            raise IllegalActionError(
-                f"seat {seat} ({policy_name(self.policies[seat])}), hand {view.hand_number}, turn {view.turn}: "
-                f"a false win: the hand is not a win of at least min_fan={self.min_fan} fan (flowers not counted); "
-                f"choose {labels}")
         return _kernel.FALSE_WIN_ANSWER
 
     def _view(self, v: dict) -> SeatView:
