@@ -5,6 +5,7 @@ The hand sets are generated once per session with fixed seeds (see ``_hands.HAND
 hands and one-suit 14-tile hands, each also in the packed (N, 4) uint32 layout.
 Competitors run on the first ``--bench-competitor-hands`` of the same hands (default 200,000)
 and the pure-Python ``mahjong`` package on the first ``--bench-mahjong-hands`` (default 2,000).
+The MCR fan sets (``_mcr.MCR_SETS``) hold ``--bench-mcr-hands`` hands each (default 20,000).
 """
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ def pytest_addoption(parser):
                     help="hands per set for xiangting (default 200,000)")
     group.addoption("--bench-mahjong-hands", type=int, default=2_000,
                     help="hands per set for the pure-Python mahjong package (default 2,000)")
+    group.addoption("--bench-mcr-hands", type=int, default=20_000,
+                    help="hands per MCR fan set, for mjfast and PyMahjongGB alike (default 20,000)")
 
 
 class HandSet:
@@ -58,6 +61,7 @@ def bench_sizes(request):
         "mjfast": opt("--bench-hands"),
         "competitor": opt("--bench-competitor-hands"),
         "mahjong": opt("--bench-mahjong-hands"),
+        "mcr": opt("--bench-mcr-hands"),
     }
 
 
@@ -97,6 +101,21 @@ def hands_random13(hand_sets):
 @pytest.fixture(scope="session")
 def hands_flush14(hand_sets):
     return hand_sets["flush14"]
+
+
+@pytest.fixture(scope="session")
+def mcr_hand_sets(bench_sizes):
+    """Lazily built dict name -> _mcr.McrHands (the MCR fan sets of _mcr.MCR_SETS)."""
+    from _mcr import MCR_SETS, make_mcr_hands
+
+    class _Lazy(dict):
+        def __missing__(self, name):
+            if name not in MCR_SETS:
+                raise KeyError(name)
+            self[name] = make_mcr_hands(name, bench_sizes["mcr"])
+            return self[name]
+
+    return _Lazy()
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,8 @@ mjfast.mcr).
 
 It scores a winning hand as PyMahjongGB 1.4.0 does, total and fan list (tests/oracles/mcr_fan.py
 is the plain-Python specification, checked against that reference on a million hands; this
-kernel is checked against the specification). The steps:
+kernel is checked against the specification, and bench/mcr_fan_hash.py fingerprints its results
+on two million generated hands). The steps:
 
 1. Flag corrections (Last Tile and the kong flag, as the reference corrects them).
 2. Special forms, the first match final: seven pairs (no melds), honors and knitted tiles,
@@ -15,17 +16,27 @@ kernel is checked against the specification). The steps:
    the special form), visiting the splits in the reference's order.
 4. Flowers, one fan each, added last (a hand worth only flowers is not a win).
 
+How it stays fast (about 0.2 us a hand on one core, 3x the straight port): random hands make
+most branches unpredictable, so the hot paths use arithmetic and tables instead. The counts and
+kind sets are byte lanes and 34-bit masks (SWAR); the fan table is 96 bytes of int8 with a "sink"
+byte that table lookups add to when there is no fan; the fans that do not depend on the split
+(situation, suits, traits, ranks, kongs, concealed or melded hand) are counted once per hand into
+a base table that each split copies; the splits are enumerated once each (no duplicates to
+remove); the fans of two and three chows come from tables; and the unique-wait test (it tries
+every kind that could complete the hand) runs only when a split would credit Edge, Closed or
+Single Wait and does not already show a second wait.
+
 Tile kinds: mjfast's (0-8 m, 9-17 p, 18-26 s, 27-30 E S W N, 31 White, 32 Green, 33 Red).
 """
 import numpy as np
 cimport numpy as cnp
 from cython.parallel cimport prange
-from libc.stdint cimport uint8_t, int8_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
 from mjfast._core cimport mj_tables_t, mj_get_tables
 from mjfast._kernels.hand cimport win_value, POW5
-from mjfast._kernels.bits cimport mj_load64, mj_base5_8, mj_ctz64
+from mjfast._kernels.bits cimport mj_load64, mj_store64, mj_base5_8, mj_ctz64, mj_popcount64
 
 cnp.import_array()
 
@@ -114,11 +125,14 @@ cdef enum:
     F_CONCEALED_KONG_AND_MELDED_KONG = 81
     NONE = -1
 
+
 cdef enum:
-    G_CHOW = 0
+    N_TAB = 96               # a fan table: N_FANS int8 counts padded to 96 bytes (whole vector registers)
+    F_SINK = 95              # a padding byte of the fan table: "no fan" from a lookup adds there (value 0,
+                             # never output), so adding a looked-up fan needs no branch
+    G_CHOW = 0               # set kinds (the same codes as MK_*)
     G_PUNG = 1
     G_KONG = 2
-    G_PAIR = 3
     MAX_SPLITS = 64
     EAST = 27
     WHITE = 31
@@ -129,9 +143,13 @@ cdef int FAN_VALUE[82]
 FAN_VALUE[:] = [88, 88, 88, 88, 88, 88, 88, 64, 64, 64, 64, 64, 64, 48, 48, 32, 32, 32, 24, 24, 24, 24, 24, 24, 24,
                 24, 24, 16, 16, 16, 16, 16, 16, 12, 12, 12, 12, 12, 8, 8, 8, 8, 8, 8, 8, 8, 8, 6, 6, 6, 6, 6, 6, 6,
                 4, 4, 4, 4, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 5]
+FAN_VALUES = [FAN_VALUE[i] for i in range(82)]
+# the same values as bytes, zero-padded to N_TAB: a total is one dot product of two 96-byte rows
+cdef uint8_t FAN_VALUE8[96]
+FAN_VALUE8[:] = FAN_VALUES + [0] * (96 - 82)
 
 # the reference's tile order (characters, bamboo, dots, E S W N, Red, Green, White) as a position per kind
-cdef int REF_POS[34]
+cdef uint8_t REF_POS[34]
 REF_POS[:] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 18, 19, 20, 21, 22, 23, 24, 25, 26, 9, 10, 11, 12, 13, 14, 15, 16, 17,
               27, 28, 29, 30, 33, 32, 31]
 
@@ -142,7 +160,7 @@ cdef enum:
     X_FULLY = 100
     X_THREE_PTH = 101
     N_EXCL = 29
-cdef int EXCL[29][6]
+cdef int8_t EXCL[29][6]
 EXCL[:] = [
     [F_BIG_FOUR_WINDS, F_ALL_PUNGS, F_PUNG_OF_TERMINALS_OR_HONORS, -1, -1, -1],
     [F_BIG_THREE_DRAGONS, F_DRAGON_PUNG, -1, -1, -1, -1],
@@ -175,7 +193,26 @@ EXCL[:] = [
     [F_ALL_SIMPLES, F_NO_HONORS, -1, -1, -1, -1],
 ]
 
-FAN_VALUES = [FAN_VALUE[i] for i in range(82)]
+# per 8-byte word of a fan table's first 48 fans: 0xFF in the byte lanes of the rows' first fans
+# there (every first fan but those of the last five rows, which are the common ones)
+cdef uint64_t RARE_HEAD_LANES[6]
+
+
+cdef void init_heads() noexcept nogil:
+    cdef int r, f
+    for r in range(6):
+        RARE_HEAD_LANES[r] = 0
+    for r in range(N_EXCL - 5):
+        f = EXCL[r][0]
+        RARE_HEAD_LANES[f // 8] |= (<uint64_t>0xFF) << (8 * (f % 8))
+
+
+init_heads()
+# apply_exclusions relies on this order of the rows (and on the last five only clearing fans)
+assert [EXCL[r][0] for r in range(N_EXCL)] == sorted(EXCL[r][0] for r in range(N_EXCL))
+assert EXCL[N_EXCL - 6][0] < 48 <= EXCL[N_EXCL - 5][0]
+assert all(EXCL[r][j] < 0 or EXCL[r][j] not in [EXCL[q][0] for q in range(N_EXCL)] + [X_FULLY, X_THREE_PTH]
+           for r in range(N_EXCL - 5, N_EXCL) for j in range(1, 6))
 
 # kind sets as 34-bit masks (bit k = kind k)
 cdef uint64_t M_HONOR = ((<uint64_t>1 << 7) - 1) << 27
@@ -190,14 +227,15 @@ M_SUIT[0] = <uint64_t>0x1FF
 M_SUIT[1] = (<uint64_t>0x1FF) << 9
 M_SUIT[2] = (<uint64_t>0x1FF) << 18
 M_SUIT[3] = M_HONOR
+cdef uint64_t M_NUMBERS = M_SUIT[0] | M_SUIT[1] | M_SUIT[2]
 
 
 # ------------------------------------------------------------------------------------------
 # tiles
 
-cdef int SUIT_OF[34]
+cdef uint8_t SUIT_OF[34]
 SUIT_OF[:] = [0] * 9 + [1] * 9 + [2] * 9 + [3] * 7
-cdef int RANK_OF[34]
+cdef uint8_t RANK_OF[34]
 RANK_OF[:] = list(range(1, 10)) * 3 + [0] * 7
 
 
@@ -225,22 +263,93 @@ cdef inline bint is_dragon(int k) noexcept nogil:
     return k >= 31
 
 
-cdef inline bint is_green(int k) noexcept nogil:
-    # 2 3 4 6 8 of bamboo and the Green dragon
-    return k == GREEN or (18 <= k <= 26 and (k - 18) in (1, 2, 3, 5, 7))
+# per set (a chow's lowest tile / a pung's, kong's or pair's tile): whether it makes Outside Hand
+# (a terminal or honor), All Five (a 5), All Even Pungs (an even rank), as nibble counters (1, 1 << 4,
+# 1 << 8) that a whole hand sums without carries; indexed [set code: 0 none, 1 chow, 2 pung or
+# pair, 3 kong][tile]
+cdef uint16_t SET_TRAITS[4][34]
+# the fan a pung (or kong) counts by its tile: Dragon Pung, Pung of Terminals or Honors, or F_SINK
+cdef uint8_t PUNG_FAN[34]
 
 
-cdef inline bint is_reversible(int k) noexcept nogil:
-    # 1234589 of dots, 245689 of bamboo, White
-    if 9 <= k <= 17:
-        return (k - 9) in (0, 1, 2, 3, 4, 7, 8)
-    if 18 <= k <= 26:
-        return (k - 18) in (1, 3, 4, 5, 7, 8)
-    return k == WHITE
+cdef void init_set_tables() noexcept nogil:
+    cdef int t, r
+    for t in range(34):
+        r = rank_of(t)
+        SET_TRAITS[0][t] = SET_TRAITS[1][t] = 0
+        if t < 27 and r <= 7:
+            SET_TRAITS[1][t] = (r == 1 or r == 7) | ((3 <= r <= 5) << 4)
+        if t >= 27:
+            SET_TRAITS[2][t] = 1
+            PUNG_FAN[t] = F_DRAGON_PUNG if t >= 31 else F_PUNG_OF_TERMINALS_OR_HONORS
+        else:
+            SET_TRAITS[2][t] = (r == 1 or r == 9) | ((r == 5) << 4) | ((r % 2 == 0) << 8)
+            PUNG_FAN[t] = F_PUNG_OF_TERMINALS_OR_HONORS if r == 1 or r == 9 else F_SINK
+        SET_TRAITS[3][t] = SET_TRAITS[2][t]
+
+
+init_set_tables()
+
+
+cdef extern from * nogil:
+    """
+    /* Zero a 96-byte fan table: gcc turns memset of this size into `rep stos`, whose start-up
+       costs more than the six 16-byte stores. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline void mcr_zero96(void* p) {
+        __m128i z = _mm_setzero_si128();
+        char* q = (char*)p;
+        _mm_storeu_si128((__m128i*)(q + 0), z);
+        _mm_storeu_si128((__m128i*)(q + 16), z);
+        _mm_storeu_si128((__m128i*)(q + 32), z);
+        _mm_storeu_si128((__m128i*)(q + 48), z);
+        _mm_storeu_si128((__m128i*)(q + 64), z);
+        _mm_storeu_si128((__m128i*)(q + 80), z);
+    }
+    #else
+    static inline void mcr_zero96(void* p) { memset(p, 0, 96); }
+    #endif
+    """
+    void zero_table "mcr_zero96"(int8_t* table)
+
+
+# counts as byte lanes (SWAR): a word holds 8 kinds' counts (0..4), so a whole hand is 5 words
+cdef inline uint64_t lane_bits(uint64_t x) noexcept nogil:
+    """Bit i = byte lane i of x, whose lanes hold 0 or 1 (one multiply gathers the 8 lanes)."""
+    return (x * 0x0102040810204080ULL) >> 56
+
+
+cdef inline uint64_t lanes_nonzero(uint64_t x) noexcept nogil:
+    """1 in each byte lane of x holding 1..4, 0 where it holds 0."""
+    return ((x + 0x7F7F7F7F7F7F7F7FULL) >> 7) & 0x0101010101010101ULL
+
+
+cdef inline void add_lanes(uint64_t* w, int k, uint64_t lanes) noexcept nogil:
+    """Add lanes (up to 3 byte lanes) to the byte-lane words w from kind k's lane on; the lanes
+    past a word's end go to the next word (w has a spare word at the end)."""
+    cdef int s = 8 * (k & 7)
+    w[k >> 3] += lanes << s
+    w[(k >> 3) + 1] += (lanes >> 1) >> (63 - s)
+
+
+cdef inline void kind_masks(const uint8_t* c, uint64_t* nonzero, uint64_t* odd, uint64_t* four) noexcept nogil:
+    """The 34-bit masks of the kinds c (40 bytes readable, bytes 34-39 zero) holds at all, an odd
+    number of times, four times."""
+    cdef uint64_t w, nz = 0, od = 0, fo = 0
+    cdef int i
+    for i in range(5):
+        w = mj_load64(c + 8 * i)
+        nz |= lane_bits(lanes_nonzero(w)) << (8 * i)
+        od |= lane_bits(w & 0x0101010101010101ULL) << (8 * i)
+        fo |= lane_bits((w >> 2) & 0x0101010101010101ULL) << (8 * i)      # 4 is the only count with bit 2
+    nonzero[0] = nz
+    odd[0] = od
+    four[0] = fo
 
 
 # ------------------------------------------------------------------------------------------
-# the standard shape with any copies (for waits: exhausted kinds count)
+# the standard shape with any copies (for waits: exhausted kinds and fifth copies count)
 
 cdef int suit_shape(int* c) noexcept nogil:
     """Bits for 9 counts of one suit (any copies): 1 = splits into sets only, 2 = into sets + one
@@ -275,7 +384,7 @@ cdef bint is_standard_any(const int* counts) noexcept nogil:
     """Whether counts (34, any copies) split into sets and exactly one pair."""
     cdef int c[9]
     cdef int shapes[10]
-    cdef int s, j, k, pairs_ok = 0, i, ok
+    cdef int s, j, k, i, ok
     for s in range(3):
         for j in range(9):
             c[j] = counts[9 * s + j]
@@ -307,65 +416,68 @@ cdef uint64_t NOT_BOT1 = SUIT_BITS & ~((<uint64_t>1) | (<uint64_t>1 << 9) | (<ui
 cdef uint64_t NOT_BOT2 = NOT_BOT1 & ~((<uint64_t>1 << 1) | (<uint64_t>1 << 10) | (<uint64_t>1 << 19))
 
 
-cdef bint unique_wait(const uint8_t* h, bint seven_pairs, int win, const mj_tables_t* T) noexcept nogil:
-    """Whether the standing tiles without the winning tile (h: 34 counts, 40 bytes readable) wait
-    on exactly one kind (win itself, which completes them) under the standard shape and, with
-    seven_pairs, the seven-pairs shape; exhausted kinds count."""
-    cdef int x, k, s, odd = 0, odd_kind = -1, v
+cdef bint unique_wait(const uint8_t* h, uint64_t held, uint64_t odd, uint64_t four, int win, bint seven_pairs,
+                      const mj_tables_t* T) noexcept nogil:
+    """Whether the tiles h (34 counts, 40 bytes readable, bytes 34-39 zero; held, odd, four: the
+    kinds it holds, an odd number of times, four times) without one copy of the winning tile win
+    wait on exactly one kind (win itself, which completes them) under the standard shape and,
+    with seven_pairs, the seven-pairs shape; exhausted kinds count, fifth copies too. (The
+    winning tile is taken out arithmetically, not from a copy of h: a copy changed byte-wise and
+    read back as words stalls on store forwarding.)"""
+    cdef int x, k, s, v, c_win = h[win], sw = SUIT_OF[win]
     cdef uint32_t code[4]
     cdef int val[4]
     cdef int c[34]
-    cdef uint64_t held = 0, near, w, big = 0
-    for k in range(5):
-        w = mj_load64(h + 8 * k) if k < 4 else mj_load64(h + 26)
-        big |= (w + 0x7C7C7C7C7C7C7C7CULL) & 0x8080808080808080ULL       # a lane above 3
-    for k in range(34):
-        if h[k]:
-            held |= (<uint64_t>1) << k
-            if h[k] & 1:
-                odd += 1
-                odd_kind = k
-    if seven_pairs and odd == 1 and odd_kind != win:
+    cdef uint64_t near, bit = (<uint64_t>1) << win
+    if c_win == 1:
+        held &= ~bit
+    elif c_win == 4:
+        four &= ~bit
+    odd ^= bit
+    if seven_pairs and mj_popcount64(odd) == 1 and odd != bit:
         return False            # seven pairs complete only by the one kind held an odd number of times
     # a standard completion puts the new kind in a set or the pair with tiles already held
     near = (held | ((held & NOT_TOP1) << 1) | ((held & NOT_TOP2) << 2) | ((held & NOT_BOT1) >> 1)
             | ((held & NOT_BOT2) >> 2))
-    near &= ~((<uint64_t>1) << win)
-    if big == 0:
-        # each suit's shape code (base 5, as the tables index them): one more tile of kind x
-        # changes one code by a power of 5
-        code[0] = mj_base5_8(mj_load64(h)) + h[8] * POW5[8]
-        code[1] = mj_base5_8(mj_load64(h + 9)) + h[17] * POW5[8]
-        code[2] = mj_base5_8(mj_load64(h + 18)) + h[26] * POW5[8]
-        code[3] = mj_base5_8(mj_load64(h + 26) >> 8)
-        val[0] = win_value(T.suit_win, code[0])
-        val[1] = win_value(T.suit_win, code[1])
-        val[2] = win_value(T.suit_win, code[2])
-        val[3] = win_value(T.honor_win, code[3])
-        while near:
-            x = mj_ctz64(near)
-            near &= near - 1
-            if x < 27:
-                s = x // 9
-                v = win_value(T.suit_win, code[s] + POW5[x - 9 * s])
-            else:
-                s = 3
-                v = win_value(T.honor_win, code[3] + POW5[x - 27])
-            for k in range(4):
-                if k != s:
-                    v *= val[k]
-            if v == 2:
-                return False
-        return True
-    for k in range(34):
-        c[k] = h[k]
+    near &= ~bit
+    # each suit's shape code (base 5, as the tables index them): one more tile of kind x changes one
+    # code by a power of 5
+    code[0] = mj_base5_8(mj_load64(h)) + h[8] * POW5[8]
+    code[1] = mj_base5_8(mj_load64(h + 9)) + h[17] * POW5[8]
+    code[2] = mj_base5_8(mj_load64(h + 18)) + h[26] * POW5[8]
+    code[3] = mj_base5_8(mj_load64(h + 26) >> 8)
+    code[sw] -= POW5[win - 9 * sw]
+    val[0] = win_value(T.suit_win, code[0])
+    val[1] = win_value(T.suit_win, code[1])
+    val[2] = win_value(T.suit_win, code[2])
+    val[3] = win_value(T.honor_win, code[3])
+    # a new tile of suit s completes nothing while another suit splits into neither sets nor
+    # sets + pair: try only the suits whose others all split
+    for s in range(4):
+        v = 1
+        for k in range(4):
+            if k != s:
+                v *= val[k]
+        if v == 0:
+            near &= ~M_SUIT[s]
     while near:
         x = mj_ctz64(near)
         near &= near - 1
-        c[x] += 1
-        v = is_standard_any(c)
-        c[x] -= 1
-        if v:
+        if (four >> x) & 1:
+            # a fifth copy is beyond the base-5 codes: the plain recursion decides (rare)
+            for k in range(34):
+                c[k] = h[k]
+            c[win] -= 1
+            c[x] += 1
+            if is_standard_any(c):
+                return False
+            continue
+        s = SUIT_OF[x]
+        v = win_value(T.honor_win if s == 3 else T.suit_win, code[s] + POW5[x - 9 * s])
+        for k in range(4):
+            if k != s:
+                v *= val[k]
+        if v == 2:
             return False
     return True
 
@@ -374,119 +486,163 @@ cdef bint unique_wait(const uint8_t* h, bint seven_pairs, int win, const mj_tabl
 # decompositions
 
 ctypedef struct split_t:
-    int n                    # sets (chows and pungs) formed from the standing tiles
-    int kind[4]
-    int tile[4]
-    int pair
-    int key[4]               # sort key of each set: REF_POS * 2 + (0 pung, 1 chow), ascending
+    uint32_t key             # the sets' sort keys (REF_POS * 2 + (0 pung, 1 chow)) ascending, 7 bits
+                             # each, the first the highest: the reference's order of splits is
+                             # the order of these numbers (all splits of a hand have as many sets)
+    uint8_t n                # sets (chows and pungs) formed from the standing tiles
+    uint8_t pair
+    uint8_t kind[4]          # G_CHOW / G_PUNG
+    uint8_t tile[4]          # a chow's lowest tile, a pung's tile
 
 
 ctypedef struct splits_t:
     int n
+    uint8_t order[MAX_SPLITS]    # split indices in the reference's order
     split_t s[MAX_SPLITS]
 
 
-cdef void add_split(splits_t* out, int* kinds, int* tiles, int n, int pair) noexcept nogil:
-    """Record one split (sets sorted by the reference's key), unless already there."""
-    cdef split_t sp
-    cdef int i, j, kk, tt, key, m
-    sp.n = n
-    sp.pair = pair
-    for i in range(n):
-        sp.kind[i] = kinds[i]
-        sp.tile[i] = tiles[i]
-        sp.key[i] = REF_POS[tiles[i]] * 2 + (0 if kinds[i] == G_PUNG else 1)
-    for i in range(1, n):                      # insertion sort by key
-        j = i
-        while j > 0 and sp.key[j - 1] > sp.key[j]:
-            key = sp.key[j]; sp.key[j] = sp.key[j - 1]; sp.key[j - 1] = key
-            kk = sp.kind[j]; sp.kind[j] = sp.kind[j - 1]; sp.kind[j - 1] = kk
-            tt = sp.tile[j]; sp.tile[j] = sp.tile[j - 1]; sp.tile[j - 1] = tt
+cdef inline void add_split(splits_t* out, const uint8_t* kinds, const uint8_t* tiles, int n, int pair) noexcept nogil:
+    """Record one split (its key is computed only when there are several)."""
+    cdef split_t* sp
+    if out.n >= MAX_SPLITS:
+        return
+    sp = &out.s[out.n]
+    out.n += 1
+    sp.n = <uint8_t>n
+    sp.pair = <uint8_t>pair
+    memcpy(sp.kind, kinds, 4)
+    memcpy(sp.tile, tiles, 4)
+
+
+cdef void set_key(split_t* sp) noexcept nogil:
+    """The split's key: its sets' keys sorted, packed."""
+    cdef int keys[4]
+    cdef int i, j, kk
+    cdef uint32_t key = 0
+    for i in range(sp.n):
+        kk = REF_POS[sp.tile[i]] * 2 + (sp.kind[i] == G_CHOW)
+        j = i                                  # insertion sort of the keys
+        while j > 0 and keys[j - 1] > kk:
+            keys[j] = keys[j - 1]
             j -= 1
-    for m in range(out.n):
-        if out.s[m].pair != pair:
-            continue
-        for i in range(n):
-            if out.s[m].key[i] != sp.key[i]:
-                break
-        else:
-            return
-    if out.n < MAX_SPLITS:
-        out.s[out.n] = sp
-        out.n += 1
+        keys[j] = kk
+    for i in range(4):
+        key = (key << 7) | <uint32_t>(keys[i] if i < sp.n else 0)
+    sp.key = key
 
 
-cdef void split_rec(int* c, int k, int* kinds, int* tiles, int n, int pair, splits_t* out) noexcept nogil:
-    """Splits of c (kinds below k are used up) after the sets kinds/tiles[0..n) and the pair."""
-    while k < 34 and c[k] == 0:
-        k += 1
-    if k == 34:
+cdef uint64_t CHOW_STARTS = (<uint64_t>0x7F) | ((<uint64_t>0x7F) << 9) | ((<uint64_t>0x7F) << 18)   # ranks 1-7
+
+
+cdef void split_rec(uint8_t* c, uint64_t rem, uint8_t* kinds, uint8_t* tiles, int n, int pair,
+                    splits_t* out) noexcept nogil:
+    """Splits of the number tiles c holds of the kinds in rem (the kinds below are used up) after
+    the sets kinds/tiles[0..n) and the pair. Every tile of the lowest kind k left starts a group
+    there: the pair and/or a pung, and chows k, k+1, k+2 for the tiles left, so each split is
+    reached exactly once (no duplicates to remove)."""
+    cdef int k, v
+    if rem == 0:
         if pair >= 0:
             add_split(out, kinds, tiles, n, pair)
         return
-    if c[k] >= 2 and pair < 0:
-        c[k] -= 2
-        split_rec(c, k, kinds, tiles, n, k, out)
-        c[k] += 2
-    if c[k] >= 3:
-        c[k] -= 3
+    k = mj_ctz64(rem)
+    rem &= rem - 1
+    v = c[k]
+    if v >= 2 and pair < 0:
+        chows_then(c, rem, kinds, tiles, n, k, k, v - 2, out)
+    if v >= 3:
         kinds[n] = G_PUNG
-        tiles[n] = k
-        split_rec(c, k, kinds, tiles, n + 1, pair, out)
-        c[k] += 3
-    if k < 27 and k % 9 <= 6 and c[k + 1] and c[k + 2]:
-        c[k] -= 1
-        c[k + 1] -= 1
-        c[k + 2] -= 1
-        kinds[n] = G_CHOW
-        tiles[n] = k
-        split_rec(c, k, kinds, tiles, n + 1, pair, out)
-        c[k] += 1
-        c[k + 1] += 1
-        c[k + 2] += 1
+        tiles[n] = <uint8_t>k
+        chows_then(c, rem, kinds, tiles, n + 1, pair, k, v - 3, out)
+    chows_then(c, rem, kinds, tiles, n, pair, k, v, out)
 
 
-cdef int split_cmp(const split_t* a, const split_t* b) noexcept nogil:
+cdef inline void chows_then(uint8_t* c, uint64_t rem, uint8_t* kinds, uint8_t* tiles, int n, int pair, int k,
+                            int m, splits_t* out) noexcept nogil:
+    """m chows k, k+1, k+2 (when the tiles are there), then the splits of the rest."""
     cdef int i
-    for i in range(a.n):
-        if a.key[i] != b.key[i]:
-            return -1 if a.key[i] < b.key[i] else 1
-    return 0
-
-
-cdef void splits_of(const int* counts, splits_t* out) noexcept nogil:
-    """Every split of counts into sets and one pair, in the reference's order."""
-    cdef int c[34]
-    cdef int kinds[5]
-    cdef int tiles[5]
-    cdef int i, j, n = 0
-    cdef split_t tmp
-    out.n = 0
-    for i in range(34):
-        c[i] = counts[i]
-        n += c[i]
-    if n % 3 != 2:
+    if m == 0:
+        split_rec(c, rem, kinds, tiles, n, pair, out)
         return
-    split_rec(c, 0, kinds, tiles, 0, -1, out)
-    for i in range(1, out.n):
+    if not (CHOW_STARTS >> k) & 1 or c[k + 1] < m or c[k + 2] < m:
+        return
+    c[k + 1] -= m
+    c[k + 2] -= m
+    rem &= ~((<uint64_t>(c[k + 1] == 0) << (k + 1)) | (<uint64_t>(c[k + 2] == 0) << (k + 2)))
+    for i in range(m):
+        kinds[n + i] = G_CHOW
+        tiles[n + i] = <uint8_t>k
+    split_rec(c, rem, kinds, tiles, n + m, pair, out)
+    c[k + 1] += m
+    c[k + 2] += m
+
+
+cdef void splits_of(const uint8_t* counts, uint64_t held, splits_t* out) noexcept nogil:
+    """Every split of counts (40 bytes readable; held: the kinds it holds) into sets and one pair,
+    and their order (out.order) as the reference visits them."""
+    cdef uint8_t c[40]
+    cdef uint8_t kinds[5]
+    cdef uint8_t tiles[5]
+    cdef uint64_t honors
+    cdef int i, j, k, n = 0, pair = -1
+    out.n = 0
+    memcpy(c, counts, 40)
+    # an honor makes a pung (3 copies) or the pair (2), and 1 or 4 copies split nowhere: no search
+    honors = held & M_HONOR
+    while honors:
+        k = mj_ctz64(honors)
+        honors &= honors - 1
+        if c[k] == 3:
+            kinds[n] = G_PUNG
+            tiles[n] = <uint8_t>k
+            n += 1
+        elif c[k] == 2 and pair < 0:
+            pair = k
+        else:
+            return
+    split_rec(c, held & M_NUMBERS, kinds, tiles, n, pair, out)
+    out.order[0] = 0
+    if out.n < 2:
+        return
+    for i in range(out.n):
+        set_key(&out.s[i])
+    for i in range(out.n):                     # insertion sort by key (a few splits)
         j = i
-        while j > 0 and split_cmp(&out.s[j - 1], &out.s[j]) > 0:
-            tmp = out.s[j]
-            out.s[j] = out.s[j - 1]
-            out.s[j - 1] = tmp
+        while j > 0 and out.s[out.order[j - 1]].key > out.s[i].key:
+            out.order[j] = out.order[j - 1]
             j -= 1
+        out.order[j] = <uint8_t>i
 
 
 # ------------------------------------------------------------------------------------------
 # the hand being scored
 
 ctypedef struct ctx_t:
-    int standing[34]          # standing tiles with the winning tile
-    int declared_counts[34]
+    uint8_t standing[40]      # standing tiles with the winning tile, per kind; bytes 34-39 zero
+    uint8_t declared[40]      # tiles of the declared sets, per kind; bytes 34-39 zero
+    uint64_t held             # kinds among the standing tiles (34-bit masks)
+    uint64_t present          # kinds in the hand (standing or declared)
+    uint64_t four             # kinds held four times (standing and declared)
+    uint64_t odd_kinds        # kinds held an odd number of times among the standing tiles
+    uint64_t four_standing    # kinds held four times among the standing tiles
+    int distinct              # kinds among the standing tiles
+    int odd                   # kinds held an odd number of times among the standing tiles
     int n_decl
-    int decl_kind[4]          # G_CHOW / G_PUNG / G_KONG
-    int decl_tile[4]
-    int decl_exposed[4]
+    uint8_t decl_kind[4]      # G_CHOW / G_PUNG / G_KONG
+    uint8_t decl_tile[4]
+    uint8_t decl_exposed[4]
+    # the declared sets as every split sees them
+    int n_dchow
+    int n_dpung
+    int dchow[4]              # chows (lowest tile)
+    int dpung[4]              # pungs and kongs
+    int d_concealed_pungs     # concealed pungs among them (not kongs)
+    int d_win_pungs           # concealed pungs and kongs of the winning tile
+    bint d_chow_covers        # a concealed chow holds the winning tile
+    int d_traits              # their SET_TRAITS, summed
+    int melded_kongs
+    int concealed_kongs
+    int hog                   # Tile Hog: kinds held four times outside a kong
     int win
     int self_drawn
     int last_tile
@@ -494,92 +650,99 @@ ctypedef struct ctx_t:
     int last_of_wall
     int seat_wind
     int prevalent_wind
-    int unique                # -1: not computed yet
+    int unique                # -1: not known yet
     const mj_tables_t* T
-    # what depends only on the tiles present, not on the decomposition (computed once)
-    int n_trait               # the suit, trait and rank fans: trait_fan[i] counts trait_val[i] times
-    int trait_fan[12]
-    int trait_val[12]
-    int fours                 # kinds held four times (standing and melds)
-    uint64_t present          # kinds in the hand (standing or melds)
-    int distinct              # kinds in the standing tiles
-    int odd                   # kinds held an odd number of times in the standing tiles
+    int8_t base[N_TAB]        # the fans every split counts (prepare_base)
 
 
-cdef bint ctx_unique_wait(ctx_t* x) noexcept nogil:
-    cdef uint8_t before[40]
-    cdef int k
+cdef bint ctx_unique_wait(ctx_t* x, bint second) noexcept nogil:
+    """Whether the standing tiles without the winning tile wait on it alone (computed once per
+    hand). A split may already show a second wait, so that no kind needs trying: the winning
+    tile in a pung (the pair's kind completes too: a pung of it and the winning tile's pair), or
+    at the end of a chow that could shift away from it (4-5-6 won on the 4 also takes the 7)."""
     if x.unique < 0:
-        for k in range(34):
-            before[k] = <uint8_t>x.standing[k]
-        for k in range(34, 40):
-            before[k] = 0
-        before[x.win] -= 1
-        x.unique = unique_wait(before, x.n_decl == 0, x.win, x.T)
+        x.unique = 0 if second else unique_wait(x.standing, x.held, x.odd_kinds, x.four_standing, x.win,
+                                                x.n_decl == 0, x.T)
     return x.unique
 
 
-cdef inline void trait_add(ctx_t* x, int f, int v) noexcept nogil:
-    x.trait_fan[x.n_trait] = f
-    x.trait_val[x.n_trait] = v
-    x.n_trait += 1
+# the suit fans by which of the five groups (characters, dots, bamboo, winds, dragons: bits 0-4) the
+# hand holds, up to three adds each (F_SINK fills): Full / Half Flush, No Honors, One Voided Suit
+# (once per missing suit), All Types; and the rank fans of a hand without honors by its ranks
+# (bits 0-8 = ranks 1-9): Lower / Middle / Upper Tiles, Lower / Upper Four
+cdef uint8_t SUIT_FANS[32][3]
+cdef uint8_t RANK_FAN[512]
 
 
-cdef void prepare_traits(ctx_t* x) noexcept nogil:
-    """The suit, trait and rank fans of the tiles present (as suit_fans, trait_fans and
-    rank_fans count them, on 34-bit masks), and the kinds held four times."""
+cdef void init_trait_tables() noexcept nogil:
+    cdef int g, n_suits, missing, m, j, ranks
+    cdef bint honors
+    for g in range(32):
+        for j in range(3):
+            SUIT_FANS[g][j] = F_SINK
+        n_suits = (g & 1) + ((g >> 1) & 1) + ((g >> 2) & 1)
+        honors = (g & 0b11000) != 0
+        missing = 3 - n_suits
+        m = 0
+        if missing == 2:
+            SUIT_FANS[g][m] = F_HALF_FLUSH if honors else F_FULL_FLUSH
+            m += 1
+        else:
+            if not honors:
+                SUIT_FANS[g][m] = F_NO_HONORS
+                m += 1
+            for j in range(missing):           # 3 for an all-honors hand: All Honors clears them
+                SUIT_FANS[g][m] = F_ONE_VOIDED_SUIT
+                m += 1
+        if g == 31:
+            SUIT_FANS[g][m] = F_ALL_TYPES
+    for g in range(512):
+        ranks = g << 1                         # bit r = rank r
+        RANK_FAN[g] = F_SINK
+        if (ranks & ~0b11110) == 0:            # ranks within 1-4
+            RANK_FAN[g] = F_LOWER_FOUR if ranks & (1 << 4) else F_LOWER_TILES
+        elif (ranks & ~0b1111000000) == 0:     # 6-9
+            RANK_FAN[g] = F_UPPER_FOUR if ranks & (1 << 6) else F_UPPER_TILES
+        elif (ranks & ~0b1110000) == 0:        # 4-6
+            RANK_FAN[g] = F_MIDDLE_TILES
+
+
+init_trait_tables()
+
+
+cdef void add_traits(const ctx_t* x, int8_t* table) noexcept nogil:
+    """The suit, trait and rank fans of the kinds present (34-bit masks, table lookups: random
+    hands make these tests unpredictable branches)."""
     cdef uint64_t p = x.present
-    cdef int n_suits = 0, missing, ranks
-    cdef bint honors = (p & M_HONOR) != 0, simples
-    x.n_trait = 0
-    # suits
-    n_suits = ((p & M_SUIT[0]) != 0) + ((p & M_SUIT[1]) != 0) + ((p & M_SUIT[2]) != 0)
-    missing = 3 - n_suits
-    if missing == 2:
-        trait_add(x, F_HALF_FLUSH if honors else F_FULL_FLUSH, 1)
-    else:
-        if not honors:
-            trait_add(x, F_NO_HONORS, 1)
-        if missing:
-            trait_add(x, F_ONE_VOIDED_SUIT, missing)
-    if n_suits == 3 and (p & M_WIND) and (p & M_DRAGON):
-        trait_add(x, F_ALL_TYPES, 1)
-    # traits
+    cdef int groups, simples, honors_only, terminals_only, outside_only
+    cdef const uint8_t* f
+    groups = (((p & M_SUIT[0]) != 0) | (((p & M_SUIT[1]) != 0) << 1) | (((p & M_SUIT[2]) != 0) << 2)
+              | (((p & M_WIND) != 0) << 3) | (((p & M_DRAGON) != 0) << 4))
+    f = SUIT_FANS[groups]
+    table[f[0]] += 1
+    table[f[1]] += 1
+    table[f[2]] += 1
     simples = (p & (M_TERMINAL | M_HONOR)) == 0
-    if simples:
-        trait_add(x, F_ALL_SIMPLES, 1)
-    if (p & ~M_REVERSIBLE) == 0:
-        trait_add(x, F_REVERSIBLE_TILES, 1)
-    if (p & ~M_GREEN) == 0:
-        trait_add(x, F_ALL_GREEN, 1)
-    if not simples:
-        if (p & ~M_HONOR) == 0:
-            trait_add(x, F_ALL_HONORS, 1)
-        elif (p & ~M_TERMINAL) == 0:
-            trait_add(x, F_ALL_TERMINALS, 1)
-        elif (p & ~(M_TERMINAL | M_HONOR)) == 0:
-            trait_add(x, F_ALL_TERMINALS_AND_HONORS, 1)
+    honors_only = (p & ~M_HONOR) == 0
+    terminals_only = (p & ~M_TERMINAL) == 0
+    outside_only = (p & ~(M_TERMINAL | M_HONOR)) == 0
+    table[F_ALL_SIMPLES] += simples
+    table[F_REVERSIBLE_TILES] += (p & ~M_REVERSIBLE) == 0
+    table[F_ALL_GREEN] += (p & ~M_GREEN) == 0
+    table[F_ALL_HONORS] += honors_only
+    table[F_ALL_TERMINALS] += terminals_only
+    table[F_ALL_TERMINALS_AND_HONORS] += outside_only & ((honors_only | terminals_only) ^ 1)
     # ranks (number tiles only)
-    if not honors:
-        ranks = <int>(((p & M_SUIT[0]) | ((p & M_SUIT[1]) >> 9) | ((p & M_SUIT[2]) >> 18)) << 1)
-        if (ranks & ~0b11110) == 0:
-            trait_add(x, F_LOWER_FOUR if ranks & (1 << 4) else F_LOWER_TILES, 1)
-        elif (ranks & ~0b1111000000) == 0:
-            trait_add(x, F_UPPER_FOUR if ranks & (1 << 6) else F_UPPER_TILES, 1)
-        elif (ranks & ~0b1110000) == 0:
-            trait_add(x, F_MIDDLE_TILES, 1)
+    table[RANK_FAN[(p | (p >> 9) | (p >> 18)) & 0x1FF] if groups < 8 else F_SINK] += 1
 
 
-cdef inline void add_traits(const ctx_t* x, int* table) noexcept nogil:
+cdef inline int fan_total(const int8_t* t) noexcept nogil:
+    """Sum of value x count over a fan table: a fixed-length byte dot product, vectorised in 16-bit
+    lanes (a hand's total is a few hundred at most)."""
     cdef int i
-    for i in range(x.n_trait):
-        table[x.trait_fan[i]] += x.trait_val[i]
-
-
-cdef inline int fan_total(const int* t) noexcept nogil:
-    cdef int i, s = 0
-    for i in range(N_FANS):
-        s += FAN_VALUE[i] * t[i]
+    cdef int16_t s = 0
+    for i in range(N_TAB):
+        s += <int16_t>(FAN_VALUE8[i] * t[i])
     return s
 
 
@@ -657,99 +820,141 @@ cdef int four_chows(const int* t) noexcept nogil:
     return NONE
 
 
-cdef int PAIRWISE[4]
-PAIRWISE[:] = [F_PURE_DOUBLE_CHOW, F_MIXED_DOUBLE_CHOW, F_SHORT_STRAIGHT, F_TWO_TERMINAL_CHOWS]
-
-
-cdef void cap_pairwise(const int* fans, int n, int cap, int* table) noexcept nogil:
-    """Add the pairwise chow fans (n of them, NONE skipped), keeping at most cap: while over it,
-    first cut repeated fans to one each, then drop fans, both times Two Terminal Chows first,
-    then Short Straight, Mixed Double Chow, Pure Double Chow."""
+cdef void cap_pairwise(const int* fans, int n, int cap, int8_t* table) noexcept nogil:
+    """Add the pairwise chow fans (n of them; anything else, NONE or F_SINK, skipped), keeping at
+    most cap: while over it, first cut repeated fans to one each, then drop fans, both times Two
+    Terminal Chows first, then Short Straight, Mixed Double Chow, Pure Double Chow (the fans
+    F_PURE_DOUBLE_CHOW + 3 down to + 0)."""
     cdef int cnt[4]
-    cdef int i, j, total = 0, keep
+    cdef int i, j, total = 0, keep, d
     for j in range(4):
         cnt[j] = 0
     for i in range(n):
-        for j in range(4):
-            if fans[i] == PAIRWISE[j]:
-                cnt[j] += 1
-                total += 1
+        j = fans[i] - F_PURE_DOUBLE_CHOW
+        if 0 <= j < 4:
+            cnt[j] += 1
+            total += 1
     for keep in range(1, -1, -1):
         for j in range(3, -1, -1):
-            while total > cap and cnt[j] > keep:
-                cnt[j] -= 1
-                total -= 1
+            d = cnt[j] - keep                  # as many as the cap asks, and this fan allows
+            if d > total - cap:
+                d = total - cap
+            if d > 0:
+                cnt[j] -= d
+                total -= d
     for j in range(4):
-        table[PAIRWISE[j]] += cnt[j]
+        table[F_PURE_DOUBLE_CHOW + j] += cnt[j]
 
 
-cdef void chow_fans(const int* chows, int n, int* table) noexcept nogil:
+# the chow fans by lookup (their branches mispredict on random hands): a chow by index
+# (suit * 7 + rank - 1); the fan of two chows; the fans of three chows: a three-chow fan, or up to
+# two pairwise fans after the cap (F_SINK where none)
+cdef int8_t CHOW_OF[27]
+cdef int8_t CHOW_PAIR[21 * 21]
+cdef int8_t CHOW_TRIO[21 * 21 * 21][2]
+
+
+cdef void init_chow_tables() noexcept nogil:
+    cdef int a, b, c, f, i, m, ta, tb, tc
+    cdef int fans[3]
+    cdef int8_t tmp[N_TAB]
+    cdef int8_t* e
+    for a in range(27):
+        CHOW_OF[a] = (a // 9) * 7 + a % 9 if a % 9 <= 6 else -1
+    for a in range(21):
+        ta = (a // 7) * 9 + a % 7
+        for b in range(21):
+            tb = (b // 7) * 9 + b % 7
+            f = two_chows(ta, tb)
+            CHOW_PAIR[21 * a + b] = f if f != NONE else F_SINK
+            for c in range(21):
+                tc = (c // 7) * 9 + c % 7
+                e = CHOW_TRIO[(21 * a + b) * 21 + c]
+                e[0] = e[1] = F_SINK
+                f = three_chows(ta, tb, tc)
+                if f != NONE:
+                    e[0] = f
+                    continue
+                fans[0] = two_chows(ta, tb)
+                fans[1] = two_chows(ta, tc)
+                fans[2] = two_chows(tb, tc)
+                memset(tmp, 0, N_TAB)
+                cap_pairwise(fans, 3, 2, tmp)
+                m = 0
+                for i in range(N_FANS):
+                    while tmp[i] > 0:
+                        e[m] = i
+                        m += 1
+                        tmp[i] -= 1
+
+
+cdef inline int chow_pair(int a, int b) noexcept nogil:
+    return CHOW_PAIR[21 * CHOW_OF[a] + CHOW_OF[b]]
+
+
+cdef inline const int8_t* chow_trio(int a, int b, int c) noexcept nogil:
+    return CHOW_TRIO[(21 * CHOW_OF[a] + CHOW_OF[b]) * 21 + CHOW_OF[c]]
+
+
+cdef void chow_fans(const int* chows, int n, int8_t* table) noexcept nogil:
     """Fans among n (2-4) chows (their lowest tiles)."""
     cdef int o[4]
     cdef int trio[3]
     cdef int fans[6]
-    cdef int i, j, x, f, rest, m, lonely, cap, g, p
+    cdef int i, j, x, f, rest, m, cap, p
+    cdef uint64_t linked
     cdef int pa[6]
     cdef int pb[6]
-    for i in range(n):                         # ordered by the reference's code of the middle tile
+    cdef const int8_t* e
+    if n == 2:
+        table[chow_pair(chows[0], chows[1])] += 1
+        return
+    if n == 3:
+        e = chow_trio(chows[0], chows[1], chows[2])
+        table[e[0]] += 1
+        table[e[1]] += 1
+        return
+    # four chows: which three count first depends on the order (the reference's code of the
+    # middle tile); with three chows or fewer every fan is symmetric in them
+    for i in range(4):
         x = chows[i]
         j = i
         while j > 0 and REF_POS[o[j - 1] + 1] > REF_POS[x + 1]:
             o[j] = o[j - 1]
             j -= 1
         o[j] = x
-    if n == 4:
-        f = four_chows(o)
-        if f != NONE:
-            table[f] += 1
-            return
-        for rest in range(3, -1, -1):
-            m = 0
-            for i in range(4):
-                if i != rest:
-                    trio[m] = o[i]
-                    m += 1
-            f = three_chows(trio[0], trio[1], trio[2])
-            if f != NONE:
-                table[f] += 1
-                for j in range(4):             # at most one more, in the pairwise priority
-                    for i in range(3):
-                        if two_chows(trio[i], o[rest]) == PAIRWISE[j]:
-                            table[PAIRWISE[j]] += 1
-                            return
-                return
-        p = 0
-        for i in range(4):
-            for j in range(i + 1, 4):
-                pa[p] = i
-                pb[p] = j
-                fans[p] = two_chows(o[i], o[j])
-                p += 1
-        lonely = 0
-        for i in range(4):
-            g = 1
-            for j in range(6):
-                if (pa[j] == i or pb[j] == i) and fans[j] != NONE:
-                    g = 0
-            lonely += g
-        cap = 3 - lonely
-        if cap > 0:
-            cap_pairwise(fans, 6, cap, table)
+    f = four_chows(o)
+    if f != NONE:
+        table[f] += 1
         return
-    if n == 3:
-        f = three_chows(o[0], o[1], o[2])
-        if f != NONE:
+    for rest in range(3, -1, -1):
+        m = 0
+        for i in range(4):
+            if i != rest:
+                trio[m] = o[i]
+                m += 1
+        f = chow_trio(trio[0], trio[1], trio[2])[0]
+        if f < F_PURE_DOUBLE_CHOW:             # a three-chow fan (not a pairwise one, not F_SINK)
             table[f] += 1
+            for j in range(F_PURE_DOUBLE_CHOW, F_TWO_TERMINAL_CHOWS + 1):
+                for i in range(3):             # at most one more, in the pairwise priority
+                    if chow_pair(trio[i], o[rest]) == j:
+                        table[j] += 1
+                        return
             return
-        fans[0] = two_chows(o[0], o[1])
-        fans[1] = two_chows(o[0], o[2])
-        fans[2] = two_chows(o[1], o[2])
-        cap_pairwise(fans, 3, 2, table)
-        return
-    if n == 2:
-        f = two_chows(chows[0], chows[1])
-        if f != NONE:
-            table[f] += 1
+    p = 0
+    for i in range(4):
+        for j in range(i + 1, 4):
+            pa[p] = i
+            pb[p] = j
+            fans[p] = chow_pair(o[i], o[j])
+            p += 1
+    linked = 0                                 # the chows in some pairwise fan
+    for p in range(6):
+        linked |= (fans[p] != F_SINK) * ((1 << pa[p]) | (1 << pb[p]))
+    cap = 3 - (4 - mj_popcount64(linked))      # 3 minus the chows in none
+    if cap > 0:
+        cap_pairwise(fans, 6, cap, table)
 
 
 cdef int two_pungs(int a, int b) noexcept nogil:
@@ -805,19 +1010,22 @@ cdef int four_pungs(const int* t) noexcept nogil:
     return NONE
 
 
-cdef void pung_fans(const int* pungs, int n, int* table) noexcept nogil:
+cdef void pung_fans(const int* pungs, int n, int8_t* table) noexcept nogil:
     """Fans among n (2-4) pungs and kongs (their tiles)."""
     cdef int o[4]
     cdef int trio[3]
     cdef int i, j, x, f, rest, m, g
-    for i in range(n):
-        x = pungs[i]
-        j = i
-        while j > 0 and REF_POS[o[j - 1]] > REF_POS[x]:
-            o[j] = o[j - 1]
-            j -= 1
-        o[j] = x
-    if n == 4:
+    if n < 4:                                  # every fan of 2-3 pungs is symmetric in them
+        for i in range(n):
+            o[i] = pungs[i]
+    else:                                      # which three count first: the reference's order
+        for i in range(4):
+            x = pungs[i]
+            j = i
+            while j > 0 and REF_POS[o[j - 1]] > REF_POS[x]:
+                o[j] = o[j - 1]
+                j -= 1
+            o[j] = x
         f = four_pungs(o)
         if f != NONE:
             table[f] += 1
@@ -849,151 +1057,59 @@ cdef void pung_fans(const int* pungs, int n, int* table) noexcept nogil:
                 table[g] += 1
 
 
-cdef void kong_fans(int melded, int concealed, int concealed_pungs, int* table) noexcept nogil:
-    """Kong fans and concealed-pung fans (concealed_pungs excludes the concealed kongs)."""
-    cdef int kongs = melded + concealed, hidden
-    if kongs == 3:
-        table[F_THREE_KONGS] += 1
-    elif kongs == 4:
-        table[F_FOUR_KONGS] += 1
-    elif kongs == 1:
-        table[F_MELDED_KONG if melded else F_CONCEALED_KONG] += 1
-    elif kongs == 2:
-        if melded == 2:
-            table[F_TWO_MELDED_KONGS] += 1
-        elif melded == 1:
-            table[F_CONCEALED_KONG_AND_MELDED_KONG] += 1
-        else:
-            table[F_TWO_CONCEALED_KONGS] += 1
-    if melded == 0 and concealed == 2 and concealed_pungs == 0:
-        return                                 # Two Concealed Kongs covers Two Concealed Pungs
-    hidden = concealed_pungs + concealed
-    if hidden == 2:
-        table[F_TWO_CONCEALED_PUNGS] += 1
-    elif hidden == 3:
-        table[F_THREE_CONCEALED_PUNGS] += 1
-    elif hidden == 4:
-        table[F_FOUR_CONCEALED_PUNGS] += 1
-
-
 # ------------------------------------------------------------------------------------------
-# whole-hand traits (over the distinct kinds of the hand)
+# whole-hand fans
 
-cdef void suit_fans(const int* present, int* table) noexcept nogil:
-    cdef int k, suits = 0, missing, n = 0
-    cdef bint honors, winds = False, dragons = False
-    for k in range(34):
-        if present[k]:
-            suits |= 1 << suit_of(k)
-            if is_wind(k):
-                winds = True
-            elif is_dragon(k):
-                dragons = True
-    honors = (suits & 8) != 0
-    if not honors:
-        table[F_NO_HONORS] += 1
-    for k in range(3):
-        if suits & (1 << k):
-            n += 1
-    missing = 3 - n
-    if missing == 2:
-        table[F_HALF_FLUSH if honors else F_FULL_FLUSH] += 1
-        if not honors:
-            table[F_NO_HONORS] -= 1
-    elif missing:
-        table[F_ONE_VOIDED_SUIT] += missing    # 3 for an all-honors hand: All Honors clears it
-    if suits == 15 and winds and dragons:
-        table[F_ALL_TYPES] += 1
+cdef inline void situation_fans(const ctx_t* x, int8_t* table) noexcept nogil:
+    """The fans of the situation (the flags are 0 or 1 and unpredictable: arithmetic, not
+    branches). Robbing the Kong drops Last Tile."""
+    cdef int sd = x.self_drawn, lw = x.last_of_wall, kg = x.kong
+    table[F_LAST_TILE] += x.last_tile & (sd | (kg ^ 1))
+    table[F_LAST_TILE_DRAW] += sd & lw
+    table[F_OUT_WITH_REPLACEMENT_TILE] += sd & kg
+    table[F_SELF_DRAWN] += sd & ((lw | kg) ^ 1)
+    table[F_LAST_TILE_CLAIM] += (sd ^ 1) & lw
+    table[F_ROBBING_THE_KONG] += (sd ^ 1) & kg
 
 
-cdef void trait_fans(const int* present, int* table) noexcept nogil:
-    cdef int k
-    cdef bint simples = True, reversible = True, green = True, honors = True, terms = True, th = True
-    for k in range(34):
-        if not present[k]:
-            continue
-        if is_terminal(k) or is_honor(k):
-            simples = False
+cdef void apply_row(int8_t* table, int r) noexcept nogil:
+    cdef int j, f
+    for j in range(1, 6):
+        f = EXCL[r][j]
+        if f < 0:
+            break
+        if f == X_FULLY:
+            if table[F_FULLY_CONCEALED_HAND]:
+                table[F_FULLY_CONCEALED_HAND] = 0
+                table[F_SELF_DRAWN] = 1
+        elif f == X_THREE_PTH:
+            if not table[F_ALL_HONORS] and not table[F_ALL_TERMINALS_AND_HONORS]:
+                table[F_PUNG_OF_TERMINALS_OR_HONORS] -= 3
         else:
-            th = False
-        if not is_reversible(k):
-            reversible = False
-        if not is_green(k):
-            green = False
-        if not is_honor(k):
-            honors = False
-        if not is_terminal(k):
-            terms = False
-    if simples:
-        table[F_ALL_SIMPLES] += 1
-    if reversible:
-        table[F_REVERSIBLE_TILES] += 1
-    if green:
-        table[F_ALL_GREEN] += 1
-    if table[F_ALL_SIMPLES]:
+            table[f] = 0
+
+
+cdef void apply_exclusions(int8_t* table) noexcept nogil:
+    """The "not counted" rules in their order: a row runs when its first fan counts (an earlier row
+    may have cleared it). Most hands count none of the first fans but those of the last five rows
+    (Melded Hand, Two Dragons Pungs, Fully Concealed Hand, All Chows, All Simples), which only
+    clear fans that start no row: then those five apply in any order, without branches."""
+    cdef uint64_t rare = 0
+    cdef int r, i
+    for i in range(6):
+        rare |= mj_load64(<uint8_t*>table + 8 * i) & RARE_HEAD_LANES[i]
+    if rare:
+        for r in range(N_EXCL):
+            if table[EXCL[r][0]]:
+                apply_row(table, r)
         return
-    if honors:
-        table[F_ALL_HONORS] += 1
-    elif terms:
-        table[F_ALL_TERMINALS] += 1
-    elif th:
-        table[F_ALL_TERMINALS_AND_HONORS] += 1
+    table[F_SINGLE_WAIT] *= table[F_MELDED_HAND] == 0
+    table[F_DRAGON_PUNG] *= table[F_TWO_DRAGONS_PUNGS] == 0
+    table[F_SELF_DRAWN] *= table[F_FULLY_CONCEALED_HAND] == 0
+    table[F_NO_HONORS] *= (table[F_ALL_CHOWS] == 0) & (table[F_ALL_SIMPLES] == 0)
 
 
-cdef void rank_fans(const int* present, int* table) noexcept nogil:
-    cdef int k, ranks = 0
-    for k in range(34):
-        if present[k]:
-            if is_honor(k):
-                return
-            ranks |= 1 << rank_of(k)
-    if (ranks & ~0b11110) == 0:                # ranks within 1-4
-        table[F_LOWER_FOUR if ranks & (1 << 4) else F_LOWER_TILES] += 1
-    elif (ranks & ~0b1111000000) == 0:         # 6-9
-        table[F_UPPER_FOUR if ranks & (1 << 6) else F_UPPER_TILES] += 1
-    elif (ranks & ~0b1110000) == 0:            # 4-6
-        table[F_MIDDLE_TILES] += 1
-
-
-cdef void situation_fans(const ctx_t* x, int* table) noexcept nogil:
-    if x.last_tile:
-        table[F_LAST_TILE] += 1
-    if x.self_drawn:
-        if x.last_of_wall:
-            table[F_LAST_TILE_DRAW] += 1
-        if x.kong:
-            table[F_OUT_WITH_REPLACEMENT_TILE] += 1
-        if not x.last_of_wall and not x.kong:
-            table[F_SELF_DRAWN] += 1
-    else:
-        if x.last_of_wall:
-            table[F_LAST_TILE_CLAIM] += 1
-        if x.kong:
-            table[F_ROBBING_THE_KONG] += 1
-            table[F_LAST_TILE] = 0
-
-
-cdef void apply_exclusions(int* table) noexcept nogil:
-    cdef int r, j, f
-    for r in range(N_EXCL):
-        if not table[EXCL[r][0]]:
-            continue
-        for j in range(1, 6):
-            f = EXCL[r][j]
-            if f < 0:
-                break
-            if f == X_FULLY:
-                if table[F_FULLY_CONCEALED_HAND]:
-                    table[F_FULLY_CONCEALED_HAND] = 0
-                    table[F_SELF_DRAWN] = 1
-            elif f == X_THREE_PTH:
-                if not table[F_ALL_HONORS] and not table[F_ALL_TERMINALS_AND_HONORS]:
-                    table[F_PUNG_OF_TERMINALS_OR_HONORS] -= 3
-            else:
-                table[f] = 0
-
-
-cdef void wind_fans(const int* wind_pungs, int n, const ctx_t* x, int* table) noexcept nogil:
+cdef void wind_fans(const int* wind_pungs, int n, const ctx_t* x, int8_t* table) noexcept nogil:
     """Prevalent / Seat Wind per wind pung, each replacing its Pung of Terminals or Honors (unless
     a bigger fan already dropped those)."""
     cdef int i, w
@@ -1012,76 +1128,87 @@ cdef void wind_fans(const int* wind_pungs, int n, const ctx_t* x, int* table) no
                 table[F_PUNG_OF_TERMINALS_OR_HONORS] -= 1
 
 
-cdef void present_kinds(const ctx_t* x, int* present) noexcept nogil:
-    cdef int k
-    for k in range(34):
-        present[k] = x.standing[k] > 0 or x.declared_counts[k] > 0
+cdef void prepare_base(ctx_t* x) noexcept nogil:
+    """The fans that do not depend on the split, counted once per hand: the situation, suits,
+    traits and ranks, the kongs (declared only), Concealed / Fully Concealed / Melded Hand."""
+    cdef int8_t* table = x.base
+    cdef int kongs = x.melded_kongs + x.concealed_kongs, exposed = 0, i
+    zero_table(table)
+    situation_fans(x, table)
+    add_traits(x, table)
+    if kongs == 3:
+        table[F_THREE_KONGS] += 1
+    elif kongs == 4:
+        table[F_FOUR_KONGS] += 1
+    elif kongs == 1:
+        table[F_MELDED_KONG if x.melded_kongs else F_CONCEALED_KONG] += 1
+    elif kongs == 2:
+        if x.melded_kongs == 2:
+            table[F_TWO_MELDED_KONGS] += 1
+        elif x.melded_kongs == 1:
+            table[F_CONCEALED_KONG_AND_MELDED_KONG] += 1
+        else:
+            table[F_TWO_CONCEALED_KONGS] += 1
+    for i in range(x.n_decl):
+        exposed += x.decl_exposed[i]
+    if exposed == 0:
+        table[F_FULLY_CONCEALED_HAND if x.self_drawn else F_CONCEALED_HAND] += 1
+    elif exposed == 4 and not x.self_drawn:
+        table[F_MELDED_HAND] += 1
 
 
 # ------------------------------------------------------------------------------------------
 # one standard decomposition
 
-cdef int score_standard(ctx_t* x, const split_t* sp, int* table) noexcept nogil:
-    """Fans of one decomposition (declared melds + the split's sets + its pair) into table;
-    returns the total."""
-    cdef int gk[5]
-    cdef int gt[5]
-    cdef int ge[5]
-    cdef int chows[4]
-    cdef int pungs[4]
-    cdef int winds[4]
-    cdef int n = 0, nc = 0, np_ = 0, nw = 0, i, j, win = x.win, pair = sp.pair, concealed_pungs = 0
-    cdef int melded_kongs = 0, concealed_kongs = 0, kongs = 0, exposed = 0, outside, five, even, t, r, s
-    cdef int fours, r1, r7, cs_ok
-    cdef bint chow_covers = False
-    memset(table, 0, N_FANS * sizeof(int))
-    for i in range(x.n_decl):
-        gk[n] = x.decl_kind[i]
-        gt[n] = x.decl_tile[i]
-        ge[n] = x.decl_exposed[i]
-        n += 1
-    for i in range(sp.n):
-        gk[n] = sp.kind[i]
-        gt[n] = sp.tile[i]
-        ge[n] = 0
-        n += 1
-    for i in range(n):
-        if gk[i] == G_CHOW:
-            chows[nc] = gt[i]
-            nc += 1
-            if not ge[i] and gt[i] <= win <= gt[i] + 2:
-                chow_covers = True
-        else:
-            pungs[np_] = gt[i]
-            np_ += 1
-            if gk[i] == G_PUNG and not ge[i]:
-                concealed_pungs += 1
-            if gk[i] == G_KONG:
-                kongs += 1
-                if ge[i]:
-                    melded_kongs += 1
-                else:
-                    concealed_kongs += 1
-            if is_wind(gt[i]):
-                winds[nw] = gt[i]
-                nw += 1
+cdef uint8_t HIDDEN_FAN[5]
+HIDDEN_FAN[:] = [F_SINK, F_SINK, F_TWO_CONCEALED_PUNGS, F_THREE_CONCEALED_PUNGS, F_FOUR_CONCEALED_PUNGS]
 
-    situation_fans(x, table)
+
+cdef int score_standard(ctx_t* x, const split_t* sp, int8_t* table) noexcept nogil:
+    """Fans of one decomposition (declared sets + the split's sets + its pair) into table (the
+    base table plus what the sets add); returns the total."""
+    cdef int chows[5]                          # one spare: a set is written to both lists, kept in one
+    cdef int pungs[5]
+    cdef int winds[4]
+    cdef int nc = x.n_dchow, np_ = x.n_dpung, nw = 0, i, j, t, r, s, win = x.win, pair = sp.pair
+    cdef int concealed_pungs = x.d_concealed_pungs, win_pungs = x.d_win_pungs, hidden, wait, pung
+    cdef int traits = x.d_traits, r1, r7, cs_ok, edge = 0, closed = 0, second = 0
+    cdef bint chow_covers = x.d_chow_covers
+    memcpy(table, x.base, N_TAB)
+    memcpy(chows, x.dchow, sizeof(x.dchow))
+    memcpy(pungs, x.dpung, sizeof(x.dpung))
+    for i in range(sp.n):                      # the split's sets, without branches on their kind
+        t = sp.tile[i]
+        pung = sp.kind[i]                      # G_PUNG == 1, G_CHOW == 0
+        chows[nc] = t
+        pungs[np_] = t
+        nc += pung ^ 1
+        np_ += pung
+        chow_covers |= (pung ^ 1) & (<unsigned int>(win - t) <= 2)
+        edge |= (pung ^ 1) & ((win == t) | (win == t + 2))
+        closed |= (pung ^ 1) & (win == t + 1)
+        # a second wait this split shows: see ctx_unique_wait
+        second |= (pung & (t == win)) | ((pung ^ 1) & (((win == t) & (t % 9 <= 5)) | ((win == t + 2) & (t % 9 >= 1))))
+        concealed_pungs += pung
+        win_pungs += pung & (t == win)
+        traits += SET_TRAITS[1 + pung][t]
+    traits += SET_TRAITS[2][pair]
 
     # on a discard, a concealed pung of the winning tile is exposed unless a concealed chow holds it
     if not x.self_drawn and not chow_covers:
-        for i in range(n):
-            if gk[i] != G_CHOW and gt[i] == win and not ge[i]:
-                concealed_pungs -= 1
-    if np_:
-        kong_fans(melded_kongs, concealed_kongs, concealed_pungs, table)
-        if np_ == 4 and not table[F_FOUR_KONGS] and not table[F_FOUR_CONCEALED_PUNGS]:
-            table[F_ALL_PUNGS] += 1
-        for i in range(np_):
-            if is_dragon(pungs[i]):
-                table[F_DRAGON_PUNG] += 1
-            elif is_terminal(pungs[i]) or is_wind(pungs[i]):
-                table[F_PUNG_OF_TERMINALS_OR_HONORS] += 1
+        concealed_pungs -= win_pungs
+    # concealed pungs (the kong fans are in the base table); Two Concealed Kongs covers Two
+    # Concealed Pungs
+    if not (x.melded_kongs == 0 and x.concealed_kongs == 2 and concealed_pungs == 0):
+        hidden = concealed_pungs + x.concealed_kongs
+        table[HIDDEN_FAN[hidden]] += 1
+    if np_ == 4 and not table[F_FOUR_KONGS] and not table[F_FOUR_CONCEALED_PUNGS]:
+        table[F_ALL_PUNGS] += 1
+    for i in range(np_):
+        t = pungs[i]
+        table[PUNG_FAN[t]] += 1
+        winds[nw] = t
+        nw += is_wind(t)
 
     if nc == 4 and rank_of(pair) == 5:
         r1 = r7 = 0
@@ -1118,13 +1245,6 @@ cdef int score_standard(ctx_t* x, const split_t* sp, int* table) noexcept nogil:
         if np_ >= 2:
             pung_fans(pungs, np_, table)
 
-    for i in range(x.n_decl):
-        exposed += x.decl_exposed[i]
-    if exposed == 0:
-        table[F_FULLY_CONCEALED_HAND if x.self_drawn else F_CONCEALED_HAND] += 1
-    elif exposed == 4 and not x.self_drawn:
-        table[F_MELDED_HAND] += 1
-
     if nc == 4:
         if not is_honor(pair):
             table[F_ALL_CHOWS] += 1
@@ -1138,53 +1258,23 @@ cdef int score_standard(ctx_t* x, const split_t* sp, int* table) noexcept nogil:
             table[F_BIG_THREE_WINDS] = 0
 
     # Outside Hand / All Five / All Even Pungs: every set and the pair
-    outside = five = even = 0
-    for i in range(n + 1):
-        if i == n:
-            t = pair
-            if is_honor(t):
-                outside += 1
-            else:
-                outside += rank_of(t) == 1 or rank_of(t) == 9
-                five += rank_of(t) == 5
-                even += rank_of(t) % 2 == 0
-            continue
-        t = gt[i]
-        if is_honor(t):
-            outside += 1
-        elif gk[i] == G_CHOW:
-            outside += rank_of(t) == 1 or rank_of(t) == 7
-            five += 3 <= rank_of(t) <= 5
-        else:
-            outside += rank_of(t) == 1 or rank_of(t) == 9
-            five += rank_of(t) == 5
-            even += rank_of(t) % 2 == 0
-    if outside == 5:
+    if traits & 0xF == 5:
         table[F_OUTSIDE_HAND] += 1
-    elif five == 5:
+    elif (traits >> 4) & 0xF == 5:
         table[F_ALL_FIVE] += 1
-    elif even == 5:
+    elif (traits >> 8) & 0xF == 5:
         table[F_ALL_EVEN_PUNGS] += 1
 
-    add_traits(x, table)
     if not table[F_QUADRUPLE_CHOW]:
-        table[F_TILE_HOG] += x.fours - kongs
+        table[F_TILE_HOG] += x.hog
 
-    if not table[F_MELDED_HAND] and not table[F_FOUR_KONGS] and ctx_unique_wait(x):
-        r = 0
-        for i in range(x.n_decl, n):           # the sets formed from the standing tiles
-            if gk[i] == G_CHOW and (win == gt[i] or win == gt[i] + 2):
-                r = 1
-        if r:
-            table[F_EDGE_WAIT] += 1
-        else:
-            for i in range(x.n_decl, n):
-                if gk[i] == G_CHOW and win == gt[i] + 1:
-                    r = 1
-            if r:
-                table[F_CLOSED_WAIT] += 1
-            elif pair == win:
-                table[F_SINGLE_WAIT] += 1
+    # the wait this split would credit (Edge > Closed > Single); it counts only when the standing
+    # tiles wait on the winning tile alone, a test needed only now
+    if not table[F_MELDED_HAND] and not table[F_FOUR_KONGS]:
+        # edge / closed: the winning tile at an end / in the middle of a chow of the split
+        wait = F_EDGE_WAIT if edge else (F_CLOSED_WAIT if closed else (F_SINGLE_WAIT if pair == win else NONE))
+        if wait != NONE and ctx_unique_wait(x, second):
+            table[wait] += 1
 
     apply_exclusions(table)
     if not table[F_BIG_FOUR_WINDS]:
@@ -1199,22 +1289,16 @@ cdef int score_standard(ctx_t* x, const split_t* sp, int* table) noexcept nogil:
 # ------------------------------------------------------------------------------------------
 # special forms (each fills table and returns 1 on a match)
 
-cdef int seven_pairs_form(ctx_t* x, int* table) noexcept nogil:
-    cdef int k, s, r, lo = 99, hi = -1, n = 0, all2 = 1
-    for k in range(34):
-        if x.standing[k] & 1:
-            return 0
-    memset(table, 0, N_FANS * sizeof(int))
-    s = suit_of(x.win)
+cdef int seven_pairs_form(ctx_t* x, int8_t* table) noexcept nogil:
+    """Seven pairs (x.odd == 0, no melds): Seven Shifted Pairs when the pairs are seven
+    consecutive kinds of one suit, each held twice."""
+    cdef int s = suit_of(x.win), lo
+    cdef uint64_t in_suit
+    zero_table(table)
     if s < 3:
-        for r in range(9):
-            if x.standing[9 * s + r]:
-                n += 1
-                if x.standing[9 * s + r] != 2:
-                    all2 = 0
-                lo = r if r < lo else lo
-                hi = r if r > hi else hi
-        if all2 and n == 7 and hi - lo == 6:
+        in_suit = (x.held >> (9 * s)) & 0x1FF
+        lo = mj_ctz64(in_suit)
+        if in_suit == (<uint64_t>0x7F) << lo and ((x.four >> (9 * s)) & 0x1FF) == 0:
             table[F_SEVEN_SHIFTED_PAIRS] += 1
             if lo == 1:
                 table[F_ALL_SIMPLES] += 1
@@ -1222,14 +1306,14 @@ cdef int seven_pairs_form(ctx_t* x, int* table) noexcept nogil:
             return 1
     table[F_SEVEN_PAIRS] += 1
     add_traits(x, table)
-    for k in range(34):
-        table[F_TILE_HOG] += x.standing[k] == 4
+    table[F_TILE_HOG] += mj_popcount64(x.four)
     situation_fans(x, table)
     apply_exclusions(table)
     return 1
 
 
 cdef int KNITTED[6][9]
+cdef uint64_t KNITTED_MASK[6]
 
 
 cdef void init_knitted() noexcept nogil:
@@ -1243,38 +1327,32 @@ cdef void init_knitted() noexcept nogil:
     perms[5][0] = 2; perms[5][1] = 1; perms[5][2] = 0
     for p in range(6):
         m = 0
+        KNITTED_MASK[p] = 0
         for s in range(3):
             r = perms[p][s]
             while r < 9:
                 KNITTED[p][m] = 9 * s + r
+                KNITTED_MASK[p] |= (<uint64_t>1) << (9 * s + r)
                 m += 1
                 r += 3
 
 
 init_knitted()
+init_chow_tables()
 
 
-cdef int honors_knitted_form(ctx_t* x, int* table) noexcept nogil:
-    cdef int k, n = 0, nums = 0, p, j, ok, inside
-    for k in range(34):
-        if x.standing[k] or x.declared_counts[k]:
-            n += 1
-            if k < 27:
-                nums += 1
-    if n != 14 or nums < 7 or nums > 9:
+cdef int honors_knitted_form(ctx_t* x, int8_t* table) noexcept nogil:
+    """14 different kinds, 7-9 of them number tiles of one knitted straight."""
+    cdef int p, nums = mj_popcount64(x.present & M_NUMBERS), ok = 0
+    if mj_popcount64(x.present) != 14 or nums < 7 or nums > 9:
         return 0
-    ok = 0
     for p in range(6):
-        inside = 0
-        for j in range(9):
-            if x.standing[KNITTED[p][j]] or x.declared_counts[KNITTED[p][j]]:
-                inside += 1
-        if inside == nums:
+        if (x.present & M_NUMBERS & ~KNITTED_MASK[p]) == 0:
             ok = 1
             break
     if not ok:
         return 0
-    memset(table, 0, N_FANS * sizeof(int))
+    zero_table(table)
     if nums == 7:
         table[F_GREATER_HONORS_AND_KNITTED_TILES] += 1
     else:
@@ -1285,55 +1363,41 @@ cdef int honors_knitted_form(ctx_t* x, int* table) noexcept nogil:
     return 1
 
 
-cdef int thirteen_orphans_form(ctx_t* x, int* table) noexcept nogil:
-    cdef int k
-    cdef bint want
-    for k in range(34):
-        want = is_terminal(k) or is_honor(k)
-        if (x.standing[k] > 0 or x.declared_counts[k] > 0) != want:
-            return 0
-    memset(table, 0, N_FANS * sizeof(int))
+cdef int thirteen_orphans_form(ctx_t* x, int8_t* table) noexcept nogil:
+    if x.present != (M_TERMINAL | M_HONOR):
+        return 0
+    zero_table(table)
     table[F_THIRTEEN_ORPHANS] = 1
     situation_fans(x, table)
     return 1
 
 
-cdef bint has_knitted(const int* standing) noexcept nogil:
-    cdef int p, j
+cdef inline bint has_knitted(uint64_t held) noexcept nogil:
+    cdef int p
     for p in range(6):
-        for j in range(9):
-            if not standing[KNITTED[p][j]]:
-                break
-        else:
+        if (held & KNITTED_MASK[p]) == KNITTED_MASK[p]:
             return True
     return False
 
 
-cdef int knitted_straight_form(ctx_t* x, int* table, splits_t* sp) noexcept nogil:
+cdef int knitted_straight_form(ctx_t* x, int8_t* table, splits_t* sp) noexcept nogil:
     """Knitted straight (in the standing tiles) + one set (standing, or the only meld) + pair."""
     cdef int p = -1, q, j, k, pair, fkind, ftile, fexp, win = x.win, r
-    cdef int rest[34]
-    cdef uint8_t outside[40]
-    cdef int total[34]
+    cdef uint8_t rest[40]
+    cdef uint64_t held, odd, four
     cdef const int* ks
     for q in range(6):
-        r = 1
-        for j in range(9):
-            if not x.standing[KNITTED[q][j]]:
-                r = 0
-                break
-        if r:
+        if (x.held & KNITTED_MASK[q]) == KNITTED_MASK[q]:
             p = q
             break
     if p < 0:
         return 0
     ks = KNITTED[p]
-    for k in range(34):
-        rest[k] = x.standing[k]
-        total[k] = x.standing[k] + x.declared_counts[k]
+    memcpy(rest, x.standing, 40)
     for j in range(9):
         rest[ks[j]] -= 1
-    splits_of(rest, sp)
+    kind_masks(rest, &held, &odd, &four)
+    splits_of(rest, held, sp)
     if sp.n != 1:
         return 0
     pair = sp.s[0].pair
@@ -1345,12 +1409,12 @@ cdef int knitted_straight_form(ctx_t* x, int* table, splits_t* sp) noexcept nogi
         fkind = sp.s[0].kind[0]
         ftile = sp.s[0].tile[0]
         fexp = 0
-    memset(table, 0, N_FANS * sizeof(int))
+    zero_table(table)
     table[F_KNITTED_STRAIGHT] = 1
     if fkind == G_CHOW:
         if not is_honor(pair):
             table[F_ALL_CHOWS] += 1
-        if total[pair] == 4:
+        if x.standing[pair] + x.declared[pair] == 4:
             table[F_TILE_HOG] += 1
     elif is_wind(ftile):
         table[F_PUNG_OF_TERMINALS_OR_HONORS] += 1
@@ -1366,7 +1430,7 @@ cdef int knitted_straight_form(ctx_t* x, int* table, splits_t* sp) noexcept nogi
             table[F_PUNG_OF_TERMINALS_OR_HONORS] += 1
         if not is_honor(pair):
             table[F_NO_HONORS] += 1
-        if fkind != G_KONG and total[ftile] == 4:
+        if fkind != G_KONG and x.standing[ftile] + x.declared[ftile] == 4:
             table[F_TILE_HOG] += 1
     situation_fans(x, table)
     if fexp:
@@ -1383,12 +1447,7 @@ cdef int knitted_straight_form(ctx_t* x, int* table, splits_t* sp) noexcept nogi
     if not x.n_decl:
         # the wait test looks at the 5 tiles outside the knitted straight only
         if rest[win]:
-            for k in range(34):
-                outside[k] = <uint8_t>rest[k]
-            for k in range(34, 40):
-                outside[k] = 0
-            outside[win] -= 1
-            if unique_wait(outside, False, win, x.T):
+            if unique_wait(rest, held, odd, four, win, False, x.T):
                 if fkind == G_CHOW and (win == ftile or win == ftile + 2):
                     table[F_EDGE_WAIT] += 1
                 elif fkind == G_CHOW and win == ftile + 1:
@@ -1406,18 +1465,18 @@ cdef int knitted_straight_form(ctx_t* x, int* table, splits_t* sp) noexcept nogi
     return 1
 
 
-cdef int nine_gates_form(ctx_t* x, int* table) noexcept nogil:
+cdef int nine_gates_form(ctx_t* x, int8_t* table) noexcept nogil:
+    """1112345678999 of the winning tile's suit plus the winning tile (the caller checked that
+    every kind is of that suit)."""
     cdef int s = suit_of(x.win), k, r, want
     if x.n_decl or s == 3:
         return 0
-    for k in range(34):
-        want = 0
-        if suit_of(k) == s:
-            r = k % 9
-            want = 3 if (r == 0 or r == 8) else 1
+    for r in range(9):
+        k = 9 * s + r
+        want = 3 if (r == 0 or r == 8) else 1
         if x.standing[k] - (k == x.win) != want:
             return 0
-    memset(table, 0, N_FANS * sizeof(int))
+    zero_table(table)
     table[F_NINE_GATES] = 1
     r = rank_of(x.win)
     if r == 1 or r == 9:
@@ -1439,58 +1498,126 @@ cdef int nine_gates_form(ctx_t* x, int* table) noexcept nogil:
 # ------------------------------------------------------------------------------------------
 # the entry point
 
+# a declared set by its code in fan_batch's rows (1 + MK_*): its tiles as byte lanes from its first
+# tile
+cdef uint64_t SET_LANES[4]
+SET_LANES[:] = [0, 0x010101, 3, 4]
+
+
+cdef void load_row(ctx_t* x, const uint8_t* hand, const uint8_t* melds, const int32_t* flags,
+                   const mj_tables_t* T) noexcept nogil:
+    """The hand (one row of fan_batch's input) in ctx form: counts, kind masks, the declared sets
+    as every split sees them, the corrected flags. The counts are built as words of byte lanes and
+    stored whole (byte stores read back as words would stall on store forwarding); the sets are
+    read without branches on their kind (unpredictable)."""
+    cdef int j, code, tile, win = flags[0], chow, pung, kong, conc, m = 0, any_kong = 0
+    cdef int traits = 0
+    cdef uint64_t w[5]
+    cdef uint64_t d[6]
+    cdef uint64_t held = 0, odd = 0, present_kinds = 0, four = 0, four_standing = 0, t
+    x.T = T
+    x.win = win
+    x.unique = -1
+    for j in range(4):
+        w[j] = mj_load64(hand + 8 * j)
+        d[j] = 0
+    w[4] = hand[32] | (<uint64_t>hand[33] << 8)
+    d[4] = d[5] = 0
+    w[win >> 3] += (<uint64_t>1) << (8 * (win & 7))
+    x.n_dchow = x.n_dpung = 0
+    x.d_concealed_pungs = x.d_win_pungs = 0
+    x.d_chow_covers = False
+    x.melded_kongs = x.concealed_kongs = 0
+    for j in range(4):
+        code = melds[3 * j]
+        if code == 0:                          # an empty slot (its tile may be anything)
+            continue
+        chow = code == 1
+        pung = code == 2
+        kong = code == 3
+        tile = melds[3 * j + 1]
+        conc = melds[3 * j + 2] == 0
+        x.decl_kind[m] = <uint8_t>(code - 1)
+        x.decl_tile[m] = <uint8_t>tile
+        x.decl_exposed[m] = <uint8_t>(conc ^ 1)
+        m += 1
+        add_lanes(d, tile, SET_LANES[code])
+        x.dchow[x.n_dchow] = tile              # written to both lists, kept in one
+        x.dpung[x.n_dpung] = tile
+        x.n_dchow += chow
+        x.n_dpung += pung | kong
+        any_kong |= kong
+        x.melded_kongs += kong & (conc ^ 1)
+        x.concealed_kongs += kong & conc
+        x.d_concealed_pungs += pung & conc
+        x.d_win_pungs += (pung | kong) & conc & (tile == win)
+        x.d_chow_covers |= chow & conc & (<unsigned int>(win - tile) <= 2)
+        traits += SET_TRAITS[code][tile]
+    x.n_decl = m
+    x.d_traits = traits
+    for j in range(5):
+        mj_store64(x.standing + 8 * j, w[j])
+        mj_store64(x.declared + 8 * j, d[j])
+        held |= lane_bits(lanes_nonzero(w[j])) << (8 * j)
+        odd |= lane_bits(w[j] & 0x0101010101010101ULL) << (8 * j)
+        four_standing |= lane_bits((w[j] >> 2) & 0x0101010101010101ULL) << (8 * j)
+        t = w[j] + d[j]                        # standing + declared (no carries: <= 4)
+        present_kinds |= lane_bits(lanes_nonzero(t)) << (8 * j)
+        four |= lane_bits((t >> 2) & 0x0101010101010101ULL) << (8 * j)
+    x.held = held
+    x.odd_kinds = odd
+    x.four_standing = four_standing
+    x.present = present_kinds
+    x.four = four
+    x.distinct = mj_popcount64(held)
+    x.odd = mj_popcount64(odd)
+    x.hog = mj_popcount64(four) - x.melded_kongs - x.concealed_kongs
+    x.self_drawn = flags[1] != 0
+    x.last_of_wall = flags[4] != 0
+    x.seat_wind = flags[5]
+    x.prevalent_wind = flags[6]
+    # flag corrections
+    x.last_tile = (flags[2] != 0 and x.standing[win] == 1) or x.declared[win] == 3
+    x.kong = flags[3] != 0
+    if x.kong and x.self_drawn and not any_kong:
+        x.kong = 0
+    if x.kong and not x.self_drawn and (x.declared[win] or x.standing[win] != 1):
+        x.kong = 0
+
+
 cdef int mcr_fan(const fan_in_t* inp, fan_out_t* out, const mj_tables_t* T) noexcept nogil:
     """Score one hand (valid input: the wrapper checks it) into out; returns out.total
     (FAN_NOT_WIN when the hand is not complete)."""
+    cdef uint8_t melds[12]
+    cdef int32_t flags[8]
+    cdef int i
+    memset(melds, 0, 12)
+    for i in range(inp.n_melds):
+        melds[3 * i] = inp.meld_kind[i] + 1
+        melds[3 * i + 1] = inp.meld_tile[i]
+        melds[3 * i + 2] = inp.meld_exposed[i] != 0
+    flags[0] = inp.win
+    flags[1] = inp.self_drawn
+    flags[2] = inp.fourth_tile
+    flags[3] = inp.kong
+    flags[4] = inp.last_of_wall
+    flags[5] = inp.seat_wind
+    flags[6] = inp.prevalent_wind
+    flags[7] = inp.flowers
+    out.total = score_row(inp.hand, melds, flags, out.count, T)
+    return out.total
+
+
+cdef int score_row(const uint8_t* hand, const uint8_t* melds, const int32_t* flags, int8_t* counts,
+                   const mj_tables_t* T) noexcept nogil:
+    """One hand in fan_batch's row form (see there) scored into counts (N_FANS); returns the
+    total. Its locals are private to the calling thread."""
     cdef ctx_t x
     cdef splits_t sp
-    cdef int table[82]
-    cdef int best[82]
-    cdef int i, k, t, best_total = 0, special = 0, seven = 0, win = inp.win, any_kong = 0
-    x.T = T
-    x.win = win
-    x.n_decl = inp.n_melds
-    x.unique = -1
-    for k in range(34):
-        x.standing[k] = inp.hand[k]
-        x.declared_counts[k] = 0
-    x.standing[win] += 1
-    for i in range(inp.n_melds):
-        x.decl_kind[i] = inp.meld_kind[i]
-        x.decl_tile[i] = inp.meld_tile[i]
-        x.decl_exposed[i] = inp.meld_exposed[i] != 0
-        if inp.meld_kind[i] == MK_CHOW:
-            x.declared_counts[inp.meld_tile[i]] += 1
-            x.declared_counts[inp.meld_tile[i] + 1] += 1
-            x.declared_counts[inp.meld_tile[i] + 2] += 1
-        else:
-            x.declared_counts[inp.meld_tile[i]] += 4 if inp.meld_kind[i] == MK_KONG else 3
-            if inp.meld_kind[i] == MK_KONG:
-                any_kong = 1
-    x.present = 0
-    x.distinct = 0
-    x.odd = 0
-    x.fours = 0
-    for k in range(34):
-        if x.standing[k]:
-            x.distinct += 1
-            x.odd += x.standing[k] & 1
-            x.present |= (<uint64_t>1) << k
-        elif x.declared_counts[k]:
-            x.present |= (<uint64_t>1) << k
-        x.fours += x.standing[k] + x.declared_counts[k] == 4
-    x.self_drawn = inp.self_drawn != 0
-    x.last_of_wall = inp.last_of_wall != 0
-    x.seat_wind = inp.seat_wind
-    x.prevalent_wind = inp.prevalent_wind
-    # flag corrections
-    x.last_tile = (inp.fourth_tile != 0 and x.standing[win] == 1) or x.declared_counts[win] == 3
-    x.kong = inp.kong != 0
-    if x.kong and x.self_drawn and not any_kong:
-        x.kong = 0
-    if x.kong and not x.self_drawn and (x.declared_counts[win] or x.standing[win] != 1):
-        x.kong = 0
-    prepare_traits(&x)
+    cdef int8_t table[N_TAB]
+    cdef int8_t best[N_TAB]
+    cdef int i, o, t, best_total = 0, special = 0, seven = 0
+    load_row(&x, hand, melds, flags, T)
 
     # the special forms (cheap tests first: pairs, distinct kinds, the knitted kinds, one suit)
     if x.n_decl == 0:
@@ -1502,59 +1629,32 @@ cdef int mcr_fan(const fan_in_t* inp, fan_out_t* out, const mj_tables_t* T) noex
             special = honors_knitted_form(&x, best)
         if not special and x.distinct == 13:
             special = thirteen_orphans_form(&x, best)
-    if not special and x.n_decl <= 1 and x.distinct >= 9 and has_knitted(x.standing):
+    if not special and x.n_decl <= 1 and x.distinct >= 9 and has_knitted(x.held):
         special = knitted_straight_form(&x, best, &sp)
     if not special and x.n_decl == 0 and x.win < 27 and (x.present & ~M_SUIT[x.win // 9]) == 0:
         special = nine_gates_form(&x, best)
     if special:
         best_total = fan_total(best)
     if not special or seven:
-        splits_of(x.standing, &sp)
-        for i in range(sp.n):
+        splits_of(x.standing, x.held, &sp)
+        if sp.n:
+            prepare_base(&x)
+        for o in range(sp.n):
+            i = sp.order[o]
             t = score_standard(&x, &sp.s[i], table)
             if t > best_total or (t == best_total and (seven or table[F_PURE_TRIPLE_CHOW] or table[F_TRIPLE_PUNG])):
                 best_total = t
-                memcpy(best, table, sizeof(table))
-    memset(out.count, 0, N_FANS)
+                memcpy(best, table, N_TAB)
     if not best_total:
-        out.total = FAN_NOT_WIN
+        memset(counts, 0, N_FANS)
         return FAN_NOT_WIN
-    for i in range(N_FANS):
-        out.count[i] = <int8_t>best[i]
-    out.count[F_FLOWER_TILES] = <int8_t>inp.flowers
-    out.total = best_total + inp.flowers
-    return out.total
+    best[F_FLOWER_TILES] = <int8_t>flags[7]
+    memcpy(counts, best, N_FANS)
+    return best_total + flags[7]
 
 
 # ------------------------------------------------------------------------------------------
 # batch and test entry points
-
-cdef int fan_row(const uint8_t* hand, const uint8_t* melds, const int32_t* flags, int8_t* counts,
-                 const mj_tables_t* T) noexcept nogil:
-    """One row of fan_batch (its own locals: private to the thread)."""
-    cdef fan_in_t x
-    cdef fan_out_t o
-    cdef int j, m = 0
-    memcpy(x.hand, hand, 34)
-    for j in range(4):
-        if melds[3 * j] > 0:
-            x.meld_kind[m] = melds[3 * j] - 1
-            x.meld_tile[m] = melds[3 * j + 1]
-            x.meld_exposed[m] = melds[3 * j + 2]
-            m += 1
-    x.n_melds = m
-    x.win = flags[0]
-    x.self_drawn = flags[1]
-    x.fourth_tile = flags[2]
-    x.kong = flags[3]
-    x.last_of_wall = flags[4]
-    x.seat_wind = flags[5]
-    x.prevalent_wind = flags[6]
-    x.flowers = flags[7]
-    mcr_fan(&x, &o, T)
-    memcpy(counts, o.count, N_FANS)
-    return o.total
-
 
 def fan_batch(const uint8_t[:, ::1] hand, const uint8_t[:, ::1] melds, const int32_t[:, ::1] flags,
               int32_t[::1] total, int8_t[:, ::1] counts, int threads):
@@ -1567,4 +1667,4 @@ def fan_batch(const uint8_t[:, ::1] hand, const uint8_t[:, ::1] melds, const int
         return
     with nogil:
         for i in prange(n, schedule="dynamic", chunksize=256, num_threads=max(threads, 1)):
-            total[i] = fan_row(&hand[i, 0], &melds[i, 0], &flags[i, 0], &counts[i, 0], T)
+            total[i] = score_row(&hand[i, 0], &melds[i, 0], &flags[i, 0], &counts[i, 0], T)
