@@ -168,7 +168,7 @@ def _meld(m) -> tuple:
     if kind not in _MELD_CODE:
         raise ValueError(f"meld kind must be 'chow', 'pung' or 'kong'; got {kind!r}")
     if isinstance(state, numbers.Integral) and not isinstance(state, bool):
-        if not 1 <= state <= 3:
+        if not 1 <= int(state) <= 3:
             raise ValueError(f"a meld's supplier is 1-3 (relative seat, or the claimed tile of a chow); got {state!r}")
         state = "exposed"
     if state not in ("exposed", "concealed"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -136,7 +136,7 @@ class SimResult:
     turns_sq_per_game: int   # sum over games of (turns in the game) squared
     by_policy: dict          # name -> dict of counters (seats pooled)
     #: Chinese Official fan statistics (rules with fans), else None; set after construction
-    fans: ClassVar[FanStats | None] = None
+    fans: FanStats | None = dataclasses.field(default=None, init=False, repr=False)
 
     # -- derived ---------------------------------------------------------------------------
     @property
@@ -372,7 +372,7 @@ class AmericanSimResult(SimResult):
         if not isinstance(other, AmericanSimResult):
             return NotImplemented
         base = SimResult.__add__(self, other)
-        return AmericanSimResult(**{f.name: getattr(base, f.name) for f in dataclasses.fields(SimResult)},
+        return AmericanSimResult(**{f.name: getattr(base, f.name) for f in dataclasses.fields(SimResult) if f.init},
                                  jokerless_wins=self.jokerless_wins + other.jokerless_wins,
                                  dead_hands=self.dead_hands + other.dead_hands,
                                  distance_before=self.distance_before + other.distance_before,
