@@ -121,13 +121,28 @@ class PyGreedy(mjfast.Policy):
         return None
 
 
-@pytest.mark.parametrize("rules,games", [("classical", 3), ("basic", 3), ("mcr", 2),
-                                         pytest.param("mcr", 60, marks=pytest.mark.slow),
-                                         pytest.param("classical", 40, marks=pytest.mark.slow)])
-def test_builtin_greedy_equals_documented_rules(rules, games):
+# Under "mcr" PyGreedy is the fan-blind greedy. With the default fan minimum it plays as the
+# built-in "greedy_blind" (which also declares only valid wins: PyGreedy wins only when "win" is
+# offered); without a minimum the built-in "greedy" is fan-blind: with flat scoring it plays as
+# before fans, with fan scoring it also robs kongs.
+_MCR_BLIND = {"policy": "greedy_blind"}
+_MCR_FLAT = {"policy": "greedy", "scoring": "basic", "min_fan": 0}
+_MCR_NO_MIN = {"policy": "greedy", "min_fan": 0}
+
+
+@pytest.mark.parametrize("rules,games,opts", [
+    ("classical", 3, {}), ("basic", 3, {}),
+    pytest.param("mcr", 2, _MCR_BLIND, id="mcr-blind-2"), pytest.param("mcr", 2, _MCR_FLAT, id="mcr-flat-2"),
+    pytest.param("mcr", 1, _MCR_NO_MIN, id="mcr-no-min-1"),
+    pytest.param("mcr", 60, _MCR_BLIND, marks=pytest.mark.slow, id="mcr-blind-60"),
+    pytest.param("mcr", 30, _MCR_FLAT, marks=pytest.mark.slow, id="mcr-flat-30"),
+    pytest.param("classical", 40, {}, marks=pytest.mark.slow)])
+def test_builtin_greedy_equals_documented_rules(rules, games, opts):
+    opts = dict(opts)
+    builtin = opts.pop("policy", "greedy")
     for g in range(games):
-        fast = mjfast.replay(40 + g, g, rules=rules, policies="greedy")
-        slow = mjfast.replay(40 + g, g, rules=rules, policies=[PyGreedy(rules) for _ in range(4)])
+        fast = mjfast.replay(40 + g, g, rules=rules, policies=builtin, **opts)
+        slow = mjfast.replay(40 + g, g, rules=rules, policies=[PyGreedy(rules) for _ in range(4)], **opts)
         assert slow.events == fast.events, f"game {g}: first difference at event " + str(
             next(i for i, (a, b) in enumerate(zip(slow.events, fast.events)) if a != b))
         assert slow.header["scores"] == fast.header["scores"]
@@ -137,6 +152,14 @@ def test_mixed_table_and_python_policy_agree_with_builtin_seat():
     """One seat played by PyGreedy, the others built-in: the same game as four built-ins."""
     fast = mjfast.replay(5, 1, policies="greedy")
     mixed = mjfast.replay(5, 1, policies=["greedy", PyGreedy("classical"), "greedy", "greedy"])
+    assert mixed.events == fast.events
+
+
+def test_mixed_mcr_table_with_blind_builtin_seats():
+    """Under "mcr" with the fan minimum, one PyGreedy seat among "greedy_blind" seats (the Python
+    seat is also asked, without options, when its hand is complete below min_fan)."""
+    fast = mjfast.replay(5, 1, rules="mcr", policies="greedy_blind")
+    mixed = mjfast.replay(5, 1, rules="mcr", policies=["greedy_blind", "greedy_blind", PyGreedy("mcr"), "greedy_blind"])
     assert mixed.events == fast.events
 
 
@@ -193,6 +216,9 @@ def _greedy_positions(draw):
 
 
 def _kernel(rules):
+    if rules == "mcr":
+        # the hook's seat is fan-aware under a fan minimum: PyGreedy is the fan-blind greedy
+        return game_rules("mcr", min_fan=0).kernel()
     if rules == "classical+special":
         return game_rules("classical", special_forms=("seven_pairs", "thirteen_orphans")).kernel()
     return game_rules(rules).kernel()

@@ -655,11 +655,23 @@ cdef int remembered(const player_t* p, int w) noexcept nogil:
     return <int>((p.wv_discard[slot] >> w) & 1)
 
 
-cdef int wait_value(game_t* g, int seat, uint64_t waits) noexcept nogil:
-    """Seat's concealed tiles (3k+1, after a discard) wait on the kinds in `waits`: 3 per
-    unseen tile that would make a valid win on a discard, 1 per unseen tile valid only when
-    self-drawn (the fan-aware policies' value of a ready hand). Which waits are valid is
-    remembered per hand (a ready player mostly draws and discards the same tile)."""
+cdef inline int unseen_by(game_t* g, int seat, int w, int discarded) noexcept nogil:
+    """Copies of kind w that seat has not seen once it discards `discarded` (-1: none): not in
+    its concealed tiles, its concealed kongs, the visible tiles or that discard (0 at least)."""
+    cdef player_t* p = &g.p[seat]
+    cdef int j, u = 4 - p.hand[w] - g.visible[w] - (1 if w == discarded else 0)
+    for j in range(p.n_melds):
+        if p.meld_type[j] == M_KONG_CONCEALED and p.meld_tile[j] == w:
+            u -= 4
+    return u if u > 0 else 0
+
+
+cdef int wait_value(game_t* g, int seat, uint64_t waits, int discarded) noexcept nogil:
+    """Seat's concealed tiles (3k+1, after discarding `discarded`) wait on the kinds in
+    `waits`: 3 per copy unseen by seat (unseen_by) that would make a valid win on a discard,
+    1 per copy valid only when self-drawn (the fan-aware policies' value of a ready hand).
+    Which waits are valid is remembered per hand (a ready player mostly draws and discards the
+    same tile)."""
     cdef player_t* p = &g.p[seat]
     cdef int w, t, v = 0, flowers = p.bonus if g.R.replace_bonus else 0
     cdef uint64_t key = hand_key(p), todo, on_discard = 0, self_only = 0
@@ -691,11 +703,11 @@ cdef int wait_value(game_t* g, int seat, uint64_t waits) noexcept nogil:
     while on_discard:
         w = mj_ctz64(on_discard)
         on_discard &= on_discard - 1
-        v += 3 * max(unseen(g, seat, w), 0)
+        v += 3 * unseen_by(g, seat, w, discarded)
     while self_only:
         w = mj_ctz64(self_only)
         self_only &= self_only - 1
-        v += max(unseen(g, seat, w), 0)
+        v += unseen_by(g, seat, w, discarded)
     return v
 
 
@@ -776,14 +788,15 @@ cdef int most_effective(game_t* g, int seat, const codes_t* c, uint64_t cands, i
             best_u = u
             best_k = k
     if by_fan:
-        # the most valuable waits (wait_value <= 3 x unseen tiles: stop when none can beat the
-        # best), ties to the most effective, then the lowest kind
+        # the most valuable waits (wait_value <= 3 x greedy's unseen count, which counts every
+        # copy unseen_by does and more: stop when none can beat the best), ties to the most
+        # effective, then the lowest kind
         for j in range(n):
             if 3 * cu[j] <= best_v:
                 break
             k = ck[j]
             p.hand[k] -= 1
-            wv = wait_value(g, seat, ce[j])
+            wv = wait_value(g, seat, ce[j], k)
             p.hand[k] += 1
             if wv > best_v:
                 best_v = wv
@@ -1035,13 +1048,15 @@ cdef bint claim_worth(game_t* g, int seat, int k, int claim, int start, int afte
     cdef hand_t f14
     if after > 0:
         return False
-    # the hand after the claim, with the set declared
+    # the hand after the claim, with the set declared (its tiles from the hand shown)
     if claim == C_PUNG:
         p.hand[k] -= 2
+        g.visible[k] += 2
     else:
         for j in range(3):
             if start + j != k:
                 p.hand[start + j] -= 1
+                g.visible[start + j] += 1
     p.meld_type[p.n_melds] = <uint8_t>(M_PUNG if claim == C_PUNG else M_CHOW)
     p.meld_tile[p.n_melds] = <uint8_t>(k if claim == C_PUNG else start)
     p.n_melds += 1
@@ -1051,10 +1066,12 @@ cdef bint claim_worth(game_t* g, int seat, int k, int claim, int start, int afte
     p.n_melds -= 1
     if claim == C_PUNG:
         p.hand[k] += 2
+        g.visible[k] -= 2
     else:
         for j in range(3):
             if start + j != k:
                 p.hand[start + j] += 1
+                g.visible[start + j] -= 1
     return value > 0
 
 

@@ -81,6 +81,16 @@ class FanStats:
         """Hand fan -> wins (the key 99 holds 99 or more)."""
         return {int(k): int(self.hist[k]) for k in np.flatnonzero(self.hist)}
 
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, FanStats):
+            return NotImplemented
+        return (self.min_fan, self.fan_sum, self.fan_sq, self.paid_sum, self.paid_sq) == (
+            other.min_fan, other.fan_sum, other.fan_sq, other.paid_sum, other.paid_sq) and all(
+            np.array_equal(a, b) for a, b in ((self.counts, other.counts), (self.hist, other.hist),
+                                              (self.false_wins, other.false_wins)))
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __add__(self, other: FanStats) -> FanStats:
         if not isinstance(other, FanStats):
             return NotImplemented
