@@ -88,9 +88,13 @@ def compute(tier: str = "default") -> dict:
     for rules, opts in (("classical", {"flowers": True, "rounds": 2, "payment": "discarder"}),
                         ("classical", {"special_forms": ("seven_pairs", "thirteen_orphans"), "dead_wall": 6}),
                         ("basic", {"chow": False, "kong": False}), ("mcr", {"dead_wall": 16}),
+                        ("mcr", {"scoring": "basic", "min_fan": 0}), ("mcr", {"flowers": False, "min_fan": 16}),
                         ("american", {"jokers": 3, "second_charleston": True, "courtesy": False})):
         r = mjfast.simulate(100, rules=rules, seed=13, progress=False, **opts)
         h[f"simulate/{rules}/options/{json.dumps(opts, sort_keys=True)}"] = digest(r.to_dict())
+    r = mjfast.simulate(100, rules="mcr", policies=["greedy_blind", "greedy", "defensive", "greedy_blind"],
+                        seed=14, progress=False)
+    h["simulate/mcr/greedy_blind"] = digest(r.to_dict())
     c = mjfast.compare("greedy", "random", 60, rules="classical", seed=3, progress=False)
     h["compare/classical"] = digest([c.a.to_dict(), c.b.to_dict()] if hasattr(c, "a") else repr(c))
     # -- replay -----------------------------------------------------------------------------
