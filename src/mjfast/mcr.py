@@ -25,6 +25,7 @@ Examples
 from __future__ import annotations
 
 import dataclasses
+import functools
 import numbers
 from collections.abc import Sequence
 
@@ -137,13 +138,30 @@ class FanResult:
         return "\n".join(rows + [f"total {self.total}"])
 
 
+@functools.cache
+def _fan_entry(i: int, count: int) -> Fan:
+    """The (immutable) Fan of FANS[i] counted `count` times."""
+    return Fan(FANS[i][0], FANS[i][1], count, FANS[i][2])
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str) -> tuple:
+    """(34 concealed counts, sets as (code, first tile, exposed), flowers) of hand text
+    (cached: programs score the same texts many times)."""
+    parsed = tiles.parse_tiles(text, max_tiles=None)
+    if parsed.jokers:
+        raise ValueError("jokers are not tiles of the Chinese Official rules")
+    return (tuple(int(c) for c in parsed.concealed), tuple(_meld(m) for m in parsed.melds),
+            int(np.asarray(parsed.bonus).sum()))
+
+
 def _result(total: int, counts: np.ndarray, flowers: int) -> FanResult:
     fans = tuple(Fan(FANS[i][0], FANS[i][1], int(counts[i]), FANS[i][2]) for i in np.flatnonzero(counts))
     return FanResult(int(total), fans, bool(total > 0), int(flowers) if total > 0 else 0)
 
 
 def _wind(w, name: str) -> int:
-    if isinstance(w, str) and w in _WINDS:
+    if type(w) is str and w in _WINDS:        # (the common case first: fan() per call)
         return _WINDS[w]
     if isinstance(w, numbers.Integral) and not isinstance(w, bool) and 0 <= int(w) <= 3:
         return int(w)
@@ -151,6 +169,8 @@ def _wind(w, name: str) -> int:
 
 
 def _flag(v, name: str) -> int:
+    if v is False or v is True:
+        return 1 if v else 0
     if not isinstance(v, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, not {type(v).__name__}")
     return int(bool(v))
@@ -201,6 +221,64 @@ def _min_fan(v) -> int:
 def _wind_name(w, name: str) -> str:
     """A seat or prevalent wind (as :func:`fan` takes it) as its letter "E", "S", "W" or "N"."""
     return "ESWN"[_wind(w, name)]
+
+
+def _prepare(hand, melds, win_tile) -> tuple:
+    """fan()'s checked input: (standing counts without the winning tile as 34 bytes, the sets
+    as one 12-byte fan_batch row, the winning kind, the flowers in the text)."""
+    if isinstance(hand, str):
+        counts, text_melds, text_flowers = _parse(hand)
+        counts = list(counts)
+        mlds = list(text_melds) + [_meld(m) for m in melds]
+    else:
+        arr = np.asarray(hand)
+        if arr.shape != (34,) or arr.dtype.kind not in "iu":
+            raise ValueError("hand must be a str or 34 non-negative integer counts")
+        counts = arr.tolist()
+        if min(counts) < 0:
+            raise ValueError("hand must be a str or 34 non-negative integer counts")
+        mlds = [_meld(m) for m in melds]
+        text_flowers = 0
+    if len(mlds) > 4:
+        raise ValueError(f"at most 4 sets besides the concealed tiles; got {len(mlds)}")
+    win = tiles.tile_index(win_tile) if isinstance(win_tile, str) else win_tile
+    if not (type(win) is int and 0 <= win < 34):
+        if isinstance(win, bool) or not isinstance(win, numbers.Integral) or not 0 <= int(win) < 34:
+            raise ValueError(f"win_tile must be a tile name or kind 0-33; got {win_tile!r}")
+        win = int(win)
+    need = 13 - 3 * len(mlds)
+    n = sum(counts)
+    if n == need + 1:
+        if counts[win] == 0:
+            raise ValueError(f"the hand holds {n} concealed tiles, so it should include the winning tile "
+                             f"{tiles.KIND_NAMES[win]}, which it does not")
+        counts[win] -= 1
+    elif n != need:
+        raise ValueError(f"with {len(mlds)} sets a hand holds {need} concealed tiles besides the winning tile "
+                         f"(or {need + 1} with it); got {n}")
+    total = counts.copy()
+    total[win] += 1
+    row = bytearray(12)
+    for j, (code, t, exp) in enumerate(mlds):
+        row[3 * j:3 * j + 3] = bytes((code, t, exp))
+        if code == 1:
+            total[t] += 1
+            total[t + 1] += 1
+            total[t + 2] += 1
+        else:
+            total[t] += 4 if code == 3 else 3
+    most = max(total)
+    if most > 4:
+        k = total.index(most)
+        raise ValueError(f"{most} copies of {tiles.KIND_NAMES[k]} (hand, sets and the winning tile); only 4 exist")
+    return bytes(counts), bytes(row), win, text_flowers
+
+
+@functools.lru_cache(maxsize=4096)
+def _prepare_text(hand: str, win_tile) -> tuple:
+    """_prepare of a hand text without extra sets (cached: programs score the same hands with
+    several flags)."""
+    return _prepare(hand, (), win_tile)
 
 
 def fan(hand, *, melds: Sequence = (), win_tile, self_drawn: bool = False, fourth_tile: bool = False,
@@ -258,60 +336,21 @@ def fan(hand, *, melds: Sequence = (), win_tile, self_drawn: bool = False, fourt
     >>> r.total, r.reaches(8), [f.name for f in r.fans]
     (5, False, ['Dragon Pung', 'Concealed Kong', 'Pung of Terminals or Honors'])
     """
-    if isinstance(hand, str):
-        parsed = tiles.parse_tiles(hand, max_tiles=None)
-        if parsed.jokers:
-            raise ValueError("jokers are not tiles of the Chinese Official rules")
-        counts = np.asarray(parsed.concealed, np.int64).copy()
-        mlds = [_meld(m) for m in parsed.melds] + [_meld(m) for m in melds]
-        text_flowers = int(np.asarray(parsed.bonus).sum())
+    if type(hand) is str and type(melds) in (tuple, list) and not melds and type(win_tile) in (str, int):
+        counts_b, row_b, win, text_flowers = _prepare_text(hand, win_tile)     # (cached)
     else:
-        counts = np.asarray(hand)
-        if counts.shape != (34,) or counts.dtype.kind not in "iu" or (counts < 0).any():
-            raise ValueError("hand must be a str or 34 non-negative integer counts")
-        counts = counts.astype(np.int64).copy()
-        mlds = [_meld(m) for m in melds]
-        text_flowers = 0
-    if len(mlds) > 4:
-        raise ValueError(f"at most 4 sets besides the concealed tiles; got {len(mlds)}")
-    win = tiles.tile_index(win_tile) if isinstance(win_tile, str) else win_tile
-    if isinstance(win, bool) or not isinstance(win, numbers.Integral) or not 0 <= int(win) < 34:
-        raise ValueError(f"win_tile must be a tile name or kind 0-33; got {win_tile!r}")
-    win = int(win)
-    need = 13 - 3 * len(mlds)
-    n = int(counts.sum())
-    if n == need + 1:
-        if counts[win] == 0:
-            raise ValueError(f"the hand holds {n} concealed tiles, so it should include the winning tile "
-                             f"{tiles.KIND_NAMES[win]}, which it does not")
-        counts[win] -= 1
-    elif n != need:
-        raise ValueError(f"with {len(mlds)} sets a hand holds {need} concealed tiles besides the winning tile "
-                         f"(or {need + 1} with it); got {n}")
-    total = counts.copy()
-    total[win] += 1
-    for code, t, _ in mlds:
-        if code == 1:
-            total[t:t + 3] += 1
-        else:
-            total[t] += 4 if code == 3 else 3
-    if total.max() > 4:
-        k = int(total.argmax())
-        raise ValueError(f"{int(total[k])} copies of {tiles.KIND_NAMES[k]} (hand, sets and the winning tile); only 4 exist")
+        counts_b, row_b, win, text_flowers = _prepare(hand, melds, win_tile)
     nf = text_flowers if flowers is None else flowers
-    if isinstance(nf, bool) or not isinstance(nf, numbers.Integral) or not 0 <= int(nf) <= 8:
-        raise ValueError(f"flowers must be 0-8; got {nf!r}")
-    melds_row = np.zeros((1, 12), np.uint8)
-    for j, (code, t, exp) in enumerate(mlds):
-        melds_row[0, 3 * j:3 * j + 3] = (code, t, exp)
-    flags = np.array([[win, _flag(self_drawn, "self_drawn"), _flag(fourth_tile, "fourth_tile"), _flag(kong, "kong"),
-                       _flag(last_of_wall, "last_of_wall"), _wind(seat_wind, "seat_wind"),
-                       _wind(prevalent_wind, "prevalent_wind"), int(nf)]], np.int32)
-    out_total = np.zeros(1, np.int32)
-    out_counts = np.zeros((1, 82), np.int8)
+    if not (type(nf) is int and 0 <= nf <= 8):
+        if isinstance(nf, bool) or not isinstance(nf, numbers.Integral) or not 0 <= int(nf) <= 8:
+            raise ValueError(f"flowers must be 0-8; got {nf!r}")
+        nf = int(nf)
     _core.ensure_tables()
-    _kernel.fan_batch(counts.astype(np.uint8)[None, :].copy(), melds_row, flags, out_total, out_counts, 1)
-    return _result(int(out_total[0]), out_counts[0], int(nf))
+    got, fan_counts = _kernel.fan_one(counts_b, row_b, win, _flag(self_drawn, "self_drawn"),
+                                      _flag(fourth_tile, "fourth_tile"), _flag(kong, "kong"),
+                                      _flag(last_of_wall, "last_of_wall"), _wind(seat_wind, "seat_wind"),
+                                      _wind(prevalent_wind, "prevalent_wind"), int(nf))
+    return FanResult(got, tuple(_fan_entry(i, c) for i, c in fan_counts), got > 0, int(nf) if got > 0 else 0)
 
 
 def fan_batch(hands, win_tile, *, melds=None, self_drawn=False, fourth_tile=False, kong=False, last_of_wall=False,

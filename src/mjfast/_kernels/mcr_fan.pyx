@@ -1668,3 +1668,24 @@ def fan_batch(const uint8_t[:, ::1] hand, const uint8_t[:, ::1] melds, const int
     with nogil:
         for i in prange(n, schedule="dynamic", chunksize=256, num_threads=max(threads, 1)):
             total[i] = score_row(&hand[i, 0], &melds[i, 0], &flags[i, 0], &counts[i, 0], T)
+
+
+def fan_one(const uint8_t[::1] hand, const uint8_t[::1] melds, int win, int self_drawn, int fourth_tile, int kong,
+            int last_of_wall, int seat_wind, int prevalent_wind, int flowers):
+    """One checked hand (mcr.fan's fast path): hand = 34 standing counts without the winning
+    tile, melds = 12 bytes as one fan_batch row. Returns (total, [(fan index, count) of the
+    fans counted])."""
+    cdef int32_t flags[8]
+    cdef int8_t counts[N_FANS]
+    cdef int total
+    flags[0] = win
+    flags[1] = self_drawn
+    flags[2] = fourth_tile
+    flags[3] = kong
+    flags[4] = last_of_wall
+    flags[5] = seat_wind
+    flags[6] = prevalent_wind
+    flags[7] = flowers
+    cdef int i
+    total = score_row(&hand[0], &melds[0], flags, counts, mj_get_tables())
+    return total, [(i, counts[i]) for i in range(N_FANS) if counts[i]]
