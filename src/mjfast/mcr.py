@@ -75,6 +75,7 @@ FLOWER_COLUMN = _INDEX["Flower Tiles"]
 
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3}
 _MELD_CODE = {"chow": 1, "pung": 2, "kong": 3}      # fan_batch's meld kind codes (0: no meld)
+_MELD_STATE = {"exposed": 1, "concealed": 0}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -161,8 +162,10 @@ def _result(total: int, counts: np.ndarray, flowers: int) -> FanResult:
 
 
 def _wind(w, name: str) -> int:
-    if type(w) is str and w in _WINDS:        # (the common case first: fan() per call)
+    if type(w) is str and w in _WINDS:        # (the common cases first: fan() per call)
         return _WINDS[w]
+    if type(w) is int and 0 <= w <= 3:
+        return w
     if isinstance(w, numbers.Integral) and not isinstance(w, bool) and 0 <= int(w) <= 3:
         return int(w)
     raise ValueError(f"{name} must be 'E', 'S', 'W', 'N' (or 0-3); got {w!r}")
@@ -178,9 +181,13 @@ def _flag(v, name: str) -> int:
 
 def _meld(m) -> tuple:
     """(fan_batch kind code, first tile, exposed) of one meld: a tiles.Meld or a tuple
-    (kind, tile or tiles, "exposed" | "concealed" | supplier 1-3)."""
+    (kind, tile, "exposed" | "concealed" | supplier 1-3), tile = a chow's lowest."""
     if isinstance(m, tiles.Meld):
         return _MELD_CODE[m.kind], min(m.tiles), 0 if m.concealed else 1
+    if type(m) is tuple and len(m) == 3 and type(m[1]) is int and m[2] in _MELD_STATE and m[0] in _MELD_CODE:
+        kind, t = m[0], m[1]                   # (the common case: fan() per call)
+        if 0 <= t < 34 and (kind != "chow" or (t < 27 and t % 9 <= 6)):
+            return _MELD_CODE[kind], t, _MELD_STATE[m[2]]
     if not isinstance(m, (tuple, list)) or len(m) not in (2, 3):
         raise ValueError(f"a meld is a mjfast.tiles.Meld or (kind, tile, 'exposed' | 'concealed'); got {m!r}")
     kind, tile = m[0], m[1]
@@ -193,9 +200,15 @@ def _meld(m) -> tuple:
         state = "exposed"
     if state not in ("exposed", "concealed"):
         raise ValueError(f"a meld is 'exposed', 'concealed' or supplied by 1-3; got {state!r}")
-    t = tiles.tile_index(tile) if isinstance(tile, str) else int(tile)
-    meld = tiles.Meld(kind, (t, t + 1, t + 2) if kind == "chow" else (t,) * (4 if kind == "kong" else 3))
-    return _MELD_CODE[kind], min(meld.tiles), 0 if state == "concealed" else 1
+    if isinstance(tile, str):
+        t = tiles.tile_index(tile)
+    elif isinstance(tile, numbers.Integral) and not isinstance(tile, bool) and 0 <= int(tile) < 34:
+        t = int(tile)
+    else:
+        raise ValueError(f"a meld's tile is a tile name or kind 0-33; got {tile!r}")
+    if kind == "chow" and (t >= 27 or t % 9 > 6):
+        raise ValueError(f"{tiles.KIND_NAMES[t]} is not a chow's lowest tile (1-7 of a suit)")
+    return _MELD_CODE[kind], t, 0 if state == "concealed" else 1
 
 
 def _melds_array(melds: Sequence) -> np.ndarray:
