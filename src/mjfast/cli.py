@@ -9,12 +9,18 @@
                      (--rules mcr: the fans of each wait, on a discard and self-drawn)
 ``mjfast odds-table`` deal odds, win-by-turn curves, win rates or MCR ready deals as a table (and a plot)
 ``mjfast config``     how mjfast was built (OpenMP or not) and what it will use
+
+Every subcommand takes ``--format json`` (``replay`` prints JSON lines by default), and
+``mjfast --version`` prints the version. Output into a pipe that closes early (``mjfast
+simulate | head``) ends the command quietly with status 141 (128 + SIGPIPE), as other Unix
+tools end, and a fresh seed is announced on stderr only once the arguments have been checked.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
 import json
+import os
 import sys
 import time
 from typing import Any
@@ -22,6 +28,11 @@ from typing import Any
 import numpy as np
 
 from . import rules as _rules
+from ._version import __version__
+
+#: exit status after the reader of stdout (or stderr) went away: 128 + SIGPIPE, as a shell
+#: reports a tool that SIGPIPE ended (``yes | head``)
+EXIT_BROKEN_PIPE = 141
 
 
 def _cmd_demo(args) -> int:
@@ -75,37 +86,82 @@ def _cmd_shanten(args) -> int:
     text = " ".join(args.hand)
     s = hands.shanten(text, form=args.form, rules=args.rules)
     american = _rules.facts(args.rules)[2] == "american"
-    print(f"hand      {text}")
-    print(f"shanten   {s}  (form={args.form}, rules={args.rules})")
     if american:  # 13 tiles: waiting hand; 14: one row per discard
         from .hands import _american as _american_hands
 
         n = 13 if int(_american_hands.as_batch(text, _american_hands.SIZES_SHANTEN).data.sum()) == 13 else 14
     else:
         n = int(hands.as_batch(text).data.sum())
-    if s == -1 and n % 3 == 2 and not american:
-        for d in hands.decompose(text):
-            print("decomp    " + " ".join(d))
+    # the facts of the table, in the JSON shape --format json prints (see its help)
+    data: dict[str, Any] = {"hand": text, "shanten": s, "form": args.form, "rules": args.rules,
+                            "visible": args.visible}
+    if n % 3 == 1:
+        data["waits"] = hands.waits(text, form=args.form, rules=args.rules) if s == 0 else []
+        imp = hands.effective_tiles(text, args.visible, form=args.form, rules=args.rules)
+        data["effective_tiles"] = {"count": imp.count, "tiles": dict(imp.tiles)}
+    else:
+        if not american:
+            data["decompositions"] = [list(d) for d in hands.decompose(text)] if s == -1 else []
+        data["discards"] = [{"discard": imp.discard, "shanten": imp.shanten, "count": imp.count,
+                             "tiles": dict(imp.tiles)}
+                            for imp in (hands.effective_tiles(text, args.visible, form=args.form, rules=args.rules)
+                                        if s >= 0 else ())]
+    if args.format == "json":
+        print(json.dumps(data, indent=2))
+        return 0
+    print(f"hand      {text}")
+    print(f"shanten   {s}  (form={args.form}, rules={args.rules})")
+    for d in data.get("decompositions", ()):
+        print("decomp    " + " ".join(d))
     if n % 3 == 1:
         if s == 0:
-            print("waits     " + " ".join(hands.waits(text, form=args.form, rules=args.rules)))
-        imp = hands.effective_tiles(text, args.visible, form=args.form, rules=args.rules)
-        print(f"improve   {imp.count} unseen tiles: " + " ".join(f"{k}x{v}" for k, v in imp.tiles.items()))
+            print("waits     " + " ".join(data["waits"]))
+        imp = data["effective_tiles"]
+        print(f"improve   {imp['count']} unseen tiles: " + " ".join(f"{k}x{v}" for k, v in imp["tiles"].items()))
     elif s >= 0:
         print("discard   shanten  unseen  tiles")
-        for imp in hands.effective_tiles(text, args.visible, form=args.form, rules=args.rules):
-            print(f"  {imp.discard:<8}{imp.shanten:>6}{imp.count:>8}  " + " ".join(f"{k}x{v}" for k, v in imp.tiles.items()))
+        for row in data["discards"]:
+            print(f"  {row['discard']:<8}{row['shanten']:>6}{row['count']:>8}  "
+                  + " ".join(f"{k}x{v}" for k, v in row["tiles"].items()))
     return 0
 
 
+#: the pending "no --seed given" line of this run (see _seed_or_fresh and _announce_seed)
+_seed_note: list[str] = []
+
+
 def _seed_or_fresh(seed):
-    """The --seed given, or fresh entropy announced on stderr so the run can be repeated."""
+    """The --seed given, or fresh entropy, to be announced on stderr so the run can be repeated.
+
+    The announcement waits for :func:`_announce_seed`, which a command calls once its arguments
+    are checked (before the long work, so the line precedes the progress bar); :func:`main`
+    drops it on an argument error and prints it otherwise (a result, Ctrl-C, a closed pipe).
+    """
     if seed is None:
         from ._runtime.seeding import root_key
 
         seed = root_key(None).entropy
-        print(f"mjfast: no --seed given; using --seed {seed}", file=sys.stderr)
+        _seed_note[:] = [f"mjfast: no --seed given; using --seed {seed}"]
     return seed
+
+
+def _announce_seed() -> None:
+    """Print the pending "no --seed given" line, once."""
+    while _seed_note:
+        print(_seed_note.pop(), file=sys.stderr)
+
+
+def _check_run_args(args, rules=None, policies=None) -> None:
+    """Raise now, before the seed is announced and the work (or a Dask cluster) starts, the
+    library's own errors for a bad ``--policy`` (for ``rules``) or ``--threads``."""
+    from ._runtime.threads import resolve_threads
+
+    if rules is not None:
+        from .game.runner import family, resolve
+
+        resolve(family(rules), policies)
+    if getattr(args, "backend", "local") == "local" or args.threads is not None:  # dask: None = 1 per task
+        resolve_threads(args.threads)
 
 
 def _exact_shape(rules: str, flowers, jokers) -> dict:
@@ -192,6 +248,7 @@ def _cmd_deal_stats(args) -> int:
             _print_exact(data, csv_out=args.format == "csv")
         return 0
     deal_spec(args.rules, flowers=args.flowers or None, jokers=args.jokers)  # validate before seeding
+    _check_run_args(args)
     seed = _seed_or_fresh(args.seed)
     from . import _core
 
@@ -199,6 +256,7 @@ def _cmd_deal_stats(args) -> int:
     t0 = time.perf_counter()
     try:
         with _backend_client(args) as client:
+            _announce_seed()  # the arguments are valid and the cluster (if any) is up
             st = deal_stats(args.n, rules=args.rules, seed=seed, threads=args.threads,
                             progress=not args.no_progress, flowers=args.flowers or None, jokers=args.jokers,
                             backend=args.backend, client=client)
@@ -292,16 +350,18 @@ def _cmd_simulate(args) -> int:
         opts["blind_pass"] = False
     rules = game_rules(args.rules, **opts)
     american = rules.family == "american"
-    if args.charleston_effect:
-        if not american:
-            raise ValueError("--charleston-effect needs --rules american")
-        return _charleston_effect(args, opts)
+    if args.charleston_effect and not american:
+        raise ValueError("--charleston-effect needs --rules american")
     policies = args.policy.split(",") if "," in args.policy else args.policy
+    _check_run_args(args, rules, policies)
+    if args.charleston_effect:
+        return _charleston_effect(args, opts)
     seed = _seed_or_fresh(args.seed)
     _core.ensure_tables()
     t0 = time.perf_counter()
     try:
         with _backend_client(args) as client:
+            _announce_seed()  # the arguments are valid and the cluster (if any) is up
             res = simulate(args.games, rules=rules, policies=policies, seed=seed, threads=args.threads,
                            duplicate=args.duplicate, progress=not args.no_progress, backend=args.backend,
                            client=client)
@@ -344,6 +404,7 @@ def _charleston_effect(args, opts: dict) -> int:
 
     policies = args.policy.split(",") if "," in args.policy else args.policy
     seed = _seed_or_fresh(args.seed)
+    _announce_seed()  # _cmd_simulate checked the policies and threads
     t0 = time.perf_counter()
     eff = charleston_effect(args.games, policies=policies, seed=seed, threads=args.threads,
                             progress=not args.no_progress, **opts)
@@ -372,7 +433,10 @@ def _cmd_replay(args) -> int:
 
     policies = args.policy.split(",") if "," in args.policy else args.policy
     log = replay(args.seed, args.game, rules=args.rules, policies=policies)
-    print(log.to_jsonl(), end="")
+    if args.format == "json":
+        print(json.dumps({"header": log.header, "events": log.events}, indent=2))
+    else:
+        print(log.to_jsonl(), end="")
     return 0
 
 
@@ -387,9 +451,12 @@ def _cmd_analyze(args) -> int:
     if args.draws:
         from .winturn import win_by_turn
 
-        seed = _seed_or_fresh(args.seed) if res.shanten > 2 else args.seed
+        seed = _seed_or_fresh(args.seed)   # announced below if the curve is Monte Carlo (beyond 2-shanten)
         odds = win_by_turn(text, draws=args.draws, visible=args.visible, rules=args.rules, seed=seed,
                            progress=False)
+        if odds.method != "monte_carlo":   # an exact curve uses no seed
+            _seed_note.clear()
+    _announce_seed()
     if args.format == "json":
         data = res.to_dict()
         if odds is not None:
@@ -446,7 +513,9 @@ def _cmd_odds_table(args) -> int:
              else ["mcr" if kind in ("mcr_ready", "mcr_fans") else "classical"])
     needs_seed = kind in ("win_rate", "mcr_ready", "mcr_fans") or (kind == "deal" and args.method == "monte_carlo") or (
         kind == "win_by_turn" and (not args.hand or args.method == "monte_carlo"))
-    seed = _seed_or_fresh(args.seed) if needs_seed else args.seed
+    # win-by-turn curves of given hands, method auto: Monte Carlo beyond 2-shanten, exact otherwise
+    may_need_seed = kind == "win_by_turn" and bool(args.hand) and args.method in (None, "auto")
+    seed = _seed_or_fresh(args.seed) if needs_seed or may_need_seed else args.seed
     kw: dict[str, Any] = {}
     if args.n is not None:
         kw["samples"] = args.n
@@ -459,8 +528,14 @@ def _cmd_odds_table(args) -> int:
                            policy=args.policy, by=args.by, seed=seed, threads=args.threads,
                            progress=not args.no_progress, **kw)
     except KeyboardInterrupt:
+        _announce_seed()
         print("mjfast: interrupted", file=sys.stderr)
         return 130
+    # odds_table checks some arguments only as it goes (each rule set in turn): the seed is
+    # announced once the table is built
+    if not needs_seed and not any(row.get("method") == "monte_carlo" for row in table.rows):
+        _seed_note.clear()
+    _announce_seed()
     text = {"table": table.table, "json": table.to_json, "csv": table.to_csv, "markdown": table.to_markdown}[args.format]()
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
@@ -476,9 +551,12 @@ def _cmd_odds_table(args) -> int:
 
 
 def _cmd_config(args) -> int:
-    from ._runtime.threads import show_config
+    from ._runtime.threads import config, show_config
 
-    show_config()
+    if args.format == "json":
+        print(json.dumps(config(), indent=2))
+    else:
+        show_config()
     return 0
 
 
@@ -488,6 +566,7 @@ def _rules_arg(value: str):
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mjfast", description="Very fast mahjong hands, deals and simulations.")
+    p.add_argument("--version", action="version", version=f"mjfast {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
     sm = sub.add_parser("simulate", help="simulate complete games and print win rates with intervals")
@@ -535,6 +614,9 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--game", type=int, default=0, help="game index within the run")
     rp.add_argument("--rules", default="classical", choices=list(_rules.names()))
     rp.add_argument("--policy", default="greedy")
+    rp.add_argument("--format", choices=["jsonl", "json"], default="jsonl",
+                    help="jsonl (default): the header line, then one event per line; json: one object "
+                         '{"header": {...}, "events": [...]} (the same header and events)')
     rp.set_defaults(func=_cmd_replay)
 
     ds = sub.add_parser("deal-stats", help="odds of dealt hands: shanten per form, complete, tenpai, bonus tiles")
@@ -563,6 +645,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--form", default="all")
     s.add_argument("--rules", type=_rules_arg, default=None, help="none (default), classical, basic, mcr or american")
     s.add_argument("--visible", default=None, help="tiles seen elsewhere, e.g. 1z5p")
+    s.add_argument("--format", choices=["table", "json"], default="table",
+                   help="table (default) or json: one object with hand, shanten, form, rules, visible; for 3k+1 "
+                        "tiles waits (empty unless tenpai) and effective_tiles {count, tiles}; for 3k+2 tiles "
+                        "discards [{discard, shanten, count, tiles}] (empty for a complete hand) and, except "
+                        "under rules american, decompositions (lists of sets; empty unless complete). tiles "
+                        "maps each tile to its unseen copies")
     s.set_defaults(func=_cmd_shanten)
 
     an = sub.add_parser("analyze", help="one hand as a table: shanten per form, waits, effective tiles per discard")
@@ -621,12 +709,55 @@ def build_parser() -> argparse.ArgumentParser:
     ot.set_defaults(func=_cmd_odds_table)
 
     c = sub.add_parser("config", help="show build configuration (OpenMP, threads)")
+    c.add_argument("--format", choices=["table", "json"], default="table",
+                   help="table (default) or json: one object with the same facts (mjfast, python, numpy, openmp, "
+                        "openmp_max_threads, available_cpus, default_threads, tables_built)")
     c.set_defaults(func=_cmd_config)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``mjfast`` command; returns the exit status."""
+    """Entry point of the ``mjfast`` command; returns the exit status.
+
+    When the reader of the output goes away (``mjfast simulate | head -1``), the command stops
+    quietly with status 141 (128 + SIGPIPE, what a shell reports for ``yes | head``): no
+    traceback, and no "Exception ignored" message when the interpreter flushes stdout on exit.
+    """
+    _seed_note.clear()
+    try:
+        try:
+            return _main(argv)
+        finally:        # a closed pipe shows here at the latest (--help, --version: SystemExit), not at exit
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:
+                    stream.flush()
+    except BrokenPipeError:
+        _quiet_broken_pipe()
+        return EXIT_BROKEN_PIPE
+
+
+def _quiet_broken_pipe() -> None:
+    """After a BrokenPipeError: point the closed stream(s) at /dev/null, so that the flush of
+    the data still buffered when the interpreter exits cannot fail (Python's own recipe)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                fd = stream.fileno()
+            except (AttributeError, ValueError, OSError):   # replaced by a non-file (tests' capture)
+                continue
+            try:
+                stream.flush()   # an open stream keeps what it holds (stdout to a file, stderr to a terminal)
+            except OSError:
+                os.dup2(devnull, fd)
+                continue
+            if stream is sys.stdout:   # nothing more is printed there
+                os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command in ("demo", "deal-stats") and args.n <= 0:
@@ -642,14 +773,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except (ValueError, TypeError) as exc:
+        _seed_note.clear()    # an argument error: no run to repeat
         print(f"mjfast: error: {exc}", file=sys.stderr)
         return 2
     except (NotImplementedError, ImportError) as exc:
+        _seed_note.clear()
         print(f"mjfast: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        _announce_seed()
         print("mjfast: interrupted", file=sys.stderr)
         return 130
+    finally:
+        _announce_seed()      # a run that started names its seed, even if it broke off
 
 
 if __name__ == "__main__":  # pragma: no cover
