@@ -589,6 +589,19 @@ def test_added_kong_option():
         mjfast.simulate(1, refill_dead_wall="yes", progress=False)
 
 
+def test_mcr_logs_from_before_fans_rerun_without_fans():
+    """An "mcr" log of mjfast 0.2 before fans (no scoring/min_fan options in its header)
+    re-runs as it was played: flat scoring, any complete hand."""
+    log = mjfast.replay(3, 1, rules="mcr", scoring="basic", min_fan=0)
+    assert not any(e["type"] == "fan" for e in log.events)
+    h = dict(log.header)
+    h["options"] = {k: v for k, v in h["options"].items() if k not in ("scoring", "min_fan", "false_win")}
+    again = mjfast.rerun(mjfast.GameLog(h, log.events))
+    assert again.events == log.events
+    fans = mjfast.replay(3, 1, rules="mcr")                     # today's default: with fans
+    assert mjfast.rerun(fans).events == fans.events and any(e["type"] == "fan" for e in fans.events)
+
+
 def test_version_1_logs_rerun_with_the_refilled_dead_wall():
     log = mjfast.replay(3, 4, rules="classical", flowers=True, refill_dead_wall=True)
     h = dict(log.header, version=1)

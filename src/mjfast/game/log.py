@@ -10,6 +10,8 @@ from .._kernels import engine as _engine
 #: (mjfast 0.2); a version-1 header lacks them and was played under these readings:
 LOG_VERSION = 2
 V1_OPTIONS = {"refill_dead_wall": True, "added_kong": "any"}
+#: an "mcr" header without the fan options (mjfast 0.2 before fans) was played without fans
+PRE_FAN_MCR_OPTIONS = {"scoring": "basic", "min_fan": 0}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -23,7 +23,7 @@ from .._runtime.validation import check_flag, check_games
 from ..stats import Mean
 from . import american, chinese
 from .batch import play_batch, play_batch_logged
-from .log import LOG_VERSION, V1_OPTIONS, GameLog, decode
+from .log import LOG_VERSION, PRE_FAN_MCR_OPTIONS, V1_OPTIONS, GameLog, decode
 from .policy import BatchPolicy, Policy, policy_name, resolve_policies
 from .results import Accumulator, Comparison, SimResult
 
@@ -486,6 +486,8 @@ def logged_game(log, policies=None, where: str = "rerun") -> LoggedGame:
         opts["special_forms"] = tuple(opts["special_forms"])
     if h["version"] == 1 and base.family == "chinese":      # version-1 logs: the refilled dead wall
         opts = {**V1_OPTIONS, **opts}
+    if base.name == "mcr" and "scoring" not in opts:       # a log from before fans: played without them
+        opts = {**PRE_FAN_MCR_OPTIONS, **opts}
     r = base.replace(**opts)
     fam = family(r)
     if h["options"].get("tiles", r.n_tiles) != r.n_tiles:
