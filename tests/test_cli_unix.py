@@ -352,3 +352,20 @@ def test_seed_line_once_and_it_repeats_the_run(argv, capsys):
 def test_no_seed_line_when_nothing_is_random(argv, capsys):
     assert cli.main(argv) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_a_wrong_dask_scheduler_fails_within_the_connect_timeout():
+    """--backend dask with an address nobody listens on: a clear error within a few seconds
+    (--connect-timeout, default 5 s; Dask's own default waits 30 s)."""
+    import time
+
+    pytest.importorskip("distributed")
+    cmd = [sys.executable, "-m", "mjfast", "simulate", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9",
+           "--games", "10", "--seed", "1", "--no-progress"]
+    t = time.perf_counter()
+    r = subprocess.run(cmd + ["--connect-timeout", "1"], capture_output=True, text=True, timeout=60)
+    assert time.perf_counter() - t < 20
+    assert r.returncode == 2 and "cannot connect to the Dask scheduler tcp://127.0.0.1:9 within 1 s" in r.stderr
+    assert "Traceback" not in r.stderr
+    bad = subprocess.run(cmd + ["--connect-timeout", "0"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "a positive number of seconds" in bad.stderr

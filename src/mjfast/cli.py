@@ -215,9 +215,11 @@ def _backend_client(args):
 
     distributed = import_distributed()
     try:
-        client = distributed.Client(args.scheduler) if args.scheduler else distributed.Client()
+        client = (distributed.Client(args.scheduler, timeout=args.connect_timeout) if args.scheduler
+                  else distributed.Client())
     except OSError as exc:
-        raise ValueError(f"cannot connect to the Dask scheduler {args.scheduler or ''}: {exc}") from exc
+        raise ValueError(f"cannot connect to the Dask scheduler {args.scheduler or ''} within "
+                         f"{args.connect_timeout:g} s (--connect-timeout): {exc}") from exc
     if not args.scheduler:
         print(f"mjfast: no --scheduler given; using Dask scheduler {client.scheduler.address}", file=sys.stderr)
     try:
@@ -226,12 +228,25 @@ def _backend_client(args):
         client.close()
 
 
+def _positive_seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of seconds, got {text!r}") from None
+    if not v > 0 or v != v or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"a positive number of seconds, got {text!r}")
+    return v
+
+
 def _add_backend_args(parser) -> None:
     parser.add_argument("--backend", choices=["local", "dask"], default="local",
                         help="local threads (default) or a Dask cluster (pip install \"mjfast[dask]\")")
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
                         help="--backend dask: address of a running Dask scheduler, e.g. tcp://host:8786 "
                              "(default: DASK_SCHEDULER_ADDRESS, else a local cluster)")
+    parser.add_argument("--connect-timeout", metavar="SECONDS", type=_positive_seconds, default=5.0,
+                        help="--backend dask with --scheduler: seconds to wait for the scheduler before "
+                             "failing (default 5)")
 
 
 def _cmd_deal_stats(args) -> int:
