@@ -135,11 +135,21 @@ def test_to_pandas_without_pandas(monkeypatch):
         odds_table("deal").to_pandas()
 
 
+def test_exact_american_deal_odds_table():
+    """Every odds-table kind works where the numbers exist: exact American deal odds are
+    exact_deal_odds("american") row for row."""
+    import mjfast
+    t = odds_table("deal", rules="american")
+    assert {r["method"] for r in t.rows} == {"exact"} and {r["form"] for r in t.rows} == {"beginner"}
+    for seat, tiles in (("dealer", 14), ("non_dealer", 13)):
+        want = mjfast.exact_deal_odds("american", tiles=tiles, form="beginner")["shanten"]
+        got = {r["shanten"]: r["exact"] for r in t.rows if r["seat"] == seat}
+        assert got == {int(s): f"{p.numerator}/{p.denominator}" for s, p in want.items()}
+
+
 def test_errors():
     with pytest.raises(ValueError, match="unknown kind"):
         odds_table("odds")
-    with pytest.raises(ValueError, match="american"):
-        odds_table("deal", rules="american")
     with pytest.raises(ValueError, match="unknown method"):
         odds_table("deal", method="magic")
     with pytest.raises(KeyError, match="no column"):
@@ -160,7 +170,8 @@ def test_cli_odds_table(capsys, tmp_path):
     assert cli.main(["odds-table", "win-by-turn", "-n", "2000", "--draws", "4", "--no-progress"]) == 0
     captured = capsys.readouterr()
     assert "start_shanten" in captured.out and "--seed" in captured.err     # fresh seed announced
-    assert cli.main(["odds-table", "deal", "--rules", "american"]) == 2
+    assert cli.main(["odds-table", "deal", "--rules", "american", "--format", "json"]) == 0
+    assert {r["method"] for r in json.loads(capsys.readouterr().out)["rows"]} == {"exact"}
     assert cli.main(["odds-table", "win-rate", "--games", "40", "--seed", "2", "--by", "policy",
                      "--policies", "greedy,random,greedy,random", "--format", "csv", "--no-progress"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))

@@ -316,8 +316,6 @@ def _deal_table(rules_list, method, samples, seed, threads, progress) -> OddsTab
         spec = deals.deal_spec(rules)
         forms = list(spec.forms) + (["all"] if len(spec.forms) > 1 else [])
         if method == "exact":
-            if spec.american:
-                raise ValueError(f"exact deal odds are not available for rules={spec.rules!r}; use method='monte_carlo'")
             for seat, n_tiles in _SEATS:
                 for form in forms:
                     res = exact.exact_deal_odds(rules=rules, tiles=n_tiles, form=form)
