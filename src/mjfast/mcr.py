@@ -156,11 +156,6 @@ def _parse(text: str) -> tuple:
             int(np.asarray(parsed.bonus).sum()))
 
 
-def _result(total: int, counts: np.ndarray, flowers: int) -> FanResult:
-    fans = tuple(Fan(FANS[i][0], FANS[i][1], int(counts[i]), FANS[i][2]) for i in np.flatnonzero(counts))
-    return FanResult(int(total), fans, bool(total > 0), int(flowers) if total > 0 else 0)
-
-
 def _wind(w, name: str) -> int:
     if type(w) is str and w in _WINDS:        # (the common cases first: fan() per call)
         return _WINDS[w]
