@@ -1,0 +1,93 @@
+/* Per-variation arithmetic of the card kernels (mjfast-card/1 lines compiled to variations).
+ *
+ * A variation is two 48-byte demand rows over the 36 American kinds (0-33 standard, 34 flower,
+ * 35 joker, 36-47 zero padding): R = tiles that must be natural (singles, pairs, and the one
+ * natural each set of three or more keeps), F = places a natural or a joker may fill (the rest
+ * of the sets of three or more). For a hand h (48 bytes, jokers at 35) with J jokers:
+ *
+ *     short_R = sum_k max(0, R_k - h_k)                      naturals still needed
+ *     short_F = sum_k max(0, F_k - max(0, h_k - R_k))        flexible places still empty
+ *     missing = short_R + max(0, short_F - J)
+ *
+ * which is optimal: naturals go to R places first (only they can), jokers only to F places.
+ * The rows are read as three 16-byte vectors with saturating byte subtraction (SSE2, part of
+ * the x86-64 baseline, so no runtime dispatch is needed) and summed with psadbw; other
+ * targets use the scalar loop, which compilers vectorize the same way.
+ */
+#ifndef MJ_CARD_H
+#define MJ_CARD_H
+#include <stdint.h>
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define MJ_CARD_SSE2 1
+#endif
+
+#define MJ_CARD_ROW 48
+
+/* short_R and short_F of one variation (R, F: 48 bytes each) against hand h (48 bytes). */
+static inline void mj_card_short(const uint8_t* R, const uint8_t* F, const uint8_t* h, int* sr, int* sf) {
+#ifdef MJ_CARD_SSE2
+    __m128i z = _mm_setzero_si128(), a = z, b = z;
+    int i;
+    for (i = 0; i < MJ_CARD_ROW; i += 16) {
+        __m128i r = _mm_loadu_si128((const __m128i*)(R + i));
+        __m128i f = _mm_loadu_si128((const __m128i*)(F + i));
+        __m128i x = _mm_loadu_si128((const __m128i*)(h + i));
+        a = _mm_add_epi8(a, _mm_subs_epu8(r, x));
+        b = _mm_add_epi8(b, _mm_subs_epu8(f, _mm_subs_epu8(x, r)));
+    }
+    a = _mm_sad_epu8(a, z);
+    b = _mm_sad_epu8(b, z);
+    *sr = _mm_cvtsi128_si32(a) + _mm_extract_epi16(a, 4);
+    *sf = _mm_cvtsi128_si32(b) + _mm_extract_epi16(b, 4);
+#else
+    int k, ra = 0, rb = 0;
+    for (k = 0; k < MJ_CARD_ROW; k++) {
+        int r = R[k], f = F[k], x = h[k];
+        int left = x > r ? x - r : 0;
+        ra += r > x ? r - x : 0;
+        rb += f > left ? f - left : 0;
+    }
+    *sr = ra;
+    *sf = rb;
+#endif
+}
+
+/* 1 when the variation can no longer be completed: some natural it needs is not among the
+ * unseen tiles u (48 bytes; u[35] = unseen jokers), or its empty flexible places outnumber the
+ * unseen naturals left for them plus every joker held (J) or unseen. */
+static inline int mj_card_dead(const uint8_t* R, const uint8_t* F, const uint8_t* h, const uint8_t* u, int J) {
+#ifdef MJ_CARD_SSE2
+    __m128i z = _mm_setzero_si128(), over = z, ex = z;
+    int i;
+    for (i = 0; i < MJ_CARD_ROW; i += 16) {
+        __m128i r = _mm_loadu_si128((const __m128i*)(R + i));
+        __m128i f = _mm_loadu_si128((const __m128i*)(F + i));
+        __m128i x = _mm_loadu_si128((const __m128i*)(h + i));
+        __m128i un = _mm_loadu_si128((const __m128i*)(u + i));
+        __m128i sr = _mm_subs_epu8(r, x);
+        __m128i sf = _mm_subs_epu8(f, _mm_subs_epu8(x, r));
+        over = _mm_or_si128(over, _mm_subs_epu8(sr, un));
+        ex = _mm_add_epi8(ex, _mm_subs_epu8(sf, _mm_subs_epu8(un, sr)));
+    }
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(over, z)) != 0xFFFF)
+        return 1;
+    ex = _mm_sad_epu8(ex, z);
+    return _mm_cvtsi128_si32(ex) + _mm_extract_epi16(ex, 4) > J + u[35];
+#else
+    int k, ex = 0;
+    for (k = 0; k < MJ_CARD_ROW; k++) {
+        int r = R[k], f = F[k], x = h[k], un = u[k];
+        int sr = r > x ? r - x : 0;
+        int left = x > r ? x - r : 0;
+        int sf = f > left ? f - left : 0;
+        int av = un > sr ? un - sr : 0;
+        if (sr > un)
+            return 1;
+        ex += sf > av ? sf - av : 0;
+    }
+    return ex > J + u[35];
+#endif
+}
+
+#endif

@@ -1,0 +1,8 @@
+# cython: language_level=3
+# C helpers of card.h: one variation's shortfalls and its dead test (see card.h).
+from libc.stdint cimport uint8_t
+
+cdef extern from "card.h" nogil:
+    int MJ_CARD_ROW
+    void mj_card_short(const uint8_t* R, const uint8_t* F, const uint8_t* h, int* sr, int* sf)
+    int mj_card_dead(const uint8_t* R, const uint8_t* F, const uint8_t* h, const uint8_t* u, int J)
