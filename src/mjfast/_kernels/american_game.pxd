@@ -2,7 +2,7 @@
 # The American family's game engine (american_game.pyx): its game state and the functions
 # other kernels (the environments, american_env.pyx) drive it with. The state machine, the
 # rules and the built-in policies are documented in the .pyx.
-from libc.stdint cimport uint8_t, int32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 
 from mjfast._kernels.engine cimport table_t, Table, OUT_FAMILY
 from mjfast._kernels.american_play cimport am_dist_hist, am_hist
@@ -14,7 +14,9 @@ cdef enum:
     FLOWER = 34
     JOKER = 35
     NK = 36
+    HROW = 48                          # a hand row: 36 kinds + zero padding for the card kernels' 16-byte loads
     MAX_DISC = 128
+    CARD_DEAD = 127
     POLICY_SALT = 0xA3E1C4A2B5D6F708   # the built-in policies' key: k0 ^ POLICY_SALT
 
 # per-game output columns: the common ones (engine.pxd OUT_*), then the family's
@@ -51,14 +53,29 @@ ctypedef struct amrules_t:
     int base_points
     int start_points
     int hands_per_game
+    # a card (mjfast.card; c_lines = 0: the beginner hand): its compiled tables (card.pyx)
+    int c_lines
+    int c_nvar
+    const uint8_t* c_rows           # (c_nvar, 96): natural demand R, flexible demand F
+    const int32_t* c_line_start     # (c_lines + 1)
+    const uint8_t* c_flags          # (c_lines): 1 concealed
+    const int8_t* c_xk              # (c_nvar, 4): kinds of the sets of three or more
+    const int8_t* c_xs              # (c_nvar, 4): ... and their sizes
+    const int32_t* c_points         # (c_lines)
+    const uint8_t* c_bonus          # (c_lines): 1 = a jokerless win multiplies the value
+    const uint8_t* c_set_sizes      # (35): bit s set when some variation has a set of s of the kind
+    int c_all_joker                 # sets of three or more may be all jokers
+    int c_mult                      # the jokerless multiplier
+    int c_disc_double               # a discarder pays double
 
 ctypedef struct amplayer_t:
-    uint8_t h[NK]           # concealed tiles by kind (35 = jokers)
+    uint8_t h[HROW]         # concealed tiles by kind (35 = jokers; 36-47 stay 0)
     uint8_t excl[NK]        # kinds of this player's exposed sets
     int n_hand
     int n_exp
     uint8_t exp_kind[4]
     uint8_t exp_jokers[4]
+    uint8_t exp_size[4]     # 4 under the beginner hand; 3-6 with a card
     int dead
     int policy
     int d                   # distance of the hand at its last refresh (after the Charleston, after each discard)
@@ -94,6 +111,10 @@ ctypedef struct amgame_t:
     int ci                  # PH_CALLS: the next seat to ask, 1-3 after the discarder
     int winner              # PH_CALLS: the calls so far
     int caller
+    int call_size           # ... the size of the exposure the caller makes (card play)
+    int call_jokers         # ... and the jokers it takes from her hand
+    int pick_d              # card play: the hand's distance when ph_discard evaluated it for the pick (else -1)
+    int16_t* vs             # card play: scratch, 2 x c_nvar (per-variation shortfalls) + 5 x c_lines
 
 # how a turn starts (g.mode)
 cdef enum:
@@ -142,3 +163,4 @@ cdef int random_tile(amgame_t* g, amplayer_t* p, bint allow_joker) noexcept nogi
 cdef class AmericanTable(Table):
     cdef amgame_t g
     cdef amrules_t R
+    cdef object _card

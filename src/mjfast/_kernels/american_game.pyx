@@ -34,6 +34,10 @@ from mjfast._kernels.engine cimport (
 from mjfast._kernels.hand cimport imin
 from mjfast._kernels.american cimport american_distance
 from mjfast._kernels.american_play cimport am_dist_hist, am_hist, am_top, am_overlap
+from mjfast._kernels.card cimport mj_card_short_sub, mj_card_dead_sub
+from libc.stdint cimport int8_t, int16_t
+from mjfast._kernels.card cimport mj_card_eval
+from libc.stdlib cimport malloc, free
 
 cnp.import_array()
 
@@ -57,6 +61,262 @@ cdef inline int next_live(amgame_t* g, int s) noexcept nogil:
 
 
 # ------------------------------------------------------------------------------------------
+# card play (rules with a card, g.R.c_lines > 0): distances to the card's lines
+#
+# Per-game output columns after N_OUT, c_lines each (CARD_COLUMNS): wins by line, jokerless wins
+# by line, the sums over players of the line's distance after the deal and after the Charleston,
+# the sums of their squares, and the sum of the squared change (the paired Charleston effect).
+
+cdef inline void card_subs(amgame_t* g, amplayer_t* p, uint8_t* sR, uint8_t* sF) noexcept nogil:
+    """The demand a player's exposures take off every variation that matches them."""
+    cdef int j, k, keep = 0 if g.R.c_all_joker else 1
+    memset(sR, 0, HROW)
+    memset(sF, 0, HROW)
+    for j in range(p.n_exp):
+        k = p.exp_kind[j]
+        sR[k] += keep
+        sF[k] += p.exp_size[j] - keep
+
+
+cdef inline bint card_match(amgame_t* g, amplayer_t* p, int v) noexcept nogil:
+    """Every exposure of p is one of variation v's sets of three or more (each used once)."""
+    cdef const int8_t* xk = g.R.c_xk + 4 * v
+    cdef const int8_t* xs = g.R.c_xs + 4 * v
+    cdef int e, j, used = 0
+    for e in range(p.n_exp):
+        for j in range(4):
+            if not (used >> j) & 1 and xs[j] == p.exp_size[e] and xk[j] == p.exp_kind[e]:
+                used |= 1 << j
+                break
+        else:
+            return False
+    return True
+
+
+cdef int card_eval(amgame_t* g, amplayer_t* p, const uint8_t* unseen, int16_t* sr_out, int16_t* sf_out,
+                   int16_t* line_out) noexcept nogil:
+    """Distance of p's hand (exposures included) to the card: the minimum over the variations
+    that match its exposures (open lines only once it has exposed) and, when `unseen` is not
+    NULL, are not dead given the unseen tiles. Fills per-variation shortfalls (sr 99 = not
+    usable) and per-line distances when the pointers are not NULL."""
+    cdef uint8_t sR[HROW]
+    cdef uint8_t sF[HROW]
+    cdef const uint8_t* pR = NULL
+    cdef const uint8_t* pF = NULL
+    cdef const uint8_t* row
+    cdef int l, v, sr, sf, d, best = CARD_DEAD, lb, J = p.h[JOKER]
+    if p.n_exp:
+        card_subs(g, p, sR, sF)
+        pR = sR
+        pF = sF
+    for l in range(g.R.c_lines):
+        lb = CARD_DEAD
+        if p.n_exp and g.R.c_flags[l] & 1:
+            if sr_out != NULL:
+                for v in range(g.R.c_line_start[l], g.R.c_line_start[l + 1]):
+                    sr_out[v] = 99
+        else:
+            for v in range(g.R.c_line_start[l], g.R.c_line_start[l + 1]):
+                row = g.R.c_rows + <Py_ssize_t>v * 96
+                if p.n_exp and not card_match(g, p, v):
+                    sr = 99
+                    sf = 0
+                elif mj_card_eval(row, row + HROW, pR, pF, p.h, unseen, J, &sr, &sf):
+                    sr = 99
+                if sr_out != NULL:
+                    sr_out[v] = <int16_t>sr
+                    sf_out[v] = <int16_t>sf
+                if sr < 99:
+                    d = sr + (sf - J if sf > J else 0)
+                    if d < lb:
+                        lb = d
+        if line_out != NULL:
+            line_out[l] = <int16_t>lb
+        if lb < best:
+            best = lb
+    return best
+
+
+cdef int card_pick(amgame_t* g, amplayer_t* p, int* d_after) noexcept nogil:
+    """The tile the card greedy gives up (variations dead given the unseen tiles left out): the
+    lowest card distance after removing it, then the
+    most variations within one tile of the best that keep their distance (those at the best
+    first), then the lowest kind; never a joker while it holds another tile.
+
+    Removing a tile of kind k from a variation's view changes its shortfalls by one at most:
+    a natural place (h_k <= R_k), a flexible place (h_k <= R_k + F_k) or nothing; only
+    variations within one tile of the best distance D can give D or D + 1, and D + 1 is always
+    reachable."""
+    cdef uint8_t sR[HROW]
+    cdef uint8_t sF[HROW]
+    cdef int cand[36]
+    cdef int dk[36]
+    cdef int keep0[36]
+    cdef int keep1[36]
+    cdef int nc = 0, c, k, v, sr, sf, d, nd, r, f, x, J = p.h[JOKER], best_c = -1, D
+    cdef uint8_t u[HROW]
+    cdef int16_t* vr = g.vs
+    cdef int16_t* vf = g.vs + g.R.c_nvar
+    cdef const uint8_t* row
+    if g.pick_d >= 0:                   # ph_discard evaluated the hand (dead variations left out)
+        D = g.pick_d
+        g.pick_d = -1
+    else:
+        card_unseen(g, p, u)
+        D = card_eval(g, p, u, vr, vf, NULL)
+    for k in range(35):
+        if p.h[k]:
+            cand[nc] = k
+            dk[nc] = D + 1 if D < CARD_DEAD else CARD_DEAD
+            keep0[nc] = 0
+            keep1[nc] = 0
+            nc += 1
+    if nc == 0:
+        d_after[0] = D
+        return JOKER if J else -1
+    if D < CARD_DEAD:
+        card_subs(g, p, sR, sF)
+        for v in range(g.R.c_nvar):
+            sr = vr[v]
+            if sr >= 99:
+                continue
+            sf = vf[v]
+            d = sr + (sf - J if sf > J else 0)
+            if d > D + 1:
+                continue
+            row = g.R.c_rows + <Py_ssize_t>v * 96
+            for c in range(nc):
+                k = cand[c]
+                r = row[k] - sR[k]
+                f = row[HROW + k] - sF[k]
+                x = p.h[k]
+                if x <= r:
+                    nd = d + 1
+                elif x <= r + f:
+                    nd = sr + (sf + 1 - J if sf + 1 > J else 0)
+                else:
+                    nd = d
+                if nd < dk[c]:
+                    dk[c] = nd
+                if nd == d:
+                    if d == D:
+                        keep0[c] += 1
+                    else:
+                        keep1[c] += 1
+    best_c = 0
+    for c in range(1, nc):
+        if (dk[c] < dk[best_c] or dk[c] == dk[best_c] and (keep0[c] > keep0[best_c]
+                or keep0[c] == keep0[best_c] and keep1[c] > keep1[best_c])):
+            best_c = c
+    d_after[0] = dk[best_c]
+    return cand[best_c]
+
+
+cdef int card_dist(amgame_t* g, amplayer_t* p) noexcept nogil:
+    return card_eval(g, p, NULL, NULL, NULL, NULL)
+
+
+cdef int card_call(amgame_t* g, int s, int k, bint greedy, int* size, int* jokers) noexcept nogil:
+    """The exposure seat s would make with discard k: sizes its card allows for the kind,
+    naturals from hand first and jokers for the rest; the size with the lowest distance after
+    (greedy: after its best discard), the smaller size on a tie. Returns that distance
+    (CARD_DEAD: no legal exposure) and the size and jokers."""
+    cdef amplayer_t* p = &g.p[s]
+    cdef int sz, nat, jj, d, best = CARD_DEAD, n = p.n_exp
+    cdef int mask
+    size[0] = 0
+    jokers[0] = 0
+    if k >= JOKER or n >= 4:
+        return CARD_DEAD
+    mask = g.R.c_set_sizes[k]
+    for sz in range(3, 7):
+        if not (mask >> sz) & 1:
+            continue
+        nat = imin(p.h[k], sz - 1)
+        jj = sz - 1 - nat
+        if jj > p.h[JOKER] or (greedy and nat == 0):
+            continue
+        p.h[k] -= nat
+        p.h[JOKER] -= jj
+        p.exp_kind[n] = <uint8_t>k
+        p.exp_size[n] = <uint8_t>sz
+        p.n_exp = n + 1
+        if greedy:
+            card_pick(g, p, &d)
+        else:
+            d = card_dist(g, p)
+        p.n_exp = n
+        p.h[JOKER] += jj
+        p.h[k] += nat
+        if d < best:
+            best = d
+            size[0] = sz
+            jokers[0] = jj
+    return best
+
+
+cdef void card_unseen(amgame_t* g, amplayer_t* p, uint8_t* u) noexcept nogil:
+    """Tiles p has not seen: the set minus its hand and every visible tile (discards, exposures)."""
+    cdef int k, n
+    memset(u, 0, HROW)
+    for k in range(NK):
+        n = (g.R.jokers if k == JOKER else copies(k)) - p.h[k] - g.visible[k]
+        u[k] = <uint8_t>(n if n > 0 else 0)
+
+
+cdef int card_win_line(amgame_t* g, amplayer_t* p, int* value) noexcept nogil:
+    """The line a complete hand scores (the highest value; the first on a tie) and its value:
+    the points, times the jokerless multiplier when the hand holds no joker and the line allows."""
+    cdef int16_t* lines = g.vs + 2 * g.R.c_nvar
+    cdef int l, val, best = -1, best_v = 0
+    cdef bint jl = jokerless(p)
+    card_eval(g, p, NULL, NULL, NULL, lines)
+    for l in range(g.R.c_lines):
+        if lines[l] == 0:
+            val = g.R.c_points[l] * (g.R.c_mult if jl and g.R.c_bonus[l] else 1)
+            if val > best_v:
+                best_v = val
+                best = l
+    value[0] = best_v
+    return best
+
+
+cdef void card_record(amgame_t* g, bint after) noexcept nogil:
+    """Per-line distances of every player after the deal (kept) or after the Charleston."""
+    cdef int L = g.R.c_lines, s, l, a, b
+    cdef int16_t* before = g.vs + 2 * g.R.c_nvar + L       # 4 x L
+    cdef int16_t* now = g.vs + 2 * g.R.c_nvar               # L (scratch)
+    for s in range(4):
+        card_eval(g, &g.p[s], NULL, NULL, NULL, now)
+        for l in range(L):
+            a = now[l]
+            if not after:
+                before[s * L + l] = <int16_t>a
+                g.t.out[N_OUT + 2 * L + l] += a
+                g.t.out[N_OUT + 4 * L + l] += a * a
+            else:
+                b = before[s * L + l]
+                g.t.out[N_OUT + 3 * L + l] += a
+                g.t.out[N_OUT + 5 * L + l] += a * a
+                g.t.out[N_OUT + 6 * L + l] += (a - b) * (a - b)
+
+
+cdef inline int gdist(amgame_t* g, amplayer_t* p) noexcept nogil:
+    """Distance of p's hand: to the card's lines with a card, else to the beginner hand."""
+    if g.R.c_lines:
+        return card_dist(g, p)
+    return pdist(p)
+
+
+cdef inline int gdist_plus(amgame_t* g, amplayer_t* p, int k) noexcept nogil:
+    cdef int d
+    p.h[k] += 1
+    d = gdist(g, p)
+    p.h[k] -= 1
+    return d
+
+
+# ------------------------------------------------------------------------------------------
 # built-in choices
 
 cdef int greedy_pick(amgame_t* g, amplayer_t* p, bint allow_joker, int* d_after) noexcept nogil:
@@ -72,6 +332,8 @@ cdef int greedy_pick(amgame_t* g, amplayer_t* p, bint allow_joker, int* d_after)
     cdef int u_[4]
     cdef int c, k, d, u, i, j, base, best_k = -1, best_d = 99, best_c = 99, best_u = 99
     cdef int need = 4 - p.n_exp, full = 14 - 4 * p.n_exp, J = p.h[JOKER]
+    if g.R.c_lines:
+        return card_pick(g, p, d_after)
     am_hist(p.h, p.excl, hist)
     am_top(hist, need + 1, top)
     base = full - am_overlap(top, need, J)
@@ -130,7 +392,7 @@ cdef void greedy_pass_plan(amgame_t* g, amplayer_t* p, int n, int* kinds, int* r
             kinds[i] = p.plan[i]
             raises[i] = p.plan_raises[i]
         return
-    before = pdist(p)
+    before = gdist(g, p)
     for i in range(n):
         kinds[i] = greedy_pick(g, p, False, &d)
         raises[i] = 1 if d > before else 0
@@ -434,7 +696,7 @@ cdef void deal_hand(amgame_t* g) noexcept nogil:
     g.front = 0
     memset(g.visible, 0, NK)
     for s in range(4):
-        memset(g.p[s].h, 0, NK)
+        memset(g.p[s].h, 0, HROW)
         memset(g.p[s].excl, 0, NK)
         g.p[s].n_hand = 0
         g.p[s].n_exp = 0
@@ -458,9 +720,11 @@ cdef void deal_hand(amgame_t* g) noexcept nogil:
 cdef void record_dist(amgame_t* g, int col) noexcept nogil:
     cdef int s, d
     for s in range(4):
-        d = pdist(&g.p[s])
+        d = gdist(g, &g.p[s])
         g.p[s].d = d
-        g.t.out[col + s * 15 + d] += 1
+        g.t.out[col + s * 15 + (d if d < 15 else 14)] += 1
+    if g.R.c_lines:
+        card_record(g, col == DIST_AFTER)
 
 
 cdef bint jokerless(amplayer_t* p) noexcept nogil:
@@ -474,13 +738,23 @@ cdef bint jokerless(amplayer_t* p) noexcept nogil:
 
 
 cdef void settle(amgame_t* g, int winner, int self_draw, int discarder, int32_t* score) noexcept nogil:
-    cdef int s, pay = g.R.base_points
+    cdef int s, pay = g.R.base_points, line, L = g.R.c_lines
     cdef int delta[4]
-    if self_draw:
-        pay *= 2
-    if jokerless(&g.p[winner]):
-        pay *= 2
-        g.t.out[OUT_JOKERLESS + winner] += 1
+    cdef bint jl = jokerless(&g.p[winner])
+    if L:
+        line = card_win_line(g, &g.p[winner], &pay)
+        g.t.out[N_OUT + line] += 1
+        if jl:
+            g.t.out[N_OUT + L + line] += 1
+            g.t.out[OUT_JOKERLESS + winner] += 1
+        if self_draw:
+            pay *= 2
+    else:
+        if self_draw:
+            pay *= 2
+        if jl:
+            pay *= 2
+            g.t.out[OUT_JOKERLESS + winner] += 1
     g.t.out[OUT_WINS + winner] += 1
     if self_draw:
         g.t.out[OUT_SELF_DRAWN + winner] += 1
@@ -488,7 +762,12 @@ cdef void settle(amgame_t* g, int winner, int self_draw, int discarder, int32_t*
         g.t.out[OUT_DEAL_INS + discarder] += 1
     for s in range(4):
         delta[s] = -pay
-    delta[winner] = 3 * pay
+    if g.R.c_disc_double and not self_draw and discarder >= 0:
+        delta[discarder] = -2 * pay
+    delta[winner] = 0
+    for s in range(4):
+        if s != winner:
+            delta[winner] -= delta[s]
     for s in range(4):
         score[s] += delta[s]
         log_ev(g, EV_SCORE, s, delta[s], score[s])
@@ -502,6 +781,9 @@ cdef void make_dead(amgame_t* g, int s) noexcept nogil:
 
 cdef bint can_quad(amgame_t* g, int s, int k) noexcept nogil:
     cdef amplayer_t* p = &g.p[s]
+    cdef int sz, jj
+    if g.R.c_lines:
+        return k < JOKER and p.n_exp < 4 and p.h[k] + p.h[JOKER] >= 2 and g.R.c_set_sizes[k] != 0
     return k < JOKER and not p.excl[k] and p.n_exp < 3 and p.h[k] + p.h[JOKER] >= 3
 
 
@@ -509,7 +791,15 @@ cdef bint greedy_calls(amgame_t* g, int s, int k) noexcept nogil:
     """Greedy calls a discard for a set of four when the distance after the call and its best
     discard is lower than the distance now."""
     cdef amplayer_t* p = &g.p[s]
-    cdef int cur = pdist(p), nn = imin(p.h[k], 3), jj, d
+    cdef int cur, nn, jj, d, sz
+    if g.R.c_lines:
+        cur = p.d                       # the distance after its last discard
+        d = card_call(g, s, k, True, &sz, &jj)
+        g.call_size = sz
+        g.call_jokers = jj
+        return d < cur
+    cur = pdist(p)
+    nn = imin(p.h[k], 3)
     jj = 3 - nn
     p.h[k] -= nn
     p.h[JOKER] -= jj
@@ -557,7 +847,7 @@ cdef void do_exchange(amgame_t* g, int seat, int k, int owner) noexcept nogil:
     log_ev(g, EV_EXCHANGE, seat, k, owner)
 
 
-cdef int greedy_exchange(amplayer_t* p, const int* opts, int n, int d) noexcept nogil:
+cdef int greedy_exchange(amgame_t* g, amplayer_t* p, const int* opts, int n, int d) noexcept nogil:
     """The greedy policy's joker exchange among opts[1..n] (codes kind * 4 + owner): the first
     that keeps the distance d; -1 for none."""
     cdef int i, k, d2
@@ -565,7 +855,7 @@ cdef int greedy_exchange(amplayer_t* p, const int* opts, int n, int d) noexcept 
         k = opts[i] >> 2
         p.h[k] -= 1
         p.h[JOKER] += 1
-        d2 = pdist(p)
+        d2 = gdist(g, p)
         p.h[JOKER] -= 1
         p.h[k] += 1
         if d2 <= d:
@@ -585,7 +875,7 @@ cdef int own_turn(amgame_t* g, int seat) noexcept nogil:
         n = exchange_options(g, seat, opts + 1)
         if n == 0 and not g.exchanged and p.d > 1 and (p.policy != POL_EXTERNAL or g.py_quiet_own[seat] & 1):
             return 0                    # one drawn tile cannot complete the hand
-        d = pdist(p)
+        d = gdist(g, p)
         if p.policy == POL_EXTERNAL and g.py_quiet_own[seat] & 1 and n == 0 and d != 0:
             return 0
         if p.policy == POL_EXTERNAL:
@@ -608,7 +898,7 @@ cdef int own_turn(amgame_t* g, int seat) noexcept nogil:
             return 1
         if p.policy == POL_RANDOM:
             return 0
-        choice = greedy_exchange(p, opts, n, d)
+        choice = greedy_exchange(g, p, opts, n, d)
         if choice < 0:
             return 0
         do_exchange(g, seat, opts[choice] >> 2, opts[choice] & 3)
@@ -686,7 +976,7 @@ cdef int builtin_answer(amgame_t* g, int policy, int* kinds) noexcept nogil:
         if opts[0] == 1000:
             ans = 0
         elif policy != POL_RANDOM:
-            ans = greedy_exchange(p, opts, n, pdist(p))
+            ans = greedy_exchange(g, p, opts, n, gdist(g, p))
         if ans < 0:
             kinds[0] = choose_discard(g, seat)
     p.policy = saved
@@ -776,8 +1066,23 @@ cdef int ph_own(amgame_t* g) noexcept nogil:
 
 
 cdef int ph_discard(amgame_t* g) noexcept nogil:
-    cdef int cur = g.cur, k
+    cdef int cur = g.cur, k, D
     cdef amplayer_t* p = &g.p[cur]
+    cdef uint8_t u[HROW]
+    if g.R.c_lines:
+        # card play: a hand whose every line is out of reach (given the tiles its player has not
+        # seen) is dead; the greedy pick below reuses this evaluation, dead variations left out
+        card_unseen(g, p, u)
+        D = card_eval(g, p, u, g.vs, g.vs + g.R.c_nvar, NULL)
+        if D >= CARD_DEAD:
+            p.dead = 1
+            g.t.out[OUT_DEAD + cur] += 1
+            log_ev(g, EV_DEAD, cur, 2, 0)
+            g.cur = next_live(g, cur)
+            g.mode = MODE_DRAW
+            g.t.phase = PH_TURN
+            return 0
+        g.pick_d = D if p.policy == POL_GREEDY else -1
     k = choose_discard(g, cur)
     if k == SUSPEND:
         return SUSPEND
@@ -791,7 +1096,7 @@ cdef int ph_discard(amgame_t* g) noexcept nogil:
         p.n_disc += 1
     log_ev(g, EV_DISCARD, cur, k, 0)
     if p.policy != POL_GREEDY:
-        p.d = pdist(p)
+        p.d = gdist(g, p)
     g.discard = k
     g.discarder = cur
     g.drawn = -1
@@ -805,7 +1110,7 @@ cdef int ph_discard(amgame_t* g) noexcept nogil:
 cdef int ph_calls(amgame_t* g) noexcept nogil:
     """Calls on the discard in turn order after the discarder: Mahjong beats everything (the
     nearest in turn order), else the first call for a set of four; then the next player."""
-    cdef int k = g.discard, s, dp, c, nn, jj, caller
+    cdef int k = g.discard, s, dp, c, nn, jj, caller, sz
     cdef amplayer_t* p
     cdef bint win_ok, quad_ok
     while g.ci <= 3:
@@ -813,10 +1118,23 @@ cdef int ph_calls(amgame_t* g) noexcept nogil:
         g.ci += 1
         if g.p[s].dead:
             continue
+        if g.R.c_lines:
+            p = &g.p[s]
+            win_ok = p.d <= 1 and gdist_plus(g, p, k) == 0
+            quad_ok = can_quad(g, s, k) and (p.policy != POL_GREEDY or p.h[k] >= 1)
+            if not (win_ok or quad_ok):
+                continue
+            c = claim_choice(g, s, k, win_ok, quad_ok)
+            if c == 1 and g.winner < 0:
+                g.winner = s
+                break
+            if c == 2 and g.caller < 0:
+                g.caller = s
+            continue
         quad_ok = can_quad(g, s, k)
         if g.p[s].d != 1 and not quad_ok:
             continue            # neither Mahjong (needs distance 1) nor a call
-        dp = dist_plus(&g.p[s], k)
+        dp = gdist_plus(g, &g.p[s], k)
         win_ok = dp == 0
         if not (win_ok or quad_ok):
             continue
@@ -847,20 +1165,28 @@ cdef int ph_calls(amgame_t* g) noexcept nogil:
     if g.caller >= 0:
         caller = g.caller
         p = &g.p[caller]
-        nn = imin(p.h[k], 3)
-        jj = 3 - nn
+        if g.R.c_lines:                         # the exposure this seat makes (see card_call)
+            card_call(g, caller, k, p.policy == POL_GREEDY, &g.call_size, &g.call_jokers)
+            sz = g.call_size
+            jj = g.call_jokers
+            nn = sz - 1 - jj
+        else:
+            sz = 4
+            nn = imin(p.h[k], 3)
+            jj = 3 - nn
         p.h[k] -= nn
         p.h[JOKER] -= jj
-        p.n_hand -= 3
+        p.n_hand -= sz - 1
         g.visible[k] += nn
         g.visible[JOKER] += jj
         p.excl[k] = 1
         p.exp_kind[p.n_exp] = <uint8_t>k
         p.exp_jokers[p.n_exp] = <uint8_t>jj
+        p.exp_size[p.n_exp] = <uint8_t>sz
         p.n_exp += 1
         g.exp_jokers += jj
         g.t.out[OUT_CALLS + caller] += 1
-        log_ev(g, EV_CALL, caller, k, jj)
+        log_ev(g, EV_CALL, caller, k, jj + 256 * sz if g.R.c_lines else jj)
         g.cur = caller
         g.mode = MODE_CALLED
     else:
@@ -936,20 +1262,37 @@ cdef void init_game(amgame_t* g, amrules_t* R) noexcept nogil:
     g.t.dice = NULL
     g.t.collect_claims = 0
     g.t.stop_at_hand_end = 0
+    g.vs = NULL
+    g.pick_d = -1
+    for s in range(4):
+        memset(g.p[s].h, 0, HROW)
 
 
 cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,
                  int32_t* out) noexcept nogil:
     """A whole game of built-in policies (run_batch's run_fn)."""
     cdef amgame_t g
+    cdef int r
     init_game(&g, <amrules_t*>rules)
     g.t.out = out
+    if g.R.c_lines:
+        g.vs = <int16_t*>malloc(scratch_bytes(g.R))
+        if g.vs == NULL:
+            return ADV_ERROR
     start_game(&g, game_index, k0, k1, policies)
-    return advance(&g)
+    r = advance(&g)
+    free(g.vs)
+    g.vs = NULL
+    return r
+
+
+cdef inline size_t scratch_bytes(const amrules_t* R) noexcept nogil:
+    return sizeof(int16_t) * (2 * R.c_nvar + 5 * R.c_lines + 8)
 
 
 cdef amrules_t make_rules(dict r) except *:
     cdef amrules_t R
+    memset(&R, 0, sizeof(amrules_t))
     R.jokers = r["jokers"]
     R.n_tiles = 144 + R.jokers
     R.second = r["second"]
@@ -958,7 +1301,33 @@ cdef amrules_t make_rules(dict r) except *:
     R.base_points = r["base_points"]
     R.start_points = r["start_points"]
     R.hands_per_game = r["hands_per_game"]
+    card = r.get("card")
+    R.c_lines = 0
+    R.c_nvar = 0
+    if card is not None:
+        R.c_lines = len(card["flags"])
+        R.c_nvar = len(card["xk"])
+        R.c_rows = <const uint8_t*>cnp.PyArray_DATA(card["rows"])
+        R.c_line_start = <const int32_t*>cnp.PyArray_DATA(card["line_start"])
+        R.c_flags = <const uint8_t*>cnp.PyArray_DATA(card["flags"])
+        R.c_xk = <const int8_t*>cnp.PyArray_DATA(card["xk"])
+        R.c_xs = <const int8_t*>cnp.PyArray_DATA(card["xs"])
+        R.c_points = <const int32_t*>cnp.PyArray_DATA(card["points"])
+        R.c_bonus = <const uint8_t*>cnp.PyArray_DATA(card["bonus"])
+        R.c_set_sizes = <const uint8_t*>cnp.PyArray_DATA(card["set_sizes"])
+        R.c_all_joker = card["all_joker_sets"]
+        R.c_mult = card["multiplier"]
+    R.c_disc_double = r.get("discarder_double", 0)
     return R
+
+
+def out_width(dict rules):
+    """Columns of a game's output row under these kernel rules (per-line columns with a card)."""
+    card = rules.get("card")
+    return N_OUT + (len(CARD_COLUMNS) * len(card["flags"]) if card is not None else 0)
+
+
+CARD_COLUMNS = ("wins", "jokerless", "sum_before", "sum_after", "sq_before", "sq_after", "sq_change")
 
 
 cdef class AmericanTable(Table):
@@ -969,11 +1338,16 @@ cdef class AmericanTable(Table):
 
     def __init__(self, dict rules, int capacity=0):
         self.R = make_rules(rules)
+        self._card = rules.get("card")           # keeps the card's tables alive
         memset(&self.g, 0, sizeof(amgame_t))
         init_game(&self.g, &self.R)
+        if self.R.c_lines:
+            self.g.vs = <int16_t*>malloc(scratch_bytes(&self.R))
+            if self.g.vs == NULL:
+                raise MemoryError()
         self.t = &self.g.t
-        self.width = N_OUT
-        self._out = np.zeros(N_OUT, np.int32)
+        self.width = out_width(rules)
+        self._out = np.zeros(self.width, np.int32)
         self.g.t.out = <int32_t*>cnp.PyArray_DATA(self._out)
         self._set_log(capacity)
 
@@ -984,6 +1358,10 @@ cdef class AmericanTable(Table):
         cdef int s
         for s in range(4):
             self.g.py_quiet_own[s] = quiet[s]
+
+    def __dealloc__(self):
+        free(self.g.vs)
+        self.g.vs = NULL
 
     cdef void _start(self, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies) noexcept:
         self.g.t.n_ev = 0
@@ -1013,7 +1391,10 @@ def simulate_batch(dict rules, const uint64_t[::1] game_index, uint64_t k0, uint
     on `threads` threads."""
     cdef amrules_t R = make_rules(rules)
     cdef Py_ssize_t n = game_index.shape[0]
+    cdef int width = out_width(rules)
     if n == 0:
         return
+    if out.shape[1] != width:
+        raise ValueError(f"out must have {width} columns under these rules")
     with nogil:
-        run_batch(run_one, &R, &game_index[0], n, k0, k1, &policies[0, 0], &out[0, 0], N_OUT, threads)
+        run_batch(run_one, &R, &game_index[0], n, k0, k1, &policies[0, 0], &out[0, 0], width, threads)

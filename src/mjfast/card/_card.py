@@ -166,6 +166,7 @@ class Card:
         self._line_start = np.zeros(len(lines) + 1, dtype=np.int32)
         np.cumsum([line.variations for line in lines], out=self._line_start[1:])
         self._sets = all_sets
+        self._kernel: dict | None = None
         self._build_tables(all_sets, line_of, alt_of)
 
     def _build_tables(self, all_sets, line_of, alt_of) -> None:
@@ -696,6 +697,23 @@ class Card:
             else:
                 out.append(tiles.tile_name(k))
         return out
+
+    def kernel_tables(self) -> dict:
+        """The compiled tables the game engine reads (private layout; kept alive by the caller)."""
+        if self._kernel is None:
+            set_sizes = np.zeros(35, dtype=np.uint8)
+            for k, s in zip(self._xk.ravel(), self._xs.ravel()):
+                if s:
+                    set_sizes[k] |= 1 << int(s)
+            self._kernel = {
+                "rows": self._rows, "line_start": self._line_start, "flags": self._flags,
+                "xk": self._xk, "xs": self._xs,
+                "points": np.array([ln.points for ln in self.lines], dtype=np.int32),
+                "bonus": np.array([ln.jokerless_bonus for ln in self.lines], dtype=np.uint8),
+                "set_sizes": set_sizes, "all_joker_sets": int(self.all_joker_sets),
+                "multiplier": self.jokerless_multiplier,
+            }
+        return self._kernel
 
     def line_table(self) -> list[dict]:
         """One dict per line: id, section, points, concealed, jokerless_bonus, patterns, variations."""

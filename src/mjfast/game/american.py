@@ -102,7 +102,7 @@ COUNTERS = Counters(OUT, _claims, AMERICAN_CLAIMS,
                     per_player={"jokerless_wins": OUT["jokerless"], "dead_hands": OUT["dead"]},
                     scalars={"second_charlestons": OUT["second_charleston"], "courtesy_tiles": OUT["courtesy_tiles"]},
                     histograms={"distance_before": OUT["distance_before"], "distance_after": OUT["distance_after"]},
-                    result=AmericanSimResult)
+                    result=AmericanSimResult, base_width=_kernel.OUT_WIDTH)
 
 
 def named_out(out: np.ndarray) -> dict:
@@ -248,7 +248,11 @@ def event_fields(name: str, seat: int, a: int, b: int) -> dict:
     if name == "discard":
         return {"tile": tiles.american_kind_name(a)}
     if name == "call":
+        if b >= 256:                     # card play: the exposure's size is logged too
+            return {"tile": tiles.american_kind_name(a), "jokers": b & 255, "size": b >> 8}
         return {"tile": tiles.american_kind_name(a), "jokers": b}
+    if name == "dead" and a == 2:
+        return {"reason": "no line of the card can be completed"}
     if name == "joker_exchange":
         return {"tile": tiles.american_kind_name(a), "owner": b}
     if name == "win":

@@ -323,6 +323,8 @@ class AmericanSimResult(SimResult):
     distance_after: np.ndarray = None   # type: ignore[assignment]
     second_charlestons: int = 0
     courtesy_tiles: int = 0
+    #: card play: per-line statistics (mjfast.card LineStats), else None; set after construction
+    lines: Any = dataclasses.field(default=None, init=False, repr=False)
 
     def jokerless_share(self, seat=None, policy=None) -> Estimate:
         """Share of wins whose hand held no joker."""
@@ -382,13 +384,16 @@ class AmericanSimResult(SimResult):
         if not isinstance(other, AmericanSimResult):
             return NotImplemented
         base = SimResult.__add__(self, other)
-        return AmericanSimResult(**{f.name: getattr(base, f.name) for f in dataclasses.fields(SimResult) if f.init},
+        out = AmericanSimResult(**{f.name: getattr(base, f.name) for f in dataclasses.fields(SimResult) if f.init},
                                  jokerless_wins=self.jokerless_wins + other.jokerless_wins,
                                  dead_hands=self.dead_hands + other.dead_hands,
                                  distance_before=self.distance_before + other.distance_before,
                                  distance_after=self.distance_after + other.distance_after,
                                  second_charlestons=self.second_charlestons + other.second_charlestons,
                                  courtesy_tiles=self.courtesy_tiles + other.courtesy_tiles)
+        if self.lines is not None and other.lines is not None:
+            out.lines = self.lines + other.lines
+        return out
 
     def to_dict(self) -> dict:
         """The JSON schema of the other rule sets plus the American keys (see the README)."""
@@ -441,7 +446,7 @@ class AmericanSimResult(SimResult):
             "distance_after": self.distance_after.sum(axis=0).tolist(),
             "mean_distance_before": self.mean_distance("before").to_dict(),
             "mean_distance_after": self.mean_distance("after").to_dict(),
-        }
+        } | ({} if self.lines is None else {"lines": self.lines.to_dict()})
 
     def table(self) -> str:
         """Readable table with 95% intervals."""
@@ -476,6 +481,8 @@ class AmericanSimResult(SimResult):
                                                              for d in range(N_DIST) if tot[d]))
         c = self.claims.sum(axis=0)
         lines.append(f"per hand: calls {c[0] / max(self.hands, 1):.3f}, joker exchanges {c[1] / max(self.hands, 1):.3f}")
+        if self.lines is not None:
+            lines.append(self.lines.table())
         return "\n".join(lines)
 
 
@@ -552,6 +559,8 @@ class Counters:
     result: type[SimResult] = SimResult
     #: Chinese: the fan statistics' columns (name -> first column), FanStats with fan rules
     fan_columns: dict = dataclasses.field(default_factory=dict)
+    #: American: the width of a row without a card; the per-line columns of card play follow it
+    base_width: int = 0
 
 
 class Accumulator:
@@ -580,6 +589,7 @@ class Accumulator:
         self.by_policy: dict = {}
         self.fan: dict | None = {"sum": 0, "sq": 0, "paid": 0, "paid_sq": 0, "counts": 0, "hist": 0, "false": 0} \
             if spec.fan_columns else None
+        self.lines: np.ndarray | None = None          # card play: per-line column sums
 
     def _new_policy(self) -> dict:
         return ({k: 0 for k in self.BASE_KEYS + tuple(self.spec.per_player)}
@@ -588,6 +598,10 @@ class Accumulator:
     def add(self, out: np.ndarray, names: np.ndarray) -> None:
         """out: (m, width) engine rows; names: (m, 4) policy name of each player."""
         o = out.astype(np.int64)
+        bw = self.spec.base_width
+        if bw and o.shape[1] > bw:
+            extra = o[:, bw:].sum(axis=0)
+            self.lines = extra if self.lines is None else self.lines + extra
         c = self.spec.out
         sc, wi, sd, di = c["score"], c["wins"], c["self_drawn"], c["deal_ins"]
         hands, turns = c["hands"], c["turns"]
@@ -652,6 +666,8 @@ class Accumulator:
             self.extra[k] = self.extra[k] + other.extra[k]
         if self.fan is not None and other.fan is not None:
             self.fan = {k: self.fan[k] + other.fan[k] for k in self.fan}
+        if other.lines is not None:
+            self.lines = other.lines.copy() if self.lines is None else self.lines + other.lines
         for name, c in other.by_policy.items():
             mine = self.by_policy.get(name)
             self.by_policy[name] = dict(c) if mine is None else {k: mine[k] + c[k] for k in mine}
@@ -666,4 +682,11 @@ class Accumulator:
             res.fans = FanStats(rules.min_fan, f["sum"], f["sq"], f["paid"], f["paid_sq"],
                                 np.zeros(fc["n_fans"], np.int64) + f["counts"],
                                 np.zeros(fc["n_hist"], np.int64) + f["hist"], np.zeros(4, np.int64) + f["false"])
+        card = getattr(rules, "card", None)
+        if card is not None:
+            from ..card._stats import COLUMNS, LineStats
+            sums = (self.lines if self.lines is not None else np.zeros(len(COLUMNS) * len(card.ids), np.int64))
+            res.lines = LineStats(card.ids, tuple(ln.section for ln in card.lines),
+                                  tuple(ln.points for ln in card.lines), self.hands,
+                                  sums.reshape(len(COLUMNS), len(card.ids)).astype(np.int64))
         return res

@@ -46,6 +46,12 @@ def policy_codes(fam, policies: list) -> np.ndarray:
     return np.array([fam.BUILTIN[p] if isinstance(p, str) else ext for p in policies], dtype=np.intc)
 
 
+def out_width(fam, kern: dict) -> int:
+    """Columns of a game's output row (the American engine adds per-line columns with a card)."""
+    fn = getattr(fam.KERNEL, "out_width", None)
+    return fn(kern) if fn is not None else fam.KERNEL.OUT_WIDTH
+
+
 def play_games(rules: _rules.RuleSet, policies: list, game_index: np.ndarray, k0: int, k1: int,
                threads: int) -> np.ndarray:
     """The engine's output rows of games ``game_index`` with the policies in seat order
@@ -54,7 +60,10 @@ def play_games(rules: _rules.RuleSet, policies: list, game_index: np.ndarray, k0
     kern = rules.kernel()
     gi = np.ascontiguousarray(game_index, dtype=np.uint64)
     codes = np.ascontiguousarray(np.tile(policy_codes(fam, policies), (len(gi), 1)), dtype=np.intc)
-    out = np.zeros((len(gi), fam.KERNEL.OUT_WIDTH), np.int32)
+    out = np.zeros((len(gi), out_width(fam, kern)), np.int32)
+    if "card" in kern and not all(isinstance(p, str) for p in policies):
+        raise ValueError("play with a card supports the built-in policies ('greedy', 'random') only; "
+                         "Python and batch policies see the beginner hand's views")
     if any(isinstance(p, BatchPolicy) for p in policies):
         return play_batch(rules, policies, gi, k0, k1, threads)
     if any(isinstance(p, Policy) for p in policies):
@@ -84,7 +93,7 @@ def simulate_chunk(rules: _rules.RuleSet, policies: list, k0: int, k1: int, star
         gi, rot = units, np.zeros(count, dtype=np.int64)
     names = np.array([policy_name(p) for p in policies], dtype=object)
     seat_pol = (np.arange(4)[None, :] - rot[:, None]) % 4          # policy index at each seat
-    out = np.zeros((len(gi), fam.KERNEL.OUT_WIDTH), np.int32)
+    out = np.zeros((len(gi), out_width(fam, rules.kernel())), np.int32)
     for r in np.unique(rot):
         sel = np.flatnonzero(rot == r)
         out[sel] = play_games(rules, [policies[(s - r) % 4] for s in range(4)], gi[sel], k0, k1, threads)

@@ -12,6 +12,12 @@
 - Scoring: every player starts each game with ``start_points`` (650); the winner collects
   ``base_points`` (50) from each of the three others, doubled if self-drawn, doubled again if
   the hand holds no joker. A false Mahjong makes a hand dead.
+- With ``card`` (an :class:`mjfast.card.Card`, or a card file / mapping to load): a win needs a
+  complete line of the card and is paid the line's points instead of ``base_points`` (doubled
+  when self-drawn; multiplied by the card's jokerless multiplier when jokerless, unless the line
+  is exempt); calls are allowed only for exposures (pung, kong, quint, sextet) that a line can
+  use; a hand whose every line is out of reach is dead. ``discarder_pays_double``: on a win by
+  discard the discarder pays double (with or without a card).
 """
 from __future__ import annotations
 
@@ -26,6 +32,18 @@ from ._base import Option, RuleSet, TileSet, check_bool, check_int
 #: jokers in play: the sets sold hold 8 or 10 (docs/rules.md). Deal statistics and exact odds take
 #: any TileSet up to TileSet.MAX_JOKERS (16) through their own ``jokers`` argument.
 MAX_PLAY_JOKERS = 10
+
+
+def _check_card(card):
+    if card is None:
+        return None
+    from ..card import Card, load_card
+    if not isinstance(card, Card):
+        card = load_card(card)
+    if any(line.structural for line in card.lines):
+        raise ValueError("card: the beginner hand as a card line is for card queries; play it with "
+                         "rules='american' and no card")
+    return card
 
 
 def _check_second(sc):
@@ -45,6 +63,8 @@ class AmericanRules(RuleSet):
     base_points: int = 50
     start_points: int = 650
     rounds: int = 1
+    card: Any = None
+    discarder_pays_double: bool = False
 
     family: ClassVar[str] = "american"
     hand_model: ClassVar[str] = "american"
@@ -58,6 +78,10 @@ class AmericanRules(RuleSet):
                "what each loser pays the winner (doubled when self-drawn, again when jokerless)"),
         Option("start_points", check_int("start_points", 0, 10**6, "0 to 10**6"), "every player's points at the start"),
         Option("rounds", check_int("rounds", 1, 16), "deals per seat in a game (1-16)"),
+        Option("card", _check_card, "a card of lines (mjfast.card.Card, a card file or mapping); None = the "
+                                    "beginner hand"),
+        Option("discarder_pays_double", check_bool("discarder_pays_double"),
+               "on a win by discard the discarder pays double, the others single"),
     )}
 
     @property
@@ -86,12 +110,24 @@ class AmericanRules(RuleSet):
 
     def kernel(self) -> dict:
         sc = self.second_charleston
-        return {"jokers": self.jokers, "second": 2 if sc == "policy" else int(bool(sc)),
-                "courtesy": int(self.courtesy), "blind": int(self.blind_pass), "base_points": self.base_points,
-                "start_points": self.start_points, "hands_per_game": self.hands_per_game}
+        k = {"jokers": self.jokers, "second": 2 if sc == "policy" else int(bool(sc)),
+             "courtesy": int(self.courtesy), "blind": int(self.blind_pass), "base_points": self.base_points,
+             "start_points": self.start_points, "hands_per_game": self.hands_per_game}
+        if self.discarder_pays_double:
+            k["discarder_double"] = 1
+        if self.card is not None:
+            k["card"] = self.card.kernel_tables()
+        return k
 
     def to_dict(self) -> dict:
-        d = dataclasses.asdict(self)
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        # the card options appear only when used, so results without them keep their JSON
+        if self.card is None:
+            del d["card"]
+        else:
+            d["card"] = {"name": self.card.name, "lines": list(self.card.ids)}
+        if not self.discarder_pays_double:
+            del d["discarder_pays_double"]
         d["tiles"] = self.n_tiles
         return d
 
