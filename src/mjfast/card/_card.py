@@ -277,10 +277,10 @@ class Card:
         return kind, size, jokers
 
     def _exposures(self, exposures: Any, n: int, single: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(n, 8) int8 (kind, size) pairs, (n,) counts and (n,) jokers in the exposures."""
+        """(n, 8) int8 (kind, size) pairs, (n,) counts and (n, 4) jokers in each exposure."""
         exps = np.zeros((n, 2 * _MAX_EXP), dtype=np.int8)
         n_exp = np.zeros(n, dtype=np.int8)
-        jok = np.zeros(n, dtype=np.int32)
+        jok = np.zeros((n, _MAX_EXP), dtype=np.int32)
         if exposures is None:
             return exps, n_exp, jok
         if isinstance(exposures, np.ndarray) and exposures.dtype.kind in "iu":
@@ -312,7 +312,7 @@ class Card:
                 raise ValueError(f"exposures: hand {i} has {len(lst)} exposures; 14 tiles hold at most 4")
             for j, (k, s, jk) in enumerate(lst):
                 exps[i, 2 * j], exps[i, 2 * j + 1] = k, s
-                jok[i] += jk
+                jok[i, j] = jk
             n_exp[i] = len(lst)
         return exps, n_exp, jok
 
@@ -320,7 +320,7 @@ class Card:
     def _jokers(jokers: Any) -> int:
         return _american.set_jokers(jokers)
 
-    def _unseen(self, visible: Any, hands: np.ndarray, exps: np.ndarray, n_exp: np.ndarray, single: bool,
+    def _unseen(self, visible: Any, hands: np.ndarray, exps: np.ndarray, n_exp: np.ndarray, jok: np.ndarray,
                 n_jokers: int) -> np.ndarray:
         """(n, 48) unseen counts: copies minus the hand, the player's exposures and ``visible``."""
         n = len(hands)
@@ -355,7 +355,8 @@ class Card:
         used = hands[:, :36].astype(np.int64) + vis
         for i in range(n):
             for j in range(int(n_exp[i])):
-                used[i, exps[i, 2 * j]] += exps[i, 2 * j + 1]      # jokers in exposures: counted below
+                used[i, exps[i, 2 * j]] += exps[i, 2 * j + 1] - jok[i, j]     # the exposure's naturals
+                used[i, JOKER] += jok[i, j]                                  # ... and jokers
         over = used > copies
         if over.any():
             i, k = np.argwhere(over)[0]
@@ -390,13 +391,12 @@ class Card:
         exps, n_exp, jok = self._exposures(exposures, len(rows), single)
         sizes = exps[:, 1::2].astype(np.int64).sum(axis=1)
         self._check_sizes(rows, sizes, single)
-        if (rows[:, JOKER].astype(np.int64) + jok > n_jokers).any():
-            i = int(np.flatnonzero(rows[:, JOKER].astype(np.int64) + jok > n_jokers)[0])
-            raise ValueError(f"hand {i} holds more than the {n_jokers} jokers of the set")
-        unseen = None if visible is None else self._unseen(visible, rows, exps, n_exp, single, n_jokers)
-        if unseen is not None:
-            unseen[:, JOKER] -= np.minimum(unseen[:, JOKER], jok.astype(np.uint8))
-        return rows, single, exps, n_exp, jok, unseen
+        held = rows[:, JOKER].astype(np.int64) + jok.sum(axis=1)
+        if (held > n_jokers).any():
+            i = int(np.flatnonzero(held > n_jokers)[0])
+            raise ValueError(f"hand {i} holds {int(held[i])} jokers with its exposures; the set has {n_jokers}")
+        unseen = None if visible is None else self._unseen(visible, rows, exps, n_exp, jok, n_jokers)
+        return rows, single, exps, n_exp, jok.sum(axis=1), unseen
 
     def distance(self, hands: Any, *, exposures: Any = None, visible: Any = None, jokers: Any = None,
                  threads: Any = None) -> np.ndarray:

@@ -1,0 +1,170 @@
+"""American play with a card: every game replayed from its event log by a referee that keeps
+each player's tiles and checks the rules with the card's own queries (mjfast.card, itself
+checked against the plain-Python reference in test_card_reference.py)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mjfast
+from mjfast import tiles
+from mjfast.card import DEAD, toy_card
+
+CARD = toy_card()
+KIND = {tiles.american_kind_name(k): k for k in range(36)}
+
+
+def _row43(h36: np.ndarray) -> np.ndarray:
+    row = np.zeros(43, np.int64)
+    row[:34] = h36[:34]
+    row[34:34 + int(h36[34])] = 1
+    row[42] = h36[35]
+    return row
+
+
+def _exposures(exps):
+    return [(k, size, jokers) for k, size, jokers in exps]
+
+
+def referee(log, rules):
+    """Replay the events; assert the rules; return the number of wins checked."""
+    hand = [np.zeros(36, np.int64) for _ in range(4)]
+    exps: list[list] = [[] for _ in range(4)]
+    visible = np.zeros(36, np.int64)
+    score = [rules.start_points] * 4
+    wins = 0
+    last_discard = None
+    dead = [False] * 4
+    pending: dict = {}
+    for e in log.events:
+        t, s = e["type"], e.get("seat")
+        if t == "hand":
+            hand = [np.zeros(36, np.int64) for _ in range(4)]
+            exps = [[] for _ in range(4)]
+            visible[:] = 0
+            dead = [False] * 4
+        elif t in ("deal", "draw"):
+            k = tiles.tile_index(e["tile"]) if not e["tile"].startswith(("f", "j")) else (34 if e["tile"].startswith("f") else 35)
+            hand[s][k if k < 34 or k in (34, 35) else 34] += 1
+        elif t in ("pass", "blind_pass"):
+            if t == "pass":
+                hand[s][KIND[e["tile"]]] -= 1
+                assert e["tile"] != "j", "a joker was passed"
+        elif t == "receive":
+            hand[s][KIND[e["tile"]]] += 1
+        elif t == "discard":
+            k = KIND[e["tile"]]
+            hand[s][k] -= 1
+            visible[k] += 1
+            last_discard = (s, k)
+            assert not dead[s]
+        elif t == "call":
+            k, size, jk = KIND[e["tile"]], e["size"], e["jokers"]
+            assert last_discard is not None and last_discard[1] == k
+            nat = size - 1 - jk
+            hand[s][k] -= nat
+            hand[s][35] -= jk
+            visible[k] += nat
+            visible[35] += jk
+            exps[s].append([k, size, jk])
+            # the exposure must be a whole set of some open line (with the earlier exposures)
+            h43 = _row43(hand[s] + np.eye(36, dtype=np.int64)[k] * 0)
+            d = CARD.distance(h43, exposures=_exposures(exps[s]))
+            open_ = [i for i, ln in enumerate(CARD.lines) if not ln.concealed]
+            assert min(int(d[i]) for i in open_) < DEAD, f"call {e} fits no line"
+        elif t == "joker_exchange":
+            k, owner = KIND[e["tile"]], e["owner"]
+            for x in exps[owner]:
+                if x[0] == k and x[2] > 0:
+                    x[2] -= 1
+                    break
+            else:
+                raise AssertionError(f"exchange without a joker: {e}")
+            hand[s][k] -= 1
+            hand[s][35] += 1
+            visible[k] += 1
+            visible[35] -= 1
+        elif t == "win":
+            if not e["self_drawn"]:
+                hand[s][last_discard[1]] += 1
+                visible[last_discard[1]] -= 1
+            m = CARD.match(_row43(hand[s]), exposures=_exposures(exps[s]))
+            assert m is not None, f"win on an incomplete hand: {hand[s]} {exps[s]}"
+            value = m.value * (2 if e["self_drawn"] else 1)
+            pending = {"winner": s, "value": value, "discarder": e["discarder"]}
+            wins += 1
+        elif t == "score":
+            if pending:
+                w, v, dis = pending["winner"], pending["value"], pending["discarder"]
+                if s == w:
+                    pass
+                else:
+                    mult = 2 if rules.discarder_pays_double and dis == s else 1
+                    assert e["delta"] == -v * mult, (e, pending)
+                score[s] += e["delta"]
+                if s == 3:
+                    pending = {}
+        elif t == "dead":
+            dead[s] = True
+            # every line is out of reach given what this player has not seen
+            h43 = _row43(hand[s])
+            vis = visible.copy()
+            for k, size, jk in exps[s]:        # visible= is what lies outside the own hand and exposures
+                vis[k] -= size - jk
+                vis[35] -= jk
+            d = CARD.distance(h43, exposures=_exposures(exps[s]) or None, visible=vis, jokers=rules.jokers)
+            assert (d == DEAD).all(), f"dead hand with a live line: {d}"
+        for p in range(4):
+            assert (hand[p] >= 0).all(), f"negative count after {e}"
+    return wins
+
+
+@pytest.mark.parametrize("game", range(6))
+def test_referee_greedy(game):
+    rules = mjfast.game_rules("american", card=CARD)
+    log = mjfast.replay(7, game, rules=rules)
+    referee(log, rules)
+
+
+def test_referee_discarder_pays_double_and_random():
+    rules = mjfast.game_rules("american", card=CARD, discarder_pays_double=True)
+    n = 0
+    for game in range(6):
+        n += referee(mjfast.replay(9, game, rules=rules, policies=["greedy", "random", "greedy", "random"]), rules)
+    assert n > 0
+
+
+def test_line_statistics_add_up():
+    r = mjfast.simulate(300, rules="american", card=CARD, seed=5, progress=False)
+    st = r.lines
+    assert int(st.wins.sum()) == int(r.wins.sum())
+    assert int(st.jokerless.sum()) == int(r.jokerless_wins.sum())
+    assert st.hands == r.hands
+    d = r.to_dict()
+    assert [x["id"] for x in d["lines"]["lines"]] == list(CARD.ids)
+    # the same games on 1 and 2 threads, and in chunks, give the same counters
+    r2 = mjfast.simulate(300, rules="american", card=CARD, seed=5, progress=False, threads=1, chunk_size=64)
+    assert (r2.lines.sums == st.sums).all() and (r2.wins == r.wins).all()
+
+
+def test_card_options_rejected_where_they_do_not_apply():
+    with pytest.raises(ValueError, match="card"):
+        mjfast.simulate(10, rules="classical", card=CARD, progress=False)
+    beginner = mjfast.card.Card({"format": "mjfast-card/1",
+                                 "lines": [{"id": "b", "pattern": "KKKK0 KKKK1 KKKK2 KK3", "points": 50}]})
+    with pytest.raises(ValueError, match="beginner"):
+        mjfast.simulate(10, rules="american", card=beginner, progress=False)
+
+    class Mine(mjfast.AmericanPolicy):
+        pass
+
+    with pytest.raises(ValueError, match="built-in policies"):
+        mjfast.simulate(4, rules="american", card=CARD, policies=[Mine(), "greedy", "greedy", "greedy"],
+                        progress=False)
+
+
+def test_without_card_results_unchanged():
+    """The beginner game's JSON has no card keys (the golden hashes check the numbers)."""
+    r = mjfast.simulate(20, rules="american", seed=1, progress=False)
+    assert "lines" not in r.to_dict() and "card" not in r.to_dict()["options"]
+    assert r.lines is None
