@@ -20,6 +20,10 @@ JSON and Markdown. Each kind reuses the library's own computations:
     ready at all, and ready with a wait whose win reaches ``min_fan`` (8) fans without
     flowers, on a discard or self-drawn (Monte Carlo over :func:`mjfast.deal`, the shanten and
     winning kernels and :func:`mjfast.mcr.fan_batch`).
+``"american_lines"``
+    Deal-time odds per line of an American card (``card=``): for the dealer's 14 tiles and a
+    non-dealer's 13, how often the dealt hand is within ``d`` tiles of each line (Monte Carlo
+    over :func:`mjfast.deal` and :meth:`mjfast.card.Card.distance`).
 ``"mcr_fans"``
     The fans of wins in Chinese Official play (:func:`mjfast.simulate` with ``games`` and
     ``policies``): how often hands end in a valid win or an exhaustive draw, the share of wins
@@ -44,7 +48,7 @@ from .._runtime.seeding import seed_to_json
 from .._runtime.validation import check_choice
 from ..stats import Estimate
 
-KINDS = ("deal", "win_by_turn", "win_rate", "mcr_ready", "mcr_fans")
+KINDS = ("deal", "win_by_turn", "win_rate", "mcr_ready", "mcr_fans", "american_lines")
 _SEATS = (("dealer", 14), ("non_dealer", 13))
 
 
@@ -205,18 +209,18 @@ _check_choice = check_choice
 def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, hands: Any = None,
                draws: int = 18, samples: int | None = None, games: int = 2000, policies="greedy",
                policy: str = "greedy", by: str = "seat", seed=None, threads: int | None = None,
-               progress: bool = True, as_frame: bool = False, min_fan: int | None = None):
+               progress: bool = True, as_frame: bool = False, min_fan: int | None = None, card: Any = None):
     """Build a standard odds table (tidy rows; see :class:`OddsTable` for the exports).
 
     Parameters
     ----------
-    kind : {"deal", "win_by_turn", "win_rate", "mcr_ready", "mcr_fans"}
+    kind : {"deal", "win_by_turn", "win_rate", "mcr_ready", "mcr_fans", "american_lines"}
         What the table holds (see :mod:`mjfast.odds`).
     rules : str, None or sequence
         One rule set or several (rows carry a ``rules`` column). "deal": classical, basic,
         mcr, american; "win_by_turn": classical, basic, mcr, None; "win_rate": classical,
-        basic, mcr; "mcr_ready" and "mcr_fans": mcr. Default "classical" ("mcr" for
-        "mcr_ready" and "mcr_fans").
+        basic, mcr; "mcr_ready" and "mcr_fans": mcr; "american_lines": american. Default
+        "classical" ("mcr" for "mcr_ready" and "mcr_fans", "american" for "american_lines").
     method : {"exact", "monte_carlo"} or None
         "deal": exact (default; the Chinese Official "all" takes about 10 s per seat) or Monte
         Carlo. "win_by_turn" with ``hands``: passed to :func:`mjfast.win_by_turn` (default
@@ -226,8 +230,8 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
     draws : int, default 18
         "win_by_turn": number of draws T.
     samples : int, optional
-        Monte Carlo size: deals for "deal" (default 1,000,000) and "mcr_ready" (default
-        100,000), samples for "win_by_turn" (default 100,000).
+        Monte Carlo size: deals for "deal" (default 1,000,000), "mcr_ready" and
+        "american_lines" (default 100,000), samples for "win_by_turn" (default 100,000).
     games : int, default 2000
         "win_rate" and "mcr_fans": games to simulate (each = 4 hands).
     policies : str or sequence of 4 str
@@ -243,6 +247,8 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
         Return ``table.to_pandas()`` (a DataFrame; needs pandas) instead of the OddsTable.
     min_fan : int, optional
         "mcr_ready" only: the minimum of a valid win, fans without flowers (default 8).
+    card : mjfast.card.Card, path or mapping
+        "american_lines" only (required): the card whose lines the table covers.
 
     Returns
     -------
@@ -261,7 +267,13 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
     - ``min_fan_given_ready``: ``ready_min_fan`` among the ready hands (n = ready count).
 
     Flowers never count; a wait is any kind the hand does not hold four times (other
-    players' tiles are not looked at). The deals are those of ``mjfast.deal(n, rules="mcr",
+    players' tiles are not looked at).
+
+    "american_lines" rows, per seat (``dealer``: 14 tiles, ``non_dealer``: 13), line and
+    ``at_most`` = 0 .. 14: ``p`` = P(the dealt hand is within ``at_most`` tiles of the line),
+    cumulative, so the row ``at_most = 14`` is 1 (``distance`` counts tiles still needed, as
+    :meth:`~mjfast.card.Card.distance`; no exposures, nothing visible). The deals are those
+    of ``mjfast.deal(n, rules="american", seed=seed)``. The deals are those of ``mjfast.deal(n, rules="mcr",
     seed=seed)``: the table is a pure function of (seed, samples, min_fan), whatever
     ``threads``.
 
@@ -286,9 +298,14 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
         raise TypeError(f"as_frame must be True or False, not {type(as_frame).__name__}")
     if min_fan is not None and kind != "mcr_ready":
         raise ValueError(f"min_fan is an option of kind 'mcr_ready' only (got kind {kind!r})")
+    if (card is not None) != (kind == "american_lines"):
+        raise ValueError("card is required by kind 'american_lines' and an option of it only"
+                         f" (got kind {kind!r})")
     if rules is _RULES_DEFAULT:
-        rules = "mcr" if kind in ("mcr_ready", "mcr_fans") else "classical"
-    if kind == "mcr_fans":
+        rules = {"mcr_ready": "mcr", "mcr_fans": "mcr", "american_lines": "american"}.get(kind, "classical")
+    if kind == "american_lines":
+        table = _american_lines_table(_rules_list(rules), card, method, samples, seed, threads, progress)
+    elif kind == "mcr_fans":
         table = _mcr_fans_table(_rules_list(rules), games, policies, seed, threads, progress)
     elif kind == "mcr_ready":
         table = _mcr_ready_table(_rules_list(rules), method, samples, min_fan, seed, threads, progress)
@@ -545,3 +562,56 @@ def _shanten(core, rows: np.ndarray, bits: int, threads: int) -> np.ndarray:
     if len(rows):
         core.shanten_counts_batch(np.ascontiguousarray(rows, dtype=np.uint8), bits, out, threads)
     return out
+
+
+_AMERICAN_LINES_COLUMNS = ("rules", "seat", "tiles", "line", "section", "points", "at_most", "p", "se", "low", "high",
+                           "one_in", "count", "n", "method")
+
+
+def _american_lines_table(rules_list, card, method, samples, seed, threads, progress) -> OddsTable:
+    """Deal-time odds per line of an American card (Monte Carlo; see odds_table)."""
+    from .. import deals
+    from .._runtime.progress import Progress, timed_chunks
+    from .._runtime.seeding import root_key
+    from .._runtime.threads import resolve_threads
+    from .._runtime.validation import check_count
+    from ..card import Card, load_card
+
+    for rules in rules_list:
+        if (rules.name if hasattr(rules, "name") else rules) != "american":
+            raise ValueError(f"american_lines tables are of the American rules; rules must be 'american', got {rules!r}")
+    if method not in (None, "monte_carlo"):
+        raise ValueError(f"american_lines tables are Monte Carlo only; got method={method!r}")
+    if not isinstance(card, Card):
+        card = load_card(card)
+    n = 100_000 if samples is None else check_count(samples, "samples", 1)
+    if not isinstance(progress, bool):
+        raise TypeError(f"progress must be True or False, not {type(progress).__name__}")
+    threads = resolve_threads(threads)
+    key = root_key(seed)
+    n_lines = len(card.ids)
+    counts = np.zeros((2, n_lines, 16), np.int64)        # seat, line, distance 0..14 (15: dead, never here)
+    bar = Progress(n, label="odds-table american_lines", enabled=progress)
+    for lo, m in timed_chunks(0, n, 1 << 16, 1 << 12):
+        d = deals.deal(m, rules="american", seed=key.seed_value(), start=lo, threads=threads)
+        for row, seat in enumerate((0, 1)):
+            h = np.concatenate([d.hands[:, seat], d.bonus[:, seat], d.jokers[:, seat, None]], axis=1)
+            dist = card.distance(np.ascontiguousarray(h, dtype=np.uint8), threads=threads).astype(np.int64)
+            for li in range(n_lines):
+                counts[row, li] += np.bincount(np.minimum(dist[:, li], 15), minlength=16)
+        bar.update(lo + m)
+    bar.close()
+    meta = {"samples": n, "seed": seed_to_json(key.seed_value()), "card": card.name, "lines": list(card.ids)}
+    rows = []
+    for rules in rules_list:
+        label = rules.name if hasattr(rules, "name") else rules
+        for row, (seat, n_tiles) in enumerate(_SEATS):
+            for li, line in enumerate(card.lines):
+                cum = np.cumsum(counts[row, li, :15])
+                for at_most in range(15):
+                    e = Estimate.from_counts(int(cum[at_most]), n)
+                    rows.append({"rules": label, "seat": seat, "tiles": n_tiles, "line": line.id,
+                                 "section": line.section, "points": line.points, "at_most": at_most,
+                                 "p": e.p, "se": e.se, "low": e.low, "high": e.high, "one_in": e.one_in,
+                                 "count": e.count, "n": e.n, "method": "monte_carlo"})
+    return OddsTable("american_lines", _AMERICAN_LINES_COLUMNS, rows, meta)

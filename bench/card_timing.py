@@ -1,0 +1,54 @@
+"""CPU-time medians of the card queries and card play (Markdown rows for bench/README.md).
+
+``PYTHONPATH=src python bench/card_timing.py [n]``: the dealer's 14-tile hands of ``n`` deals
+(default 100,000, seed 1) against the invented 958-variation card
+(tests/data/cards/invented-large.json) and the toy card; single-thread CPU time
+(``time.thread_time``), which other jobs on the machine barely disturb.
+"""
+from __future__ import annotations
+
+import pathlib
+import sys
+import time
+
+import numpy as np
+
+import mjfast
+from mjfast.card import load_card, toy_card
+
+LARGE = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "cards" / "invented-large.json"
+
+
+def _median(f, reps=7):
+    f()
+    ts = []
+    for _ in range(reps):
+        t0 = time.thread_time()
+        r = f()
+        ts.append(time.thread_time() - t0)
+    return float(np.median(ts)), r
+
+
+def main(n: int = 100_000) -> None:
+    d = mjfast.deal(n, rules="american", seed=1)
+    hands = np.ascontiguousarray(np.concatenate([d.hands[:, 0], d.bonus[:, 0], d.jokers[:, 0, None]], axis=1))
+    large, toy = load_card(LARGE), toy_card()
+    print("| row | figure |")
+    print("| --- | ---: |")
+    t, _ = _median(lambda: load_card(LARGE))
+    print(f"| load + compile, 45 lines / 958 variations | {t * 1e3:.1f} ms |")
+    for name, card in (("958 variations", large), ("toy, 195 variations", toy)):
+        t, _ = _median(lambda: card.distance(hands, threads=1))
+        print(f"| all line distances, {name}, 1 thread | {t / n * 1e6:.2f} µs/hand |")
+    t, _ = _median(lambda: large.charleston("1111m 444p 777s 2m 3m 6z"), reps=31)
+    print(f"| charleston choice, 958 variations | {t * 1e3:.2f} ms |")
+    for name, card, games in (("toy card", toy, 2000), ("958 variations", large, 300)):
+        t, r = _median(lambda: mjfast.simulate(games, rules="american", card=card, seed=1, threads=1,
+                                               progress=False), reps=3)
+        print(f"| card-aware greedy play, {name}, 1 thread | {r.turns / t / 1e6:.3f} M turns/s |")
+    t, r = _median(lambda: mjfast.simulate(2000, rules="american", seed=1, threads=1, progress=False), reps=3)
+    print(f"| beginner-hand greedy play (no card), 1 thread | {r.turns / t / 1e6:.3f} M turns/s |")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000)
