@@ -64,6 +64,8 @@ ctypedef struct amrules_t:
     const int32_t* c_points         # (c_lines)
     const uint8_t* c_bonus          # (c_lines): 1 = a jokerless win multiplies the value
     const uint8_t* c_set_sizes      # (35): bit s set when some variation has a set of s of the kind
+    const uint8_t* c_rt             # (36, c_nvar): R transposed (kind-major), for the cache updates
+    const uint8_t* c_ft             # (36, c_nvar): F transposed
     int c_all_joker                 # sets of three or more may be all jokers
     int c_mult                      # the jokerless multiplier
     int c_disc_double               # a discarder pays double
@@ -115,6 +117,14 @@ ctypedef struct amgame_t:
     int call_jokers         # ... and the jokers it takes from her hand
     int pick_d              # card play: the hand's distance when ph_discard evaluated it for the pick (else -1)
     int16_t* vs             # card play: scratch, 2 x c_nvar (per-variation shortfalls) + 5 x c_lines
+    # card play: each seat's cache of per-variation shortfalls (sr >= 64: unusable), kept in step
+    # with its hand by card_sync; c_dv / c_al: distances and alive flags of the last evaluation
+    uint8_t* c_sr
+    uint8_t* c_sf
+    uint8_t* c_dv
+    uint8_t* c_al
+    uint8_t c_snap[4][48]   # the hand each cache describes
+    int c_snap_exp[4]       # ... and its number of exposures (-1: rebuild)
 
 # how a turn starts (g.mode)
 cdef enum:

@@ -36,7 +36,7 @@ from mjfast._kernels.american cimport american_distance
 from mjfast._kernels.american_play cimport am_dist_hist, am_hist, am_top, am_overlap
 from mjfast._kernels.card cimport mj_card_short_sub, mj_card_dead_sub
 from libc.stdint cimport int8_t, int16_t
-from mjfast._kernels.card cimport mj_card_eval
+from mjfast._kernels.card cimport mj_card_eval, mj_card_delta, mj_card_dv
 from libc.stdlib cimport malloc, free
 
 cnp.import_array()
@@ -158,12 +158,8 @@ cdef int card_pick(amgame_t* g, amplayer_t* p, int* d_after) noexcept nogil:
     cdef int16_t* vr = g.vs
     cdef int16_t* vf = g.vs + g.R.c_nvar
     cdef const uint8_t* row
-    if g.pick_d >= 0:                   # ph_discard evaluated the hand (dead variations left out)
-        D = g.pick_d
-        g.pick_d = -1
-    else:
-        card_unseen(g, p, u)
-        D = card_eval(g, p, u, vr, vf, NULL)
+    card_unseen(g, p, u)
+    D = card_eval(g, p, u, vr, vf, NULL)
     for k in range(35):
         if p.h[k]:
             cand[nc] = k
@@ -184,6 +180,182 @@ cdef int card_pick(amgame_t* g, amplayer_t* p, int* d_after) noexcept nogil:
             d = sr + (sf - J if sf > J else 0)
             if d > D + 1:
                 continue
+            row = g.R.c_rows + <Py_ssize_t>v * 96
+            for c in range(nc):
+                k = cand[c]
+                r = row[k] - sR[k]
+                f = row[HROW + k] - sF[k]
+                x = p.h[k]
+                if x <= r:
+                    nd = d + 1
+                elif x <= r + f:
+                    nd = sr + (sf + 1 - J if sf + 1 > J else 0)
+                else:
+                    nd = d
+                if nd < dk[c]:
+                    dk[c] = nd
+                if nd == d:
+                    if d == D:
+                        keep0[c] += 1
+                    else:
+                        keep1[c] += 1
+    best_c = 0
+    for c in range(1, nc):
+        if (dk[c] < dk[best_c] or dk[c] == dk[best_c] and (keep0[c] > keep0[best_c]
+                or keep0[c] == keep0[best_c] and keep1[c] > keep1[best_c])):
+            best_c = c
+    d_after[0] = dk[best_c]
+    return cand[best_c]
+
+
+
+# the cached path: each seat keeps its per-variation shortfalls and updates them by the tiles
+# that changed since (a pass over the variations per tile, no demand rows read), so a turn
+# costs a few passes over bytes instead of a full evaluation of every variation
+
+cdef void card_full(amgame_t* g, int s) noexcept nogil:
+    """Rebuild seat s's cache from its hand and exposures."""
+    cdef amplayer_t* p = &g.p[s]
+    cdef int V = g.R.c_nvar, l, v, a, b
+    cdef uint8_t* sr = g.c_sr + <Py_ssize_t>s * V
+    cdef uint8_t* sf = g.c_sf + <Py_ssize_t>s * V
+    cdef uint8_t sR[HROW]
+    cdef uint8_t sF[HROW]
+    cdef const uint8_t* pR = NULL
+    cdef const uint8_t* pF = NULL
+    cdef const uint8_t* row
+    if p.n_exp:
+        card_subs(g, p, sR, sF)
+        pR = sR
+        pF = sF
+    for l in range(g.R.c_lines):
+        for v in range(g.R.c_line_start[l], g.R.c_line_start[l + 1]):
+            if p.n_exp and (g.R.c_flags[l] & 1 or not card_match(g, p, v)):
+                sr[v] = 99
+                sf[v] = 0
+                continue
+            row = g.R.c_rows + <Py_ssize_t>v * 96
+            mj_card_eval(row, row + HROW, pR, pF, p.h, NULL, 0, &a, &b)
+            sr[v] = <uint8_t>a
+            sf[v] = <uint8_t>b
+    memcpy(g.c_snap[s], p.h, HROW)
+    g.c_snap_exp[s] = p.n_exp
+
+
+cdef void card_sync(amgame_t* g, int s) noexcept nogil:
+    """Bring seat s's cache in step with its hand (a rebuild after a new exposure)."""
+    cdef amplayer_t* p = &g.p[s]
+    cdef int V = g.R.c_nvar, k
+    cdef uint8_t* sr = g.c_sr + <Py_ssize_t>s * V
+    cdef uint8_t* sf = g.c_sf + <Py_ssize_t>s * V
+    cdef uint8_t* snap = g.c_snap[s]
+    cdef uint8_t sR[HROW]
+    cdef uint8_t sF[HROW]
+    if g.c_snap_exp[s] != p.n_exp:
+        card_full(g, s)
+        return
+    card_subs(g, p, sR, sF)
+    for k in range(JOKER):
+        while snap[k] < p.h[k]:
+            mj_card_delta(sr, sf, g.R.c_rt + <Py_ssize_t>k * V, g.R.c_ft + <Py_ssize_t>k * V, sR[k], sF[k],
+                          snap[k], 1, V)
+            snap[k] += 1
+        while snap[k] > p.h[k]:
+            mj_card_delta(sr, sf, g.R.c_rt + <Py_ssize_t>k * V, g.R.c_ft + <Py_ssize_t>k * V, sR[k], sF[k],
+                          snap[k], 0, V)
+            snap[k] -= 1
+    snap[JOKER] = p.h[JOKER]
+
+
+cdef int card_eval_cached(amgame_t* g, int s, const uint8_t* unseen) noexcept nogil:
+    """Seat s's distance to the card from its cache; with `unseen`, over the variations not dead
+    given the unseen tiles (tested level by level from the nearest, so only the near ones are
+    tested). Leaves g.c_dv (255 = unusable or dead) and g.c_al valid for distances <= D + 1."""
+    cdef amplayer_t* p = &g.p[s]
+    cdef int V = g.R.c_nvar, v, L, D, J = p.h[JOKER], a, b
+    cdef uint8_t* sr = g.c_sr + <Py_ssize_t>s * V
+    cdef uint8_t* sf = g.c_sf + <Py_ssize_t>s * V
+    cdef uint8_t* dv = g.c_dv
+    cdef uint8_t* al = g.c_al
+    cdef uint8_t sR[HROW]
+    cdef uint8_t sF[HROW]
+    cdef const uint8_t* pR = NULL
+    cdef const uint8_t* pF = NULL
+    cdef const uint8_t* row
+    cdef bint found
+    card_sync(g, s)
+    D = mj_card_dv(sr, sf, J, dv, V)
+    if D >= 64:
+        return CARD_DEAD
+    if unseen == NULL:
+        return D
+    if p.n_exp:
+        card_subs(g, p, sR, sF)
+        pR = sR
+        pF = sF
+    L = D
+    D = CARD_DEAD
+    while L <= 14:
+        found = False
+        for v in range(V):
+            if dv[v] == L:
+                row = g.R.c_rows + <Py_ssize_t>v * 96
+                if mj_card_eval(row, row + HROW, pR, pF, p.h, unseen, J, &a, &b):
+                    dv[v] = 255
+                else:
+                    found = True
+        if found:
+            D = L
+            break
+        L += 1
+    if D == CARD_DEAD:
+        return CARD_DEAD
+    for v in range(V):
+        if dv[v] == D + 1:
+            row = g.R.c_rows + <Py_ssize_t>v * 96
+            if mj_card_eval(row, row + HROW, pR, pF, p.h, unseen, J, &a, &b):
+                dv[v] = 255
+    return D
+
+
+cdef int card_pick_cached(amgame_t* g, int s, int* d_after) noexcept nogil:
+    """card_pick from seat s's cache (the same choice; see card_pick)."""
+    cdef amplayer_t* p = &g.p[s]
+    cdef uint8_t sR[HROW]
+    cdef uint8_t sF[HROW]
+    cdef uint8_t u[HROW]
+    cdef int cand[36]
+    cdef int dk[36]
+    cdef int keep0[36]
+    cdef int keep1[36]
+    cdef int nc = 0, c, k, v, sr, sf, d, nd, r, f, x, J = p.h[JOKER], best_c, D, V = g.R.c_nvar
+    cdef uint8_t* csr = g.c_sr + <Py_ssize_t>s * V
+    cdef uint8_t* csf = g.c_sf + <Py_ssize_t>s * V
+    cdef const uint8_t* row
+    if g.pick_d >= 0:                   # ph_discard evaluated the hand just now
+        D = g.pick_d
+        g.pick_d = -1
+    else:
+        card_unseen(g, p, u)
+        D = card_eval_cached(g, s, u)
+    for k in range(35):
+        if p.h[k]:
+            cand[nc] = k
+            dk[nc] = D + 1 if D < CARD_DEAD else CARD_DEAD
+            keep0[nc] = 0
+            keep1[nc] = 0
+            nc += 1
+    if nc == 0:
+        d_after[0] = D
+        return JOKER if J else -1
+    if D < CARD_DEAD:
+        card_subs(g, p, sR, sF)
+        for v in range(V):
+            d = g.c_dv[v]
+            if d > D + 1:
+                continue
+            sr = csr[v]
+            sf = csf[v]
             row = g.R.c_rows + <Py_ssize_t>v * 96
             for c in range(nc):
                 k = cand[c]
@@ -304,7 +476,7 @@ cdef void card_record(amgame_t* g, bint after) noexcept nogil:
 cdef inline int gdist(amgame_t* g, amplayer_t* p) noexcept nogil:
     """Distance of p's hand: to the card's lines with a card, else to the beginner hand."""
     if g.R.c_lines:
-        return card_dist(g, p)
+        return card_eval_cached(g, <int>(p - &g.p[0]), NULL)
     return pdist(p)
 
 
@@ -333,7 +505,7 @@ cdef int greedy_pick(amgame_t* g, amplayer_t* p, bint allow_joker, int* d_after)
     cdef int c, k, d, u, i, j, base, best_k = -1, best_d = 99, best_c = 99, best_u = 99
     cdef int need = 4 - p.n_exp, full = 14 - 4 * p.n_exp, J = p.h[JOKER]
     if g.R.c_lines:
-        return card_pick(g, p, d_after)
+        return card_pick_cached(g, <int>(p - &g.p[0]), d_after)
     am_hist(p.h, p.excl, hist)
     am_top(hist, need + 1, top)
     base = full - am_overlap(top, need, J)
@@ -703,6 +875,7 @@ cdef void deal_hand(amgame_t* g) noexcept nogil:
         g.p[s].dead = 0
         g.p[s].n_disc = 0
         g.p[s].plan_valid = 0
+        g.c_snap_exp[s] = -1
     g.t.turn = 0
     g.drawn = -1
     g.exp_jokers = 0
@@ -1073,7 +1246,7 @@ cdef int ph_discard(amgame_t* g) noexcept nogil:
         # card play: a hand whose every line is out of reach (given the tiles its player has not
         # seen) is dead; the greedy pick below reuses this evaluation, dead variations left out
         card_unseen(g, p, u)
-        D = card_eval(g, p, u, g.vs, g.vs + g.R.c_nvar, NULL)
+        D = card_eval_cached(g, cur, u)
         if D >= CARD_DEAD:
             p.dead = 1
             g.t.out[OUT_DEAD + cur] += 1
@@ -1279,6 +1452,7 @@ cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k
         g.vs = <int16_t*>malloc(scratch_bytes(g.R))
         if g.vs == NULL:
             return ADV_ERROR
+        scratch_parts(&g)
     start_game(&g, game_index, k0, k1, policies)
     r = advance(&g)
     free(g.vs)
@@ -1287,7 +1461,19 @@ cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k
 
 
 cdef inline size_t scratch_bytes(const amrules_t* R) noexcept nogil:
-    return sizeof(int16_t) * (2 * R.c_nvar + 5 * R.c_lines + 8)
+    return sizeof(int16_t) * (2 * R.c_nvar + 5 * R.c_lines + 8) + 10 * <size_t>R.c_nvar + 64
+
+
+cdef inline void scratch_parts(amgame_t* g) noexcept nogil:
+    """Point the cache arrays into the scratch block at g.vs."""
+    cdef uint8_t* b = <uint8_t*>(g.vs + 2 * g.R.c_nvar + 5 * g.R.c_lines + 8)
+    cdef int V = g.R.c_nvar, s
+    g.c_sr = b
+    g.c_sf = b + 4 * V
+    g.c_dv = b + 8 * V
+    g.c_al = b + 9 * V
+    for s in range(4):
+        g.c_snap_exp[s] = -1
 
 
 cdef amrules_t make_rules(dict r) except *:
@@ -1315,6 +1501,8 @@ cdef amrules_t make_rules(dict r) except *:
         R.c_points = <const int32_t*>cnp.PyArray_DATA(card["points"])
         R.c_bonus = <const uint8_t*>cnp.PyArray_DATA(card["bonus"])
         R.c_set_sizes = <const uint8_t*>cnp.PyArray_DATA(card["set_sizes"])
+        R.c_rt = <const uint8_t*>cnp.PyArray_DATA(card["rt"])
+        R.c_ft = <const uint8_t*>cnp.PyArray_DATA(card["ft"])
         R.c_all_joker = card["all_joker_sets"]
         R.c_mult = card["multiplier"]
     R.c_disc_double = r.get("discarder_double", 0)
@@ -1345,6 +1533,7 @@ cdef class AmericanTable(Table):
             self.g.vs = <int16_t*>malloc(scratch_bytes(&self.R))
             if self.g.vs == NULL:
                 raise MemoryError()
+            scratch_parts(&self.g)
         self.t = &self.g.t
         self.width = out_width(rules)
         self._out = np.zeros(self.width, np.int32)

@@ -199,4 +199,40 @@ static inline int mj_card_eval(const uint8_t* R, const uint8_t* F, const uint8_t
 #endif
 }
 
+/* Engine cache update: one tile of kind k added (up = 1; h = the count before) or removed
+ * (up = 0; h = the count before) for every variation v of a player's cache. rt/ft: the card's
+ * demand of kind k for every variation (transposed tables), minus the player's exposures sRk /
+ * sFk. A natural place absorbs the change first, then a flexible place, else nothing changes.
+ * Unusable variations (sr >= 64) drift harmlessly within 64..127. */
+static inline void mj_card_delta(uint8_t* sr, uint8_t* sf, const uint8_t* rt, const uint8_t* ft, int sRk, int sFk,
+                                 int h, int up, int nvar) {
+    int v;
+    int hh = up ? h : h - 1;           /* the count below which a place is affected */
+    for (v = 0; v < nvar; v++) {
+        int r = rt[v] > sRk ? rt[v] - sRk : 0;
+        int f = ft[v] > sFk ? ft[v] - sFk : 0;
+        uint8_t m1 = hh < r;
+        uint8_t m2 = (uint8_t)(!m1 & (hh < r + f));
+        if (up) {
+            sr[v] -= m1;
+            sf[v] -= m2;
+        } else {
+            sr[v] += m1;
+            sf[v] += m2;
+        }
+    }
+}
+
+/* dv[v] = sr + max(0, sf - J) for usable variations, 255 otherwise; returns the minimum. */
+static inline int mj_card_dv(const uint8_t* sr, const uint8_t* sf, int J, uint8_t* dv, int nvar) {
+    int v, best = 255;
+    for (v = 0; v < nvar; v++) {
+        int a = sr[v], b = sf[v];
+        int d = a >= 64 ? 255 : a + (b > J ? b - J : 0);
+        dv[v] = (uint8_t)d;
+        best = d < best ? d : best;
+    }
+    return best;
+}
+
 #endif

@@ -12,3 +12,6 @@ cdef extern from "card.h" nogil:
                          const uint8_t* h, const uint8_t* u, int J)
     int mj_card_eval(const uint8_t* R, const uint8_t* F, const uint8_t* sR, const uint8_t* sF,
                      const uint8_t* h, const uint8_t* u, int J, int* sr, int* sf)
+    void mj_card_delta(uint8_t* sr, uint8_t* sf, const uint8_t* rt, const uint8_t* ft, int sRk, int sFk,
+                       int h, int up, int nvar)
+    int mj_card_dv(const uint8_t* sr, const uint8_t* sf, int J, uint8_t* dv, int nvar)

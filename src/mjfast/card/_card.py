@@ -137,8 +137,9 @@ class Card:
         natural tile, the reading mjfast uses for the beginner hand).
     """
 
-    def __init__(self, data: dict, *, _expand_structural: bool = False):
+    def __init__(self, data: dict, *, jokers: int = 8, _expand_structural: bool = False):
         data = _load.check_card(data)
+        jokers = _american.set_jokers(jokers)
         self._data = data
         self.name: str = data["name"]
         self.jokerless_multiplier: int = data["jokerless_multiplier"]
@@ -147,7 +148,7 @@ class Card:
         flags = []
         for li, line in enumerate(data["lines"]):
             comp = _pattern.compile_line(line["id"], line["pattern"], line["vars"],
-                                         all_joker_sets=self.all_joker_sets)
+                                         all_joker_sets=self.all_joker_sets, jokers=jokers)
             if comp.structural and _expand_structural:       # tests: the beginner hand written out
                 comp = _pattern.CompiledLine(_pattern.beginner_variations(), [], False)
                 comp.alternative = [0] * len(comp.variations)
@@ -321,7 +322,7 @@ class Card:
         return _american.set_jokers(jokers)
 
     def _unseen(self, visible: Any, hands: np.ndarray, exps: np.ndarray, n_exp: np.ndarray, jok: np.ndarray,
-                n_jokers: int) -> np.ndarray:
+                n_jokers: int, single: bool = True) -> np.ndarray:
         """(n, 48) unseen counts: copies minus the hand, the player's exposures and ``visible``."""
         n = len(hands)
         if isinstance(visible, str):
@@ -347,7 +348,7 @@ class Card:
             vis = arr.astype(np.int64)
             if vis.min(initial=0) < 0:
                 raise ValueError("visible counts must be non-negative")
-        if len(vis) == 1 and n > 1:
+        if len(vis) == 1 and n != 1:
             vis = np.repeat(vis, n, axis=0)
         if len(vis) != n:
             raise ValueError(f"visible: {len(vis)} rows for {n} hands")
@@ -360,7 +361,8 @@ class Card:
         over = used > copies
         if over.any():
             i, k = np.argwhere(over)[0]
-            raise ValueError(f"hand {i}: {int(used[i, k])} {kind_text(int(k))} between the hand, its exposures and "
+            label = "the hand" if single else f"hand {i}"
+            raise ValueError(f"{label}: {int(used[i, k])} {kind_text(int(k))} between the hand, its exposures and "
                              f"the visible tiles; the set has {int(copies[k])}")
         out = np.zeros((n, _ROW), dtype=np.uint8)
         out[:, :36] = copies - used
@@ -382,7 +384,7 @@ class Card:
         bad = total > 14
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            label = "hand" if single else f"hand {i}"
+            label = "the hand" if single else f"hand {i}"
             raise ValueError(f"{label} holds {int(total[i])} tiles with its exposures; a hand has at most 14")
 
     def _prepare(self, hands, exposures, visible, jokers, what="hands"):
@@ -394,9 +396,11 @@ class Card:
         held = rows[:, JOKER].astype(np.int64) + jok.sum(axis=1)
         if (held > n_jokers).any():
             i = int(np.flatnonzero(held > n_jokers)[0])
-            raise ValueError(f"hand {i} holds {int(held[i])} jokers with its exposures; the set has {n_jokers}")
-        unseen = None if visible is None else self._unseen(visible, rows, exps, n_exp, jok, n_jokers)
-        return rows, single, exps, n_exp, jok.sum(axis=1), unseen
+            label = "the hand" if single else f"hand {i}"
+            raise ValueError(f"{label} holds {int(held[i])} jokers with its exposures; the set has {n_jokers}")
+        unseen = self._unseen(np.zeros(36, np.int64) if visible is None else visible, rows, exps, n_exp, jok,
+                              n_jokers, single)        # checks the copies of every kind
+        return rows, single, exps, n_exp, jok.sum(axis=1), (None if visible is None else unseen)
 
     def distance(self, hands: Any, *, exposures: Any = None, visible: Any = None, jokers: Any = None,
                  threads: Any = None) -> np.ndarray:
@@ -553,11 +557,13 @@ class Card:
         rows, single, exps, n_exp, jok, unseen = self._prepare(hand, exposures, visible, n_jokers, "hand")
         if not single:
             raise ValueError("waits() takes one hand")
+        jok_each = self._exposures(exposures, 1, True)[2]
         total = int(rows[0, :36].sum()) + int(exps[0, 1::2].astype(np.int64).sum())
         if total != 13:
             raise ValueError(f"waits() needs a hand of 13 tiles with its exposures, not {total}")
-        copies = np.array(list(_pattern.COPIES) + [n_jokers])
-        left = copies - rows[0, :36] if unseen is None else unseen[0, :36].astype(np.int64)
+        if unseen is None:
+            unseen = self._unseen(np.zeros(36, np.int64), rows, exps, n_exp, jok_each, n_jokers)
+        left = unseen[0, :36].astype(np.int64)
         cand = [k for k in range(36) if left[k] > 0]
         if not cand:
             return {}
@@ -582,8 +588,8 @@ class Card:
 
         Examples
         --------
-        >>> [c.kind for c in toy_card().callable("111m 4444p 7777s 4z j", "1m")]
-        ['pung', 'kong']
+        >>> [c.kind for c in toy_card().callable("111m 4444p 7777s 4z j", "1m")]   # the quint: toy-3, X = 1
+        ['pung', 'kong', 'quint']
         """
         rows, single, exps, n_exp, jok, _ = self._prepare(hand, exposures, None, None, "hand")
         if not single:
@@ -711,6 +717,7 @@ class Card:
                 "points": np.array([ln.points for ln in self.lines], dtype=np.int32),
                 "bonus": np.array([ln.jokerless_bonus for ln in self.lines], dtype=np.uint8),
                 "set_sizes": set_sizes, "all_joker_sets": int(self.all_joker_sets),
+                "rt": np.ascontiguousarray(self._rows[:, :36].T), "ft": np.ascontiguousarray(self._rows[:, _ROW:_ROW + 36].T),
                 "multiplier": self.jokerless_multiplier,
             }
         return self._kernel
@@ -722,7 +729,7 @@ class Card:
                  "variations": ln.variations, "structural": ln.structural} for ln in self.lines]
 
 
-def load_card(source: Any) -> Card:
+def load_card(source: Any, *, jokers: int = 8) -> Card:
     """Load and compile an ``mjfast-card/1`` card.
 
     Parameters
@@ -730,6 +737,9 @@ def load_card(source: Any) -> Card:
     source : str, os.PathLike or mapping
         A ``.json``, ``.toml`` or ``.yaml``/``.yml`` file (YAML needs PyYAML: the ``yaml`` extra),
         or the same content as a mapping.
+    jokers : int, default 8
+        Jokers in the set the card is played with: a line that needs more (a quint or sextet
+        beyond the copies of its kind) is an error.
 
     Returns
     -------
@@ -749,9 +759,9 @@ def load_card(source: Any) -> Card:
     >>> load_card({"format": "mjfast-card/1", "lines": [{"id": "x", "pattern": "1111a 4444b 7777c QQ", "points": 25}]})
     Traceback (most recent call last):
     ...
-    mjfast.card._pattern.CardError: line 'x', column 19: unknown symbol 'Q' (expected 1-9, 0, D, X/Y + offset, N E W S Z R G F, a trailing a/b/c)
+    mjfast.card.CardError: line 'x', column 19: unknown symbol 'Q' (expected 1-9, 0, D, X/Y + offset, N E W S Z R G F, a trailing a/b/c)
     """
-    return Card(_load.read(source))
+    return Card(_load.read(source), jokers=jokers)
 
 
 TOY_CARD = {

@@ -42,6 +42,9 @@ class CardError(ValueError):
     """A card file or pattern that cannot be compiled (names the line id and the column)."""
 
 
+CardError.__module__ = "mjfast.card"
+
+
 @dataclasses.dataclass(frozen=True)
 class Item:
     """One set of a group before expansion."""
@@ -198,7 +201,7 @@ def _kinds(it: Item, suits: dict[str, str], xv: dict[str, int]) -> list[int]:
 
 
 def compile_line(line_id: str, patterns: Sequence[str], vars_: dict | None, *, all_joker_sets: bool,
-                 limit: int = 200_000) -> CompiledLine:
+                 jokers: int = 8, limit: int = 250_000) -> CompiledLine:
     """Expand a line's patterns into its distinct concrete variations (validated)."""
     if vars_ is not None and not isinstance(vars_, dict):
         raise CardError(f"line {line_id!r}: vars must be a mapping like {{X: [2, 4]}}")
@@ -241,7 +244,7 @@ def compile_line(line_id: str, patterns: Sequence[str], vars_: dict | None, *, a
                         key = tuple(sorted(zip(kinds, (it.size for it in sets))))
                         if key in seen:
                             continue
-                        _check_copies(line_id, key, sets, kinds, all_joker_sets, alt)
+                        _check_copies(line_id, key, sets, kinds, all_joker_sets, alt, jokers)
                         seen[key] = len(seen)
                         alternative.append(a)
                         if len(seen) > limit:
@@ -262,10 +265,18 @@ def _item_text(it: Item) -> str:
 
 
 def _check_copies(line_id: str, key: tuple, sets: Sequence[Item], kinds: Sequence[int], all_joker_sets: bool,
-                  alt: int | None) -> None:
+                  alt: int | None, jokers: int) -> None:
     natural: dict[int, int] = {}
+    total: dict[int, int] = {}
     for k, size in key:
         natural[k] = natural.get(k, 0) + (size if size < 3 else (0 if all_joker_sets else 1))
+        total[k] = total.get(k, 0) + size
+    need = sum(max(0, t - COPIES[k]) for k, t in total.items())
+    if need > jokers:
+        k = max(total, key=lambda kk: total[kk] - COPIES[kk])
+        col = next(it.column for it, kk in zip(sets, kinds) if kk == k)
+        raise _err(line_id, col, f"needs {need} jokers beyond the copies of its tiles; the set has {jokers} "
+                                 "(load_card(..., jokers=N) for a larger set)", alt)
     for k, n in natural.items():
         if n > COPIES[k]:
             col = next(it.column for it, kk in zip(sets, kinds) if kk == k)

@@ -61,7 +61,10 @@ class Batch:
 
 
 def _sizes_text(mask: int) -> str:
-    return " or ".join(str(s) for s in range(64) if (mask >> s) & 1)
+    sizes = [s for s in range(64) if (mask >> s) & 1]
+    if len(sizes) > 2 and sizes == list(range(sizes[0], sizes[-1] + 1)):
+        return f"{sizes[0]}-{sizes[-1]} tiles"
+    return " or ".join(str(s) for s in sizes)
 
 
 def _from_text(text: str, what: str) -> np.ndarray:
