@@ -123,6 +123,8 @@ ctypedef struct amgame_t:
     uint8_t* c_sf
     uint8_t* c_dv
     uint8_t* c_al
+    int32_t* c_near         # the variations within one tile of the best, not dead (after card_eval_cached with unseen)
+    int c_nnear
     uint8_t c_snap[4][48]   # the hand each cache describes
     int c_snap_exp[4]       # ... and its number of exposures (-1: rebuild)
 

@@ -36,7 +36,7 @@ from mjfast._kernels.american cimport american_distance
 from mjfast._kernels.american_play cimport am_dist_hist, am_hist, am_top, am_overlap
 from mjfast._kernels.card cimport mj_card_short_sub, mj_card_dead_sub
 from libc.stdint cimport int8_t, int16_t
-from mjfast._kernels.card cimport mj_card_eval, mj_card_delta, mj_card_dv
+from mjfast._kernels.card cimport mj_card_eval, mj_card_delta, mj_card_dv, mj_card_level
 from libc.stdlib cimport malloc, free
 
 cnp.import_array()
@@ -269,52 +269,49 @@ cdef void card_sync(amgame_t* g, int s) noexcept nogil:
 
 cdef int card_eval_cached(amgame_t* g, int s, const uint8_t* unseen) noexcept nogil:
     """Seat s's distance to the card from its cache; with `unseen`, over the variations not dead
-    given the unseen tiles (tested level by level from the nearest, so only the near ones are
-    tested). Leaves g.c_dv (255 = unusable or dead) and g.c_al valid for distances <= D + 1."""
+    given the unseen tiles, tested level by level from the nearest (only the near ones are
+    tested). Then g.c_dv holds the distances (255: unusable or found dead) and g.c_near the
+    live variations within one tile of the best."""
     cdef amplayer_t* p = &g.p[s]
-    cdef int V = g.R.c_nvar, v, L, D, J = p.h[JOKER], a, b
+    cdef int V = g.R.c_nvar, v, i, n, L, D, Dall, J = p.h[JOKER], a, b, base
     cdef uint8_t* sr = g.c_sr + <Py_ssize_t>s * V
     cdef uint8_t* sf = g.c_sf + <Py_ssize_t>s * V
     cdef uint8_t* dv = g.c_dv
-    cdef uint8_t* al = g.c_al
+    cdef int32_t* near = g.c_near
     cdef uint8_t sR[HROW]
     cdef uint8_t sF[HROW]
     cdef const uint8_t* pR = NULL
     cdef const uint8_t* pF = NULL
     cdef const uint8_t* row
-    cdef bint found
     card_sync(g, s)
-    D = mj_card_dv(sr, sf, J, dv, V)
-    if D >= 64:
+    Dall = mj_card_dv(sr, sf, J, dv, V)
+    g.c_nnear = 0
+    if Dall >= 64:
         return CARD_DEAD
     if unseen == NULL:
-        return D
+        return Dall
     if p.n_exp:
         card_subs(g, p, sR, sF)
         pR = sR
         pF = sF
-    L = D
     D = CARD_DEAD
-    while L <= 14:
-        found = False
-        for v in range(V):
-            if dv[v] == L:
-                row = g.R.c_rows + <Py_ssize_t>v * 96
-                if mj_card_eval(row, row + HROW, pR, pF, p.h, unseen, J, &a, &b):
-                    dv[v] = 255
-                else:
-                    found = True
-        if found:
-            D = L
-            break
-        L += 1
-    if D == CARD_DEAD:
-        return CARD_DEAD
-    for v in range(V):
-        if dv[v] == D + 1:
+    L = Dall
+    while L <= 15:
+        base = g.c_nnear
+        n = mj_card_level(dv, V, L, near + base)
+        for i in range(n):
+            v = near[base + i]          # alive ones are compacted to the front: never ahead of i
             row = g.R.c_rows + <Py_ssize_t>v * 96
             if mj_card_eval(row, row + HROW, pR, pF, p.h, unseen, J, &a, &b):
                 dv[v] = 255
+            else:
+                near[g.c_nnear] = v
+                g.c_nnear += 1
+                if D == CARD_DEAD:
+                    D = L
+        if D != CARD_DEAD and L >= D + 1:
+            break
+        L += 1
     return D
 
 
@@ -328,7 +325,7 @@ cdef int card_pick_cached(amgame_t* g, int s, int* d_after) noexcept nogil:
     cdef int dk[36]
     cdef int keep0[36]
     cdef int keep1[36]
-    cdef int nc = 0, c, k, v, sr, sf, d, nd, r, f, x, J = p.h[JOKER], best_c, D, V = g.R.c_nvar
+    cdef int nc = 0, c, k, v, i, sr, sf, d, nd, r, f, x, J = p.h[JOKER], best_c, D, V = g.R.c_nvar
     cdef uint8_t* csr = g.c_sr + <Py_ssize_t>s * V
     cdef uint8_t* csf = g.c_sf + <Py_ssize_t>s * V
     cdef const uint8_t* row
@@ -350,10 +347,9 @@ cdef int card_pick_cached(amgame_t* g, int s, int* d_after) noexcept nogil:
         return JOKER if J else -1
     if D < CARD_DEAD:
         card_subs(g, p, sR, sF)
-        for v in range(V):
+        for i in range(g.c_nnear):
+            v = g.c_near[i]
             d = g.c_dv[v]
-            if d > D + 1:
-                continue
             sr = csr[v]
             sf = csf[v]
             row = g.R.c_rows + <Py_ssize_t>v * 96
@@ -1461,7 +1457,7 @@ cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k
 
 
 cdef inline size_t scratch_bytes(const amrules_t* R) noexcept nogil:
-    return sizeof(int16_t) * (2 * R.c_nvar + 5 * R.c_lines + 8) + 10 * <size_t>R.c_nvar + 64
+    return sizeof(int16_t) * (2 * R.c_nvar + 5 * R.c_lines + 8) + 14 * <size_t>R.c_nvar + 64
 
 
 cdef inline void scratch_parts(amgame_t* g) noexcept nogil:
@@ -1472,6 +1468,7 @@ cdef inline void scratch_parts(amgame_t* g) noexcept nogil:
     g.c_sf = b + 4 * V
     g.c_dv = b + 8 * V
     g.c_al = b + 9 * V
+    g.c_near = <int32_t*>(b + 10 * V + (-(10 * V) & 3))     # 4-byte aligned
     for s in range(4):
         g.c_snap_exp[s] = -1
 

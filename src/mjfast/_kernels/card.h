@@ -203,12 +203,34 @@ static inline int mj_card_eval(const uint8_t* R, const uint8_t* F, const uint8_t
  * (up = 0; h = the count before) for every variation v of a player's cache. rt/ft: the card's
  * demand of kind k for every variation (transposed tables), minus the player's exposures sRk /
  * sFk. A natural place absorbs the change first, then a flexible place, else nothing changes.
- * Unusable variations (sr >= 64) drift harmlessly within 64..127. */
+ * Unusable variations (sr >= 64) drift harmlessly within 64..127. 16 variations per step. */
 static inline void mj_card_delta(uint8_t* sr, uint8_t* sf, const uint8_t* rt, const uint8_t* ft, int sRk, int sFk,
                                  int h, int up, int nvar) {
-    int v;
-    int hh = up ? h : h - 1;           /* the count below which a place is affected */
-    for (v = 0; v < nvar; v++) {
+    int v = 0;
+    int hh = up ? h : h - 1;           /* a place is affected when hh < its demand */
+#ifdef MJ_CARD_SSE2
+    __m128i z = _mm_setzero_si128(), one = _mm_set1_epi8(1);
+    __m128i vR = _mm_set1_epi8((char)sRk), vF = _mm_set1_epi8((char)sFk), vh = _mm_set1_epi8((char)hh);
+    for (; v + 16 <= nvar; v += 16) {
+        __m128i r = _mm_subs_epu8(_mm_loadu_si128((const __m128i*)(rt + v)), vR);
+        __m128i f = _mm_subs_epu8(_mm_loadu_si128((const __m128i*)(ft + v)), vF);
+        __m128i m1 = _mm_andnot_si128(_mm_cmpeq_epi8(_mm_subs_epu8(r, vh), z), one);
+        __m128i m2 = _mm_andnot_si128(_mm_cmpeq_epi8(_mm_subs_epu8(_mm_adds_epu8(r, f), vh), z), one);
+        __m128i a = _mm_loadu_si128((const __m128i*)(sr + v));
+        __m128i b = _mm_loadu_si128((const __m128i*)(sf + v));
+        m2 = _mm_andnot_si128(m1, m2);
+        if (up) {
+            a = _mm_sub_epi8(a, m1);
+            b = _mm_sub_epi8(b, m2);
+        } else {
+            a = _mm_add_epi8(a, m1);
+            b = _mm_add_epi8(b, m2);
+        }
+        _mm_storeu_si128((__m128i*)(sr + v), a);
+        _mm_storeu_si128((__m128i*)(sf + v), b);
+    }
+#endif
+    for (; v < nvar; v++) {
         int r = rt[v] > sRk ? rt[v] - sRk : 0;
         int f = ft[v] > sFk ? ft[v] - sFk : 0;
         uint8_t m1 = hh < r;
@@ -223,16 +245,57 @@ static inline void mj_card_delta(uint8_t* sr, uint8_t* sf, const uint8_t* rt, co
     }
 }
 
-/* dv[v] = sr + max(0, sf - J) for usable variations, 255 otherwise; returns the minimum. */
+/* dv[v] = sr + max(0, sf - J) for usable variations (sr < 64), 255 otherwise; returns the minimum. */
 static inline int mj_card_dv(const uint8_t* sr, const uint8_t* sf, int J, uint8_t* dv, int nvar) {
-    int v, best = 255;
-    for (v = 0; v < nvar; v++) {
+    int v = 0, best = 255;
+#ifdef MJ_CARD_SSE2
+    __m128i vJ = _mm_set1_epi8((char)J), lim = _mm_set1_epi8(63), m = _mm_set1_epi8((char)0xFF);
+    for (; v + 16 <= nvar; v += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i*)(sr + v));
+        __m128i b = _mm_loadu_si128((const __m128i*)(sf + v));
+        __m128i d = _mm_or_si128(_mm_adds_epu8(a, _mm_subs_epu8(b, vJ)), _mm_cmpgt_epi8(a, lim));
+        _mm_storeu_si128((__m128i*)(dv + v), d);
+        m = _mm_min_epu8(m, d);
+    }
+    m = _mm_min_epu8(m, _mm_srli_si128(m, 8));
+    m = _mm_min_epu8(m, _mm_srli_si128(m, 4));
+    m = _mm_min_epu8(m, _mm_srli_si128(m, 2));
+    m = _mm_min_epu8(m, _mm_srli_si128(m, 1));
+    best = _mm_cvtsi128_si32(m) & 0xFF;
+#endif
+    for (; v < nvar; v++) {
         int a = sr[v], b = sf[v];
         int d = a >= 64 ? 255 : a + (b > J ? b - J : 0);
         dv[v] = (uint8_t)d;
         best = d < best ? d : best;
     }
     return best;
+}
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+static inline int mj_card_ctz(unsigned x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
+#else
+static inline int mj_card_ctz(unsigned x) { return __builtin_ctz(x); }
+#endif
+
+/* idx[0..n) = the variations with dv[v] == L, in order; returns n. */
+static inline int mj_card_level(const uint8_t* dv, int nvar, int L, int32_t* idx) {
+    int v = 0, n = 0;
+#ifdef MJ_CARD_SSE2
+    __m128i vL = _mm_set1_epi8((char)L);
+    for (; v + 16 <= nvar; v += 16) {
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(dv + v)), vL));
+        while (mask) {
+            idx[n++] = v + mj_card_ctz(mask);
+            mask &= mask - 1;
+        }
+    }
+#endif
+    for (; v < nvar; v++)
+        if (dv[v] == L)
+            idx[n++] = v;
+    return n;
 }
 
 #endif

@@ -1,6 +1,6 @@
 # cython: language_level=3
 # C helpers of card.h: one variation's shortfalls and its dead test (see card.h).
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, int32_t
 
 cdef extern from "card.h" nogil:
     int MJ_CARD_ROW
@@ -15,3 +15,4 @@ cdef extern from "card.h" nogil:
     void mj_card_delta(uint8_t* sr, uint8_t* sf, const uint8_t* rt, const uint8_t* ft, int sRk, int sFk,
                        int h, int up, int nvar)
     int mj_card_dv(const uint8_t* sr, const uint8_t* sf, int J, uint8_t* dv, int nvar)
+    int mj_card_level(const uint8_t* dv, int nvar, int L, int32_t* idx)
