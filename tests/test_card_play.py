@@ -6,11 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import pathlib
+
 import mjfast
 from mjfast import tiles
-from mjfast.card import DEAD, toy_card
+from mjfast.card import DEAD, load_card, toy_card
 
 CARD = toy_card()
+LARGE = load_card(pathlib.Path(__file__).parent / "data" / "cards" / "invented-large.json")
 KIND = {tiles.american_kind_name(k): k for k in range(36)}
 
 
@@ -28,6 +31,7 @@ def _exposures(exps):
 
 def referee(log, rules):
     """Replay the events; assert the rules; return the number of wins checked."""
+    card = rules.card
     hand = [np.zeros(36, np.int64) for _ in range(4)]
     exps: list[list] = [[] for _ in range(4)]
     visible = np.zeros(36, np.int64)
@@ -69,8 +73,8 @@ def referee(log, rules):
             exps[s].append([k, size, jk])
             # the exposure must be a whole set of some open line (with the earlier exposures)
             h43 = _row43(hand[s] + np.eye(36, dtype=np.int64)[k] * 0)
-            d = CARD.distance(h43, exposures=_exposures(exps[s]))
-            open_ = [i for i, ln in enumerate(CARD.lines) if not ln.concealed]
+            d = card.distance(h43, exposures=_exposures(exps[s]))
+            open_ = [i for i, ln in enumerate(card.lines) if not ln.concealed]
             assert min(int(d[i]) for i in open_) < DEAD, f"call {e} fits no line"
         elif t == "joker_exchange":
             k, owner = KIND[e["tile"]], e["owner"]
@@ -88,7 +92,7 @@ def referee(log, rules):
             if not e["self_drawn"]:
                 hand[s][last_discard[1]] += 1
                 visible[last_discard[1]] -= 1
-            m = CARD.match(_row43(hand[s]), exposures=_exposures(exps[s]))
+            m = card.match(_row43(hand[s]), exposures=_exposures(exps[s]))
             assert m is not None, f"win on an incomplete hand: {hand[s]} {exps[s]}"
             value = m.value * (2 if e["self_drawn"] else 1)
             pending = {"winner": s, "value": value, "discarder": e["discarder"]}
@@ -112,7 +116,7 @@ def referee(log, rules):
             for k, size, jk in exps[s]:        # visible= is what lies outside the own hand and exposures
                 vis[k] -= size - jk
                 vis[35] -= jk
-            d = CARD.distance(h43, exposures=_exposures(exps[s]) or None, visible=vis, jokers=rules.jokers)
+            d = card.distance(h43, exposures=_exposures(exps[s]) or None, visible=vis, jokers=rules.jokers)
             assert (d == DEAD).all(), f"dead hand with a live line: {d}"
         for p in range(4):
             assert (hand[p] >= 0).all(), f"negative count after {e}"
@@ -124,6 +128,20 @@ def test_referee_greedy(game):
     rules = mjfast.game_rules("american", card=CARD)
     log = mjfast.replay(7, game, rules=rules)
     referee(log, rules)
+
+
+@pytest.mark.parametrize("game", range(4))
+def test_referee_large_card(game):
+    rules = mjfast.game_rules("american", card=LARGE)
+    referee(mjfast.replay(11, game, rules=rules), rules)
+
+
+@pytest.mark.slow
+def test_referee_many_games():
+    for card, seed in ((CARD, 21), (LARGE, 22)):
+        rules = mjfast.game_rules("american", card=card)
+        for game in range(60):
+            referee(mjfast.replay(seed, game, rules=rules), rules)
 
 
 def test_referee_discarder_pays_double_and_random():

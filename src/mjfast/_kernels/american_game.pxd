@@ -66,6 +66,9 @@ ctypedef struct amrules_t:
     const uint8_t* c_set_sizes      # (35): bit s set when some variation has a set of s of the kind
     const uint8_t* c_rt             # (36, c_nvar): R transposed (kind-major), for the cache updates
     const uint8_t* c_ft             # (36, c_nvar): F transposed
+    const int32_t* c_set_off        # (35 * 4 + 1): the variations holding a set (kind k, size s) are
+    const int32_t* c_set_idx        # c_set_idx[c_set_off[4k + s - 3] : c_set_off[4k + s - 2]]
+    const uint8_t* c_vconc          # (c_nvar): the variation's line is concealed
     int c_all_joker                 # sets of three or more may be all jokers
     int c_mult                      # the jokerless multiplier
     int c_disc_double               # a discarder pays double

@@ -137,78 +137,6 @@ cdef int card_eval(amgame_t* g, amplayer_t* p, const uint8_t* unseen, int16_t* s
     return best
 
 
-cdef int card_pick(amgame_t* g, amplayer_t* p, int* d_after) noexcept nogil:
-    """The tile the card greedy gives up (variations dead given the unseen tiles left out): the
-    lowest card distance after removing it, then the
-    most variations within one tile of the best that keep their distance (those at the best
-    first), then the lowest kind; never a joker while it holds another tile.
-
-    Removing a tile of kind k from a variation's view changes its shortfalls by one at most:
-    a natural place (h_k <= R_k), a flexible place (h_k <= R_k + F_k) or nothing; only
-    variations within one tile of the best distance D can give D or D + 1, and D + 1 is always
-    reachable."""
-    cdef uint8_t sR[HROW]
-    cdef uint8_t sF[HROW]
-    cdef int cand[36]
-    cdef int dk[36]
-    cdef int keep0[36]
-    cdef int keep1[36]
-    cdef int nc = 0, c, k, v, sr, sf, d, nd, r, f, x, J = p.h[JOKER], best_c = -1, D
-    cdef uint8_t u[HROW]
-    cdef int16_t* vr = g.vs
-    cdef int16_t* vf = g.vs + g.R.c_nvar
-    cdef const uint8_t* row
-    card_unseen(g, p, u)
-    D = card_eval(g, p, u, vr, vf, NULL)
-    for k in range(35):
-        if p.h[k]:
-            cand[nc] = k
-            dk[nc] = D + 1 if D < CARD_DEAD else CARD_DEAD
-            keep0[nc] = 0
-            keep1[nc] = 0
-            nc += 1
-    if nc == 0:
-        d_after[0] = D
-        return JOKER if J else -1
-    if D < CARD_DEAD:
-        card_subs(g, p, sR, sF)
-        for v in range(g.R.c_nvar):
-            sr = vr[v]
-            if sr >= 99:
-                continue
-            sf = vf[v]
-            d = sr + (sf - J if sf > J else 0)
-            if d > D + 1:
-                continue
-            row = g.R.c_rows + <Py_ssize_t>v * 96
-            for c in range(nc):
-                k = cand[c]
-                r = row[k] - sR[k]
-                f = row[HROW + k] - sF[k]
-                x = p.h[k]
-                if x <= r:
-                    nd = d + 1
-                elif x <= r + f:
-                    nd = sr + (sf + 1 - J if sf + 1 > J else 0)
-                else:
-                    nd = d
-                if nd < dk[c]:
-                    dk[c] = nd
-                if nd == d:
-                    if d == D:
-                        keep0[c] += 1
-                    else:
-                        keep1[c] += 1
-    best_c = 0
-    for c in range(1, nc):
-        if (dk[c] < dk[best_c] or dk[c] == dk[best_c] and (keep0[c] > keep0[best_c]
-                or keep0[c] == keep0[best_c] and keep1[c] > keep1[best_c])):
-            best_c = c
-    d_after[0] = dk[best_c]
-    return cand[best_c]
-
-
-
 # the cached path: each seat keeps its per-variation shortfalls and updates them by the tiles
 # that changed since (a pass over the variations per tile, no demand rows read), so a turn
 # costs a few passes over bytes instead of a full evaluation of every variation
@@ -316,7 +244,15 @@ cdef int card_eval_cached(amgame_t* g, int s, const uint8_t* unseen) noexcept no
 
 
 cdef int card_pick_cached(amgame_t* g, int s, int* d_after) noexcept nogil:
-    """card_pick from seat s's cache (the same choice; see card_pick)."""
+    """The tile the card greedy gives up, from seat s's cache (variations dead given the unseen
+    tiles left out): the lowest card distance after removing it, then the most variations
+    within one tile of the best that keep their distance (those at the best first), then the
+    lowest kind; never a joker while it holds another tile.
+
+    Removing a tile of kind k from a variation's view changes its shortfalls by one at most:
+    a natural place (h_k <= R_k), a flexible place (h_k <= R_k + F_k) or nothing; only
+    variations within one tile of the best distance D can give D or D + 1, and D + 1 is always
+    reachable."""
     cdef amplayer_t* p = &g.p[s]
     cdef uint8_t sR[HROW]
     cdef uint8_t sF[HROW]
@@ -384,6 +320,115 @@ cdef int card_dist(amgame_t* g, amplayer_t* p) noexcept nogil:
     return card_eval(g, p, NULL, NULL, NULL, NULL)
 
 
+cdef int card_call_after(amgame_t* g, int s, int k, int sz, int nat, int jj) noexcept nogil:
+    """The greedy distance after calling discard k for an exposure of sz tiles (nat naturals and
+    jj jokers from the hand) and the best discard then: what card_pick gives for the hand after
+    the call, computed from seat s's cache over only the variations holding such a set (the
+    card's index of sets), the others being dead after this exposure. CARD_DEAD: none fits."""
+    cdef amplayer_t* p = &g.p[s]
+    cdef int V = g.R.c_nvar, keep = 0 if g.R.c_all_joker else 1, J = p.h[JOKER], J2 = J - jj
+    cdef int hk = p.h[k], hk2 = hk - nat, m = 0, j, e, i, v, c, cnt, r, f, r2, f2, a, b, d, D, nc = 0, x, nd
+    cdef int lo = g.R.c_set_off[k * 4 + sz - 3], hi = g.R.c_set_off[k * 4 + sz - 3 + 1]
+    cdef uint8_t* csr
+    cdef uint8_t* csf
+    cdef int16_t* ta = g.vs
+    cdef int16_t* tb = g.vs + V
+    cdef uint8_t sR[HROW]
+    cdef uint8_t sF[HROW]
+    cdef uint8_t u[HROW]
+    cdef int cand[36]
+    cdef int dk[36]
+    cdef const uint8_t* row
+    cdef int best
+    if lo == hi:
+        return CARD_DEAD
+    card_sync(g, s)
+    csr = g.c_sr + <Py_ssize_t>s * V
+    csf = g.c_sf + <Py_ssize_t>s * V
+    card_subs(g, p, sR, sF)
+    card_unseen(g, p, u)                # the exposure moves tiles from hand to view: unseen unchanged
+    for e in range(p.n_exp):
+        if p.exp_kind[e] == k and p.exp_size[e] == sz:
+            m += 1
+    D = CARD_DEAD
+    for i in range(hi - lo):
+        v = g.R.c_set_idx[lo + i]
+        ta[i] = 99
+        if csr[v] >= 64 or g.R.c_vconc[v]:         # concealed lines die with any exposure
+            continue
+        if m:                           # it needs one more such set than already exposed
+            cnt = 0
+            for j in range(4):
+                cnt += g.R.c_xk[4 * v + j] == k and g.R.c_xs[4 * v + j] == sz
+            if cnt <= m:
+                continue
+        row = g.R.c_rows + <Py_ssize_t>v * 96
+        r = row[k] - sR[k]
+        f = row[HROW + k] - sF[k]
+        r2 = r - keep
+        f2 = f - (sz - keep)
+        a = csr[v] - (r - hk if r > hk else 0) + (r2 - hk2 if r2 > hk2 else 0)
+        b = (csf[v] - ((f - (hk - r if hk > r else 0)) if f > (hk - r if hk > r else 0) else 0)
+             + ((f2 - (hk2 - r2 if hk2 > r2 else 0)) if f2 > (hk2 - r2 if hk2 > r2 else 0) else 0))
+        ta[i] = <int16_t>a
+        tb[i] = <int16_t>b
+    # the hand after the call, for the dead tests and the discard
+    sR[k] += keep
+    sF[k] += sz - keep
+    p.h[k] = hk2
+    p.h[JOKER] = J2
+    for i in range(hi - lo):
+        if ta[i] >= 99:
+            continue
+        v = g.R.c_set_idx[lo + i]
+        row = g.R.c_rows + <Py_ssize_t>v * 96
+        if mj_card_eval(row, row + HROW, sR, sF, p.h, u, J2, &a, &b):
+            ta[i] = 99
+            continue
+        d = ta[i] + (tb[i] - J2 if tb[i] > J2 else 0)
+        if d < D:
+            D = d
+    best = D
+    if D < CARD_DEAD:
+        for c in range(35):
+            if p.h[c]:
+                cand[nc] = c
+                dk[nc] = D + 1
+                nc += 1
+        if nc == 0:
+            best = D
+        else:
+            for i in range(hi - lo):
+                if ta[i] >= 99:
+                    continue
+                a = ta[i]
+                b = tb[i]
+                d = a + (b - J2 if b > J2 else 0)
+                if d > D + 1:
+                    continue
+                v = g.R.c_set_idx[lo + i]
+                row = g.R.c_rows + <Py_ssize_t>v * 96
+                for c in range(nc):
+                    x = cand[c]
+                    r = row[x] - sR[x]
+                    f = row[HROW + x] - sF[x]
+                    if p.h[x] <= r:
+                        nd = d + 1
+                    elif p.h[x] <= r + f:
+                        nd = a + (b + 1 - J2 if b + 1 > J2 else 0)
+                    else:
+                        nd = d
+                    if nd < dk[c]:
+                        dk[c] = nd
+            best = dk[0]
+            for c in range(1, nc):
+                if dk[c] < best:
+                    best = dk[c]
+    p.h[k] = hk
+    p.h[JOKER] = J
+    return best
+
+
 cdef int card_call(amgame_t* g, int s, int k, bint greedy, int* size, int* jokers) noexcept nogil:
     """The exposure seat s would make with discard k: sizes its card allows for the kind,
     naturals from hand first and jokers for the rest; the size with the lowest distance after
@@ -404,15 +449,19 @@ cdef int card_call(amgame_t* g, int s, int k, bint greedy, int* size, int* joker
         jj = sz - 1 - nat
         if jj > p.h[JOKER] or (greedy and nat == 0):
             continue
+        if greedy:
+            d = card_call_after(g, s, k, sz, nat, jj)
+            if d < best:
+                best = d
+                size[0] = sz
+                jokers[0] = jj
+            continue
         p.h[k] -= nat
         p.h[JOKER] -= jj
         p.exp_kind[n] = <uint8_t>k
         p.exp_size[n] = <uint8_t>sz
         p.n_exp = n + 1
-        if greedy:
-            card_pick(g, p, &d)
-        else:
-            d = card_dist(g, p)
+        d = card_dist(g, p)
         p.n_exp = n
         p.h[JOKER] += jj
         p.h[k] += nat
@@ -1499,6 +1548,9 @@ cdef amrules_t make_rules(dict r) except *:
         R.c_bonus = <const uint8_t*>cnp.PyArray_DATA(card["bonus"])
         R.c_set_sizes = <const uint8_t*>cnp.PyArray_DATA(card["set_sizes"])
         R.c_rt = <const uint8_t*>cnp.PyArray_DATA(card["rt"])
+        R.c_set_off = <const int32_t*>cnp.PyArray_DATA(card["set_off"])
+        R.c_set_idx = <const int32_t*>cnp.PyArray_DATA(card["set_idx"])
+        R.c_vconc = <const uint8_t*>cnp.PyArray_DATA(card["vconc"])
         R.c_ft = <const uint8_t*>cnp.PyArray_DATA(card["ft"])
         R.c_all_joker = card["all_joker_sets"]
         R.c_mult = card["multiplier"]

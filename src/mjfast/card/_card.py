@@ -718,9 +718,25 @@ class Card:
                 "bonus": np.array([ln.jokerless_bonus for ln in self.lines], dtype=np.uint8),
                 "set_sizes": set_sizes, "all_joker_sets": int(self.all_joker_sets),
                 "rt": np.ascontiguousarray(self._rows[:, :36].T), "ft": np.ascontiguousarray(self._rows[:, _ROW:_ROW + 36].T),
+                **self._set_index(),
+                "vconc": np.repeat(self._flags & _FLAG_CONCEALED, [ln.variations for ln in self.lines]).astype(np.uint8),
                 "multiplier": self.jokerless_multiplier,
             }
         return self._kernel
+
+    def _set_index(self) -> dict:
+        """For each (kind, size 3-6): the variations holding such a set (CSR arrays)."""
+        lists: list[list[int]] = [[] for _ in range(35 * 4)]
+        for v in range(len(self._xk)):
+            seen = set()
+            for k, sz in zip(self._xk[v], self._xs[v]):
+                if sz and (k, sz) not in seen:
+                    seen.add((int(k), int(sz)))
+                    lists[int(k) * 4 + int(sz) - 3].append(v)
+        off = np.zeros(35 * 4 + 1, dtype=np.int32)
+        np.cumsum([len(x) for x in lists], out=off[1:])
+        idx = np.array([v for x in lists for v in x], dtype=np.int32)
+        return {"set_off": off, "set_idx": idx if len(idx) else np.zeros(1, np.int32)}
 
     def line_table(self) -> list[dict]:
         """One dict per line: id, section, points, concealed, jokerless_bonus, patterns, variations."""
