@@ -186,3 +186,27 @@ def test_without_card_results_unchanged():
     r = mjfast.simulate(20, rules="american", seed=1, progress=False)
     assert "lines" not in r.to_dict() and "card" not in r.to_dict()["options"]
     assert r.lines is None
+
+
+def test_odds_table_american_lines():
+    t = mjfast.odds_table("american_lines", card=CARD, samples=3000, seed=4, progress=False)
+    assert t.kind == "american_lines" and len(t) == 2 * 10 * 15
+    rows = [r for r in t.rows if r["seat"] == "dealer" and r["line"] == "toy-2"]
+    ps = [r["p"] for r in rows]
+    assert ps == sorted(ps) and ps[-1] == 1.0 and all(r["n"] == 3000 for r in rows)
+    # the same deals whatever the threads, and equal to counting the deals by hand
+    t1 = mjfast.odds_table("american_lines", card=CARD, samples=3000, seed=4, progress=False, threads=1)
+    assert t1.rows == t.rows
+    d = mjfast.deal(3000, rules="american", seed=4)
+    h = np.concatenate([d.hands[:, 0], d.bonus[:, 0], d.jokers[:, 0, None]], axis=1)
+    dist = CARD.distance(h)[:, CARD.line_index("toy-2")]
+    assert [r["count"] for r in rows] == [int((dist <= a).sum()) for a in range(15)]
+
+
+def test_odds_table_american_lines_errors():
+    with pytest.raises(ValueError, match="card is required"):
+        mjfast.odds_table("american_lines", progress=False)
+    with pytest.raises(ValueError, match="card"):
+        mjfast.odds_table("deal", card=CARD, progress=False)
+    with pytest.raises(ValueError, match="american"):
+        mjfast.odds_table("american_lines", card=CARD, rules="classical", progress=False)
