@@ -17,7 +17,7 @@ MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._runtime.threads", 
            "mjfast.hands._random", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.exact", "mjfast.rules",
            "mjfast.game", "mjfast.game.runner", "mjfast.game.policy", "mjfast.game.log", "mjfast.game.charleston",
            "mjfast.hands._american", "mjfast.game.encodings", "mjfast.env._vec",
-           "mjfast.env._decisions", "mjfast.mcr"]
+           "mjfast.env._decisions", "mjfast.mcr", "mjfast.card._stats"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -41,6 +41,12 @@ def test_readme_examples():
     readme = pathlib.Path(__file__).resolve().parents[1] / "README.md"
     res = doctest.testfile(str(readme), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert res.failed == 0 and res.attempted > 5
+
+
+def test_american_cards_page_examples():
+    page = pathlib.Path(__file__).resolve().parents[1] / "docs" / "american-cards.md"
+    res = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert res.failed == 0 and res.attempted >= 3
 
 
 def test_every_public_function_has_an_example():

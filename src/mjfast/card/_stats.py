@@ -29,7 +29,7 @@ class LineStats:
     >>> st = r.lines
     >>> int(st.wins.sum()) == int(r.wins.sum())
     True
-    >>> st.charleston_effect("toy-1").mean < 0          # the Charleston brings hands closer
+    >>> st.charleston_effect("toy-2").mean < 0          # the Charleston brings hands closer to toy-2
     True
     """
     ids: tuple
