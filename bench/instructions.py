@@ -63,6 +63,7 @@ KERNELS = {
     "fan": ("mjfast._kernels.mcr_fan", _PW + r"8_kernels_7mcr_fan_\d+fan_batch"),
     "env_step": ("mjfast._kernels.engine", _PW + r"8_kernels_6engine_6Tables_\d+step"),
     "env_start": ("mjfast._kernels.engine", _PW + r"8_kernels_6engine_6Tables_\d+start"),
+    "card": ("mjfast._kernels.card", _PW + r"8_kernels_4card_\d+line_distance_batch"),
 }
 #: --dump-before target, called between rows only (with an empty batch; nothing in mjfast calls it)
 MARKER = ("mjfast._kernels.american_batch", _PW + r"8_kernels_14american_batch_\d+concealed_distance_batch")
@@ -261,10 +262,42 @@ def _env_rows(tables: int, steps: int) -> list[Row]:
             for rules in ("classical", "american")]
 
 
+def _card_rows(n: int, games: int) -> list[Row]:
+    import numpy as np
+
+    import mjfast
+    from mjfast.card import load_card
+
+    path = os.path.join(ROOT, "tests", "data", "cards", "invented-large.json")
+
+    def distance():
+        card = load_card(path)
+        d = mjfast.deal(n, rules="american", seed=1, threads=1)
+        rows = np.ascontiguousarray(np.concatenate([d.hands[:, 0], d.bonus[:, 0], d.jokers[:, 0, None]], axis=1))
+        card.distance(rows[:100], threads=1)
+
+        def run():
+            card.distance(rows, threads=1)
+            return {"units": n}
+        return run
+
+    def play():
+        card = load_card(path)
+        mjfast.simulate(4, rules="american", card=card, seed=2, threads=1, progress=False)
+
+        def run():
+            res = mjfast.simulate(games, rules="american", card=card, seed=1, threads=1, progress=False)
+            return {"units": res.turns, "games": res.games, "hands": res.hands}
+        return run
+
+    return [Row("card distance (958 variations, dealt 14)", "hand", ("card",), distance),
+            Row("simulate american card greedy (958 variations)", "turn", ("american_game",), play)]
+
+
 def all_rows(quick: bool = False) -> list[Row]:
     s = 10 if quick else 1
     return (_hand_rows(20_000 // s) + _deal_rows(20_000 // s) + _sim_rows(300 // s) + _fan_rows(2_000 // s)
-            + _env_rows(256, 100 // s))
+            + _env_rows(256, 100 // s) + _card_rows(2_000 // s, 100 // s))
 
 
 def _marker() -> Callable[[], None]:
