@@ -27,6 +27,7 @@ import dataclasses
 import html
 import math
 import numbers
+import unicodedata
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -105,6 +106,17 @@ def _clip(rows: list, max_rows: int) -> tuple:
     return rows[:head] + rows[-5:], head
 
 
+def _width(text: str) -> int:
+    """Columns ``text`` takes in a terminal (East Asian wide characters, e.g. fan names in
+    Chinese, take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _line(vals: list, widths: list, num: list) -> str:
+    pads = [" " * (w - _width(v)) for v, w in zip(vals, widths)]
+    return ("  " + "  ".join(pad + v if n else v + pad for v, pad, n in zip(vals, pads, num))).rstrip()
+
+
 def render_text(d: Display, max_rows: int = MAX_ROWS) -> str:
     """Aligned text: numbers right-aligned, text left-aligned, two spaces between columns."""
     lines = [d.title] if d.title else []
@@ -114,16 +126,13 @@ def render_text(d: Display, max_rows: int = MAX_ROWS) -> str:
         rows, cut = _clip(list(t.rows), max_rows)
         cells = [[fmt(v) for v in r] for r in rows]
         num = [any(_numeric(r[j]) for r in rows) for j in range(len(t.columns))]
-        widths = [max([len(str(c))] + [len(r[j]) for r in cells]) for j, c in enumerate(t.columns)]
+        widths = [max([_width(str(c))] + [_width(r[j]) for r in cells]) for j, c in enumerate(t.columns)]
 
-        def line(vals):
-            return ("  " + "  ".join(v.rjust(w) if n else v.ljust(w) for v, w, n in zip(vals, widths, num))).rstrip()
-
-        lines.append(line([str(c) for c in t.columns]))
+        lines.append(_line([str(c) for c in t.columns], widths, num))
         for i, r in enumerate(cells):
             if i == cut:
-                lines.append(line(["..."] * len(widths)))
-            lines.append(line(r))
+                lines.append(_line(["..."] * len(widths), widths, num))
+            lines.append(_line(r, widths, num))
     lines.extend(d.notes)
     return "\n".join(lines)
 
@@ -209,12 +218,16 @@ def frame(columns: Sequence[str], rows: list, *, what: str, attrs: dict | None =
     """A pandas DataFrame of ``rows`` (dicts keyed by ``columns``, or sequences in their
     order), each column with the dtype of :func:`column_dtype` unless ``dtypes`` names it;
     ``attrs`` (JSON-ready facts about the result: rules, seed, n ...) go to ``df.attrs``.
-    ``what`` names the method in the ImportError when pandas is missing."""
+    ``what`` names the method in the ImportError when pandas is missing. A ``dtypes`` value
+    ``"text"`` means the string dtype of the installed pandas; naming the dtypes of columns
+    that may be all missing keeps them the same whatever the data."""
     pd = require_pandas(what)
     data = {}
     for j, c in enumerate(columns):
         vals = [r[c] if isinstance(r, dict) else r[j] for r in rows]
         dt = (dtypes or {}).get(c) or column_dtype(vals, pd)
+        if dt == "text":
+            dt = _string_dtype(pd)
         if dt == "float64":
             vals = [math.nan if v is None else float(v) for v in vals]
         elif dt in ("int64", "bool"):

@@ -408,7 +408,7 @@ class SimResult(Displayed):
         """
         rows = self._records(by)
         return frame(tuple(rows[0]) if rows else ("policy",), rows, what=f"{type(self).__name__}.to_pandas()",
-                     attrs=self._attrs())
+                     attrs=self._attrs(), dtypes={"policy": "text"})
 
     def _summary_notes(self) -> list:
         ed, mt = self.exhaustive_draw_rate(), self.mean_turns()
@@ -777,7 +777,8 @@ class PassEffect(Displayed):
         ['distance_after', 'win_rate']
         """
         return frame(("statistic", "seat", "mean", "se", "low", "high", "n"), self._records(),
-                     what="PassEffect.to_pandas()", attrs={"option": self.option, "games": self.games})
+                     what="PassEffect.to_pandas()", attrs={"option": self.option, "games": self.games},
+                     dtypes={"seat": "Int64"})
 
     def _display(self) -> Display:
         rows = [(r["statistic"] + ("" if r["seat"] is None else f" (player {r['seat']})"), r["mean"], r["se"],
