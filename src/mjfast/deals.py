@@ -200,7 +200,7 @@ class Deals(Displayed):
         >>> import mjfast
         >>> df = mjfast.deal(3, seed=1).to_pandas(text=True)
         >>> df.shape, df["tiles"].tolist()[:4], str(df["1m"].dtype)
-        ((12, 49), [14, 13, 13, 13], 'uint8')
+        ((12, 47), [14, 13, 13, 13], 'uint8')
         """
         pd = require_pandas("Deals.to_pandas()")
         n = len(self)
