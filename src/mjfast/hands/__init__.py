@@ -1,8 +1,12 @@
 """Public hand analysis: winning check, shanten, waits, effective tiles, decompositions.
 
-The batch functions accept one hand (text, or a ``(34,)`` count vector) or a batch (an
-``(N, 34)`` count array, or an ``(N, 4)`` uint32 array in the packed layout of
-:mod:`mjfast.tiles`). Input is validated here, once; the Cython kernels trust it.
+The batch functions (:func:`shanten`, :func:`is_winning`) accept one hand (text, or a
+``(34,)`` count vector) or a batch of any leading shape: a list / tuple / array of texts, a
+``(..., 34)`` count array, a ``(..., 4)`` uint32 array in the packed layout of
+:mod:`mjfast.tiles`, or a :class:`~mjfast.Deals`; the output has the batch's shape. The
+one-hand functions (:func:`waits`, :func:`effective_tiles`, :func:`decompose`) map over such
+a batch, giving nested lists. Input is validated here, once (reshaped to the kernels' rows);
+the Cython kernels trust it.
 
 Forms and rules
 ---------------
@@ -274,10 +278,13 @@ def shanten(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None
 
     Parameters
     ----------
-    hands : str, array_like of shape (34,) or (N, 34), or ndarray of shape (N, 4) and dtype uint32
+    hands : str, sequence of str, array_like of shape (..., 34), ndarray of shape (..., 4) and dtype uint32, or Deals
         One hand as text (called sets in brackets are allowed: they are complete, and their
-        tiles count against the four copies of a kind) or as 34 counts, or a batch of count
-        rows or packed rows. Each hand must hold 1-14 tiles, 3k+1 or 3k+2 of them.
+        tiles count against the four copies of a kind) or as 34 counts; or a batch of any
+        leading shape: a list / tuple / array of texts (nested lists for more axes), an
+        integer array whose last axis holds 34 counts (any integer dtype; uint8 avoids a
+        copy) or 4 packed uint32 words, or a :class:`~mjfast.Deals` (its ``hands``, shape
+        (n, 4, 34)). Each hand must hold 1-14 tiles, 3k+1 or 3k+2 of them.
     form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight", "beginner"}
         Winning shape; "all" takes the minimum over the forms `rules` allows. "beginner" is
         the American hand and needs ``rules="american"``.
@@ -289,22 +296,27 @@ def shanten(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None
         a natural tile). American hands are 13 or 14 concealed tiles: text with ``f1``-``f8``
         and ``j``, ``(43,)`` / ``(N, 43)`` extended counts (flowers 0-1 each; jokers limited
         only by the hand size), ``(34,)`` / ``(N, 34)`` standard counts, or packed ``(N, 5)``
-        (or ``(N, 4)``) uint32 rows.
+        (or ``(N, 4)``) uint32 rows -- or any leading batch shape of these, or a Deals of
+        ``rules="american"`` (its hands with their flowers and jokers).
     threads : int or None
         Threads for a batch (None = all CPUs, or OMP_NUM_THREADS; -1 = all; 1 = serial).
         The result never depends on it.
 
     Returns
     -------
-    int or ndarray of shape (N,) and dtype int8
+    int, or ndarray of dtype int8 and the batch's shape
+        A Python int for one hand; for a batch, an array of its leading shape: (N,) for N
+        hands, (n, 4) for ``mjfast.deal(n).hands``.
 
     Raises
     ------
     TypeError
-        Non-integer arrays, packed arrays that are not uint32, wrong argument types.
+        Non-integer arrays, packed arrays that are not uint32, wrong argument types (the
+        message lists what is accepted).
     ValueError
         Malformed text, counts outside 0-4, a hand size that cannot occur, a special form
-        asked of a hand that is not 13 or 14 tiles, unknown form or rules.
+        asked of a hand that is not 13 or 14 tiles, a last axis other than 34 (or 4 packed
+        words), unknown form or rules. A bad hand of a batch is named by its index.
 
     Examples
     --------
@@ -324,6 +336,10 @@ def shanten(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None
     array([0, 0], dtype=int8)
     >>> mjfast.shanten(batch, form="standard", threads=1)
     array([8, 0], dtype=int8)
+    >>> mjfast.shanten(["123m456p789s1122z", "123m456p789s1z [111z]"])    # a list of texts
+    array([0, 1], dtype=int8)
+    >>> mjfast.shanten(mjfast.deal(1000, seed=1).hands).shape           # (n, 4, 34) -> (n, 4)
+    (1000, 4)
     >>> mjfast.shanten("1111m 2222p 333s 44z j", rules="american")    # j completes 333s
     -1
     >>> mjfast.shanten("1111m 2222p 3333s 4z j", rules="american")    # never in the pair
@@ -350,16 +366,16 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | N
 
     Parameters
     ----------
-    hands : str, array_like of shape (34,) or (N, 34), or ndarray of shape (N, 4) and dtype uint32
-        As for :func:`shanten`. A hand of 3k+1 tiles is never complete (returns False).
-        ``rules="american"`` needs hands of exactly 14 tiles (see :func:`shanten` for its
-        input forms).
+    hands : str, sequence of str, array_like of shape (..., 34), ndarray of shape (..., 4) and dtype uint32, or Deals
+        As for :func:`shanten` (one hand or a batch of any leading shape). A hand of 3k+1
+        tiles is never complete (returns False). ``rules="american"`` needs hands of exactly
+        14 tiles (see :func:`shanten` for its input forms).
     form, rules, threads
         As for :func:`shanten`.
 
     Returns
     -------
-    bool or ndarray of shape (N,) and dtype bool
+    bool, or ndarray of dtype bool and the batch's shape
 
     Examples
     --------
@@ -370,6 +386,8 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | N
     (True, False)
     >>> mjfast.is_winning("f1f2f3f4 1111m 2p jjj 55z", rules="american")  # flowers form a set
     True
+    >>> mjfast.is_winning([["123m456p789s11222z", "123m456p789s11223z"]])  # shape (1, 2) in, (1, 2) out
+    array([[ True, False]])
     """
     if _is_american(rules):
         return _american_hands.is_winning(hands, form, resolve_threads(threads))
