@@ -281,6 +281,8 @@ class HandAnalysis(Displayed):
             notes.append("visible: " + " ".join(f"{k}x{v}" for k, v in self.visible.items()))
         notes += ["decomposition: " + " ".join(d) for d in self.decompositions]
         tables = []
+        rows: list[tuple]
+        head: tuple[str, ...]
         if self.concealed % 3 == 1:
             rows = [(r["tile"], r["unseen"], r["wait"]) for r in self._records() if r["tile"]]
             tables.append(Table(("tile", "unseen", "wins"), rows,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -189,7 +189,7 @@ class SimResult(Displayed):
     #: Chinese Official fan statistics (rules with fans), else None; set after construction
     fans: FanStats | None = dataclasses.field(default=None, init=False, repr=False)
 
-    _claim_kinds = CLAIM_KINDS      # the columns of ``claims`` (a class attribute, not a field)
+    _claim_kinds: ClassVar[tuple[str, ...]] = CLAIM_KINDS   # the columns of ``claims`` (not a field)
 
     # -- derived ---------------------------------------------------------------------------
     @property
@@ -495,7 +495,7 @@ class AmericanSimResult(SimResult):
     second_charlestons: int = 0
     courtesy_tiles: int = 0
 
-    _claim_kinds = AMERICAN_CLAIMS
+    _claim_kinds: ClassVar[tuple[str, ...]] = AMERICAN_CLAIMS
 
     def _rates(self) -> tuple:
         return super()._rates() + (("jokerless_share", self.jokerless_share), ("dead_hand_rate", self.dead_hand_rate))
@@ -758,8 +758,8 @@ class PassEffect(Displayed):
                 "mean_turns": self.mean_turns.to_dict(), "points": [m.to_dict() for m in self.points]}
 
     def _records(self) -> list:
-        stats = [(name, None, getattr(self, name)) for name in ("distance_after", "win_rate", "wall_game_rate",
-                                                               "mean_turns")]
+        stats: list[tuple[str, int | None, Mean]] = [
+            (name, None, getattr(self, name)) for name in ("distance_after", "win_rate", "wall_game_rate", "mean_turns")]
         stats += [("points", s, m) for s, m in enumerate(self.points)]
         return [{"statistic": name, "seat": seat, "mean": m.mean, "se": m.se, "low": m.low, "high": m.high, "n": m.n}
                 for name, seat, m in stats]

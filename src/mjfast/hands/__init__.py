@@ -350,14 +350,15 @@ def shanten(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
     batch = as_batch(hands, _forms_sizes(bits, _SIZES_ALL), threads=threads)
-    if batch.single and batch.has_called:   # text with called sets: they count against four copies
-        return int(_called.shanten_rows(batch.data, bits, batch.called)[0])
+    called = batch.called if batch.has_called else None
+    if batch.single and called is not None:   # text with called sets: they count against four copies
+        return int(_called.shanten_rows(batch.data, bits, called)[0])
     out = np.empty(len(batch.data), dtype=np.int8)
     kernel = _core.shanten_packed_batch if batch.packed else _core.shanten_counts_batch
     kernel(batch.data, bits, out, threads)
-    if batch.has_called:                    # a batch of texts: the rows with called sets, capped
-        for i in np.flatnonzero(batch.called.any(axis=1)).tolist():
-            out[i] = _called.shanten_rows(batch.data[i : i + 1], bits, batch.called[i])[0]
+    if called is not None:                    # a batch of texts: the rows with called sets, capped
+        for i in np.flatnonzero(called.any(axis=1)).tolist():
+            out[i] = _called.shanten_rows(batch.data[i : i + 1], bits, called[i])[0]
     return batch.shaped(out)
 
 
