@@ -142,8 +142,8 @@ class FanResult(Displayed):
         Examples
         --------
         >>> from mjfast import mcr
-        >>> df = mcr.fan("123456789m11z [555z]", win_tile="9m").to_pandas()
-        >>> int(df["fans"].sum()), str(df["value"].dtype)
+        >>> df = mcr.fan("123456789m11z [555z]", win_tile="9m").to_pandas()   # doctest: +SKIP
+        >>> int(df["fans"].sum()), str(df["value"].dtype)   # doctest: +SKIP
         (24, 'int64')
         """
         rows = [{"fan": f.name, "chinese": f.chinese, "value": f.value, "count": f.count, "fans": f.fans}

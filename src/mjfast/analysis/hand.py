@@ -256,8 +256,8 @@ class HandAnalysis(Displayed):
         Examples
         --------
         >>> import mjfast
-        >>> df = mjfast.analyze("123m456p789s11223z").to_pandas()
-        >>> df[df["discard"] == "3z"][["tile", "unseen", "wait"]].to_dict("list")
+        >>> df = mjfast.analyze("123m456p789s11223z").to_pandas()   # doctest: +SKIP
+        >>> df[df["discard"] == "3z"][["tile", "unseen", "wait"]].to_dict("list")   # doctest: +SKIP
         {'tile': ['1z', '2z'], 'unseen': [2, 2], 'wait': [True, True]}
         """
         cols = ("discard", "shanten", "tile", "unseen", "wait")

@@ -409,8 +409,8 @@ class WinByTurn(Displayed):
         Examples
         --------
         >>> import mjfast
-        >>> df = mjfast.win_by_turn("123m456p789s1122z", draws=3).to_pandas()
-        >>> df["t"].tolist(), df.attrs["method"], str(df["win"].dtype)
+        >>> df = mjfast.win_by_turn("123m456p789s1122z", draws=3).to_pandas()   # doctest: +SKIP
+        >>> df["t"].tolist(), df.attrs["method"], str(df["win"].dtype)   # doctest: +SKIP
         ([1, 2, 3], 'exact', 'float64')
         """
         cols = ("t", "win", "win_se", "win_low", "win_high", "tenpai", "tenpai_se", "tenpai_low", "tenpai_high")
@@ -726,8 +726,8 @@ class WinByTurnByShanten(Displayed):
         Examples
         --------
         >>> import mjfast
-        >>> df = mjfast.win_by_turn_random(2000, draws=4, seed=1, progress=False).to_pandas()
-        >>> list(df.columns[:4]), str(df["hands"].dtype)
+        >>> df = mjfast.win_by_turn_random(2000, draws=4, seed=1, progress=False).to_pandas()   # doctest: +SKIP
+        >>> list(df.columns[:4]), str(df["hands"].dtype)   # doctest: +SKIP
         (['start_shanten', 'hands', 't', 'win'], 'int64')
         """
         cols = ("start_shanten", "hands", "t", "win", "win_se", "win_low", "win_high", "tenpai", "tenpai_se",

@@ -94,8 +94,8 @@ class FanStats(Displayed):
         --------
         >>> import mjfast
         >>> f = mjfast.simulate(30, rules="mcr", seed=1, progress=False).fans
-        >>> df = f.to_pandas()                                 # doctest: +SKIP
-        >>> len(df), str(df["count"].dtype)                    # doctest: +SKIP
+        >>> df = f.to_pandas()   # doctest: +SKIP
+        >>> len(df), str(df["count"].dtype)   # doctest: +SKIP
         (82, 'int64')
         """
         cols = ("fan", "chinese", "value", "count", "wins", "p", "se", "low", "high")
@@ -402,7 +402,7 @@ class SimResult(Displayed):
         --------
         >>> import mjfast
         >>> r = mjfast.simulate(100, seed=1, progress=False)
-        >>> df = r.to_pandas()                                            # doctest: +SKIP
+        >>> df = r.to_pandas()   # doctest: +SKIP
         >>> df[["seat", "policy", "wins", "win_rate"]].shape, str(df["wins"].dtype)   # doctest: +SKIP
         ((4, 4), 'int64')
         """
@@ -719,7 +719,7 @@ class Comparison(Displayed):
         --------
         >>> import mjfast
         >>> c = mjfast.compare("greedy", "random", 20, seed=3, progress=False)
-        >>> c.to_pandas()["statistic"].tolist()                     # doctest: +SKIP
+        >>> c.to_pandas()["statistic"].tolist()   # doctest: +SKIP
         ['points_diff', 'win_rate_diff']
         """
         return frame(("statistic", "mean", "se", "low", "high", "n"), self._records(), what="Comparison.to_pandas()",
@@ -773,7 +773,7 @@ class PassEffect(Displayed):
         --------
         >>> import mjfast
         >>> eff = mjfast.charleston_effect(20, options="courtesy", seed=2, progress=False)["courtesy"]
-        >>> eff.to_pandas()["statistic"].tolist()[:2]                # doctest: +SKIP
+        >>> eff.to_pandas()["statistic"].tolist()[:2]   # doctest: +SKIP
         ['distance_after', 'win_rate']
         """
         return frame(("statistic", "seat", "mean", "se", "low", "high", "n"), self._records(),
