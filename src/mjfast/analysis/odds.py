@@ -126,7 +126,7 @@ class OddsTable(Displayed):
 
     def _display(self) -> Display:
         title = ", ".join(f"{k}={v}" for k, v in self.meta.items() if not isinstance(v, (list, dict)))
-        return Display(f"OddsTable {self.kind}" + (f" ({title})" if title else "") + f": {len(self.rows):,} rows",
+        return Display(f"OddsTable: {self.kind}" + (f" ({title})" if title else "") + f", {len(self.rows):,} rows",
                        [Table(self.columns, [[r[c] for c in self.columns] for r in self.rows])])
 
     def to_records(self) -> list:
