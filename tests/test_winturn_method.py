@@ -37,9 +37,9 @@ def test_auto_rule_details():
     # Fractions cost more: the exact method is chosen less far out
     assert W.choose_method(4, 18, 100_000, "greedy", "fraction") == "monte_carlo"
     # costs grow with shanten (exact faster), with samples and draws (Monte Carlo)
-    assert all(W.exact_cost(s + 1) > 10 * W.exact_cost(s) for s in range(6))
+    assert all(W.exact_cost(s + 1) >= 10 * W.exact_cost(s) for s in range(6))
     assert W.mc_cost(3, 18, 2000) == 2 * W.mc_cost(3, 18, 1000) and W.mc_cost(3, 30, 1000) > W.mc_cost(3, 6, 1000)
-    assert "Notes" in mjfast.win_by_turn.__doc__ and "13**(s - 3)" in mjfast.win_by_turn.__doc__
+    assert "Notes" in mjfast.win_by_turn.__doc__ and "10**(s - 3)" in mjfast.win_by_turn.__doc__
 
 
 def test_three_shanten_hand_is_exact_by_default():
@@ -51,8 +51,8 @@ def test_three_shanten_hand_is_exact_by_default():
 
 
 def test_the_budget_hands_a_costly_exact_run_to_monte_carlo():
-    # 8,000 samples at 3-shanten: Monte Carlo costs 50,400 units, more than the typical exact
-    # run (25,000), so exact is tried with that budget: enough for CHEAP3, not for COSTLY3
+    # 8,000 samples at 3-shanten: Monte Carlo costs 48,800 units, more than the typical exact
+    # run (40,000), so exact is tried with that budget: enough for CHEAP3, not for COSTLY3
     assert W.choose_method(3, 18, 8000, "greedy") == "exact"
     cheap = mjfast.win_by_turn(CHEAP3, samples=8000, seed=1, progress=False)
     costly = mjfast.win_by_turn(COSTLY3, samples=8000, seed=1, progress=False)

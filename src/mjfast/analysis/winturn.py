@@ -98,23 +98,25 @@ class _OverBudget(Exception):
 #: arithmetic: Fractions cost about ten times floats).
 EXACT_HAND_COST = 80.0
 EXACT_STATE_COST = {"float": 25.0, "fraction": 300.0}
-#: Monte Carlo work per sample (one core, 18 draws) by starting shanten 0, 1, ..., 6
-#: (+3 per shanten beyond): the kernel plays more discards from farther hands.
-MC_SAMPLE_COST = (0.6, 1.5, 3.3, 6.3, 10.0, 11.0, 16.0)
+#: Monte Carlo work per sample (one core, 18 draws; same units) by starting shanten 0, 1,
+#: ..., 8 (+11 per shanten beyond): the kernel weighs more discards from farther hands.
+MC_SAMPLE_COST = (0.5, 1.1, 3.4, 6.1, 11.0, 14.0, 22.0, 32.0, 43.0)
 
 
 def mc_cost(shanten: int, draws: int, samples: int) -> float:
-    """Estimated Monte Carlo work (microseconds of one core) of ``samples`` samples."""
+    """Estimated Monte Carlo work (about microseconds of one core) of ``samples`` samples
+    (a little less with fewer draws: most samples of a far hand use them all)."""
     s = max(shanten, 0)
-    per = MC_SAMPLE_COST[min(s, 6)] + 3.0 * max(s - 6, 0)
+    per = MC_SAMPLE_COST[min(s, 8)] + 11.0 * max(s - 8, 0)
     return samples * per * (0.75 + draws / 72)
 
 
 def exact_cost(shanten: int, exact: str = "float") -> float:
-    """Typical work (microseconds of one core) of the exact method from a hand at ``shanten``:
-    the median over random 13-tile hands (18 draws) grows about 13-fold per shanten, from
-    25 ms at 3-shanten (0.3 s at 4, 4 s at 5); with Fractions about 8 times more."""
-    return 25_000.0 * 13.0 ** (max(shanten, 0) - 3) * (8.0 if exact == "fraction" else 1.0)
+    """Typical work (about microseconds of one core) of the exact method from a hand at
+    ``shanten``: the median over random 13-tile hands (18 draws) grows about tenfold per
+    shanten, from 40 ms at 3-shanten (0.4 s at 4, 4 s at 5); with Fractions about 8 times
+    more."""
+    return 40_000.0 * 10.0 ** (max(shanten, 0) - 3) * (8.0 if exact == "fraction" else 1.0)
 
 
 class ExactSolver:
@@ -545,8 +547,9 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     (:func:`mc_cost`, :func:`exact_cost`, from measurements on random 13-tile hands):
 
     * Monte Carlo: ``samples`` times a cost per sample that grows with the starting shanten
-      s (0.6, 1.5, 3.3, 6.3, 10, 11, 16 us for s = 0..6; a little more with more draws);
-    * exact: typically 25 ms x 13**(s - 3) (0.3 s at 4-shanten, 4 s at 5-shanten; eight
+      s (0.5, 1.1, 3.4, 6.1, 11, 14, 22, 32, 43 us for s = 0..8; a little less with fewer
+      draws);
+    * exact: typically 40 ms x 10**(s - 3) (0.4 s at 4-shanten, 4 s at 5-shanten; eight
       times more with ``exact="fraction"``), but hands of one shanten vary tenfold.
 
     The exact method runs when its typical cost is at most the Monte Carlo cost (or when the
