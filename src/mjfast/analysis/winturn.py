@@ -44,7 +44,10 @@ lumped into one "other" outcome with probability (tiles left - remaining S-tiles
 At tenpai the policy only waits, and P(win within m draws) = 1 - C(N - w, m) / C(N, m) with
 w live winning tiles among N. With ``exact="fraction"`` the arithmetic is in
 :class:`fractions.Fraction` (tests compare it with a brute-force enumeration of draw
-sequences). The state space stays small for hands at 0-2 shanten; ``max_states`` bounds it.
+sequences). The state space stays small up to 3-shanten (hundreds of reachable hands) and
+grows about tenfold per shanten beyond; ``max_states`` bounds it, and ``method="auto"``
+(see :func:`win_by_turn`) runs it only where it is estimated cheaper than Monte Carlo. Both
+methods report :class:`~mjfast.stats.Probability` values (exact ones with se 0).
 """
 from __future__ import annotations
 
