@@ -325,8 +325,8 @@ TIMING = ("seconds", "games_per_second", "turns_per_second")
     ["simulate", "--rules", "american", "--games", "10", "--charleston-effect", "--no-progress"],
     ["deal-stats", "-n", "5000", "--no-progress"],
     ["odds-table", "win-rate", "--games", "20", "--no-progress"],
-    ["analyze", "147m258p369s1234z", "--draws", "3"],                       # 8-shanten: Monte Carlo
-    ["odds-table", "win-by-turn", "--hand", "147m258p369s1234z", "--draws", "3", "-n", "3000", "--no-progress"],
+    ["analyze", "145m4479p14s1247z", "--draws", "5"],                       # 5-shanten: Monte Carlo
+    ["odds-table", "win-by-turn", "--hand", "145m4479p14s1247z", "--draws", "5", "-n", "3000", "--no-progress"],
 ])
 def test_seed_line_once_and_it_repeats_the_run(argv, capsys):
     assert cli.main(argv + ["--format", "json"]) == 0

@@ -19,7 +19,7 @@ def test_bad_arrays(fn):
     with pytest.raises(ValueError, match="34 counts"):
         fn(np.zeros(33, np.uint8))
     with pytest.raises(ValueError, match="shape"):
-        fn(np.zeros((2, 2, 34), np.uint8))
+        fn(np.zeros((2, 2, 33), np.uint8))     # (any leading batch shape is accepted: (2, 2, 34) is a batch)
     bad = good.astype(np.int64)
     bad[0] = 5
     with pytest.raises(ValueError, match="5 copies of 1m"):
@@ -85,7 +85,7 @@ def test_bad_names_and_sizes():
         mjfast.decompose("123m456p789s1122z")
     with pytest.raises(ValueError, match="copies; only 4 exist"):
         mjfast.effective_tiles("123m456p789s1122z", visible="111z")
-    with pytest.raises(ValueError, match="one hand"):
+    with pytest.raises(ValueError, match="hand 0 has 0 tiles"):   # a batch: one list of waits per hand
         mjfast.waits(np.zeros((2, 34), np.uint8))
 
 

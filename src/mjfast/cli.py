@@ -466,7 +466,7 @@ def _cmd_analyze(args) -> int:
     if args.draws:
         from .winturn import win_by_turn
 
-        seed = _seed_or_fresh(args.seed)   # announced below if the curve is Monte Carlo (beyond 2-shanten)
+        seed = _seed_or_fresh(args.seed)   # announced below if the curve is Monte Carlo (auto's choice)
         odds = win_by_turn(text, draws=args.draws, visible=args.visible, rules=args.rules, seed=seed,
                            progress=False)
         if odds.method != "monte_carlo":   # an exact curve uses no seed
@@ -528,7 +528,7 @@ def _cmd_odds_table(args) -> int:
              else ["mcr" if kind in ("mcr_ready", "mcr_fans") else "classical"])
     needs_seed = kind in ("win_rate", "mcr_ready", "mcr_fans") or (kind == "deal" and args.method == "monte_carlo") or (
         kind == "win_by_turn" and (not args.hand or args.method == "monte_carlo"))
-    # win-by-turn curves of given hands, method auto: Monte Carlo beyond 2-shanten, exact otherwise
+    # win-by-turn curves of given hands, method auto: exact or Monte Carlo, whichever is estimated cheaper
     may_need_seed = kind == "win_by_turn" and bool(args.hand) and args.method in (None, "auto")
     seed = _seed_or_fresh(args.seed) if needs_seed or may_need_seed else args.seed
     kw: dict[str, Any] = {}
@@ -674,7 +674,7 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--rules", type=_rules_arg, default="classical", help="classical (default), basic, mcr or none")
     an.add_argument("--format", choices=["table", "json"], default="table")
     an.add_argument("--draws", type=int, default=None,
-                    help="also the win-by-turn odds over this many draws (exact up to 2-shanten, else Monte Carlo)")
+                    help="also the win-by-turn odds over this many draws (exact when cheaper, e.g. up to 4-shanten)")
     an.add_argument("--seed", type=int, default=None, help="seed of a Monte Carlo win-by-turn run")
     an.add_argument("--min-fan", type=int, default=None,
                     help="--rules mcr: the minimum of a valid win, fans without flowers (default 8)")

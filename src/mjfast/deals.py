@@ -31,10 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _core
+from . import _core, tiles
 from . import rules as _rules
 from ._kernels import deal as _deal
 from ._runtime import dask as _dask
+from ._runtime.display import Display, Displayed, Table, frame, interval, require_pandas
 from ._runtime.progress import Progress, attach_partial, timed_chunks
 from ._runtime.seeding import root_key, seed_to_json
 from ._runtime.threads import resolve_threads
@@ -120,9 +121,13 @@ def _check_n(n, name: str = "n") -> int:
     return check_count(n, name)
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
-class Deals:
+@dataclasses.dataclass(frozen=True, eq=False, repr=False)
+class Deals(Displayed):
     """A batch of deals (see :func:`deal`).
+
+    ``repr`` (and Jupyter) show how the deals were made and the first few hands;
+    ``to_pandas()`` gives one row per (deal, seat) with its tile counts; ``to_dict()`` the
+    arrays as JSON lists.
 
     Attributes
     ----------
@@ -157,6 +162,72 @@ class Deals:
     def dealer(self) -> np.ndarray:
         """East's 14-tile hands, shape (n, 34)."""
         return self.hands[:, 0]
+
+    def hand_text(self, i: int, seat: int) -> str:
+        """Deal ``i``'s hand of ``seat`` (0 = East .. 3 = North) as text, with its bonus tiles
+        (American: flowers) and jokers."""
+        return str(tiles.ParsedHand(self.hands[i, seat], bonus=np.minimum(self.bonus[i, seat], 1),
+                                    jokers=int(self.jokers[i, seat])))
+
+    def _attrs(self) -> dict:
+        return {"rules": self.rules, "options": dict(self.options), "seed": seed_to_json(self.seed),
+                "start": self.start, "n": len(self)}
+
+    def to_dict(self) -> dict:
+        """JSON-ready: how the deals were made (``rules``, ``options``, ``seed``, ``start``,
+        ``n``) and the arrays as nested lists (``hands`` (n, 4, 34), ``bonus`` (n, 4, 8),
+        ``jokers`` (n, 4), ``ids`` (n, 4, 14) or None).
+
+        Examples
+        --------
+        >>> import json, mjfast
+        >>> d = mjfast.deal(2, seed=1).to_dict()
+        >>> d["n"], len(d["hands"]), sum(d["hands"][0][0]), len(json.dumps(d)) > 0
+        (2, 2, 14, True)
+        """
+        return self._attrs() | {"hands": self.hands.tolist(), "bonus": self.bonus.tolist(),
+                                "jokers": self.jokers.tolist(), "ids": None if self.ids is None else self.ids.tolist()}
+
+    def to_pandas(self, text: bool = False):
+        """One row per (deal, seat): ``deal`` (its index in the run: start + i), ``seat`` (0 =
+        East, the dealer), ``tiles`` (the hand's size), the 34 counts ``1m`` .. ``7z``, the
+        bonus tiles ``f1`` .. ``f8`` and ``jokers`` (uint8), and with ``text=True`` the hand
+        as text (``hand``; one Python call per row: slower). ``df.attrs`` holds rules,
+        options, seed, start and n (needs pandas).
+
+        Examples
+        --------
+        >>> import mjfast
+        >>> df = mjfast.deal(3, seed=1).to_pandas(text=True)   # doctest: +SKIP
+        >>> df.shape, df["tiles"].tolist()[:4], str(df["1m"].dtype)   # doctest: +SKIP
+        ((12, 47), [14, 13, 13, 13], 'uint8')
+        """
+        pd = require_pandas("Deals.to_pandas()")
+        n = len(self)
+        counts = self.hands.reshape(n * 4, 34)
+        data: dict = {"deal": np.repeat(np.arange(self.start, self.start + n, dtype=np.int64), 4),
+                      "seat": np.tile(np.arange(4, dtype=np.int64), n),
+                      "tiles": (counts.sum(axis=1, dtype=np.int64) + self.jokers.reshape(-1)
+                                + (self.bonus.reshape(n * 4, 8).sum(axis=1, dtype=np.int64)
+                                   if self.rules == "american" else 0))}
+        if text:
+            data["hand"] = pd.Series([self.hand_text(i, s) for i in range(n) for s in range(4)],
+                                     dtype="str" if int(pd.__version__.split(".")[0]) >= 3 else "string")
+        data.update({tiles.tile_name(k): counts[:, k] for k in range(34)})
+        data.update({f"f{k + 1}": self.bonus.reshape(n * 4, 8)[:, k] for k in range(8)})
+        data["jokers"] = self.jokers.reshape(-1)
+        df = pd.DataFrame(data)
+        df.attrs.update(self._attrs())
+        return df
+
+    def _display(self) -> Display:
+        n, show = len(self), min(len(self), 5)
+        rows = [[self.start + i] + [self.hand_text(i, s) for s in range(4)] for i in range(show)]
+        opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
+        notes = [f"... {n - show:,} more deals: .hands {self.hands.shape}, .to_pandas()"] if n > show else []
+        return Display(f"Deals: {n:,} deals, rules={self.rules} ({opts}), seed={seed_to_json(self.seed)}, "
+                       f"start={self.start}" + (", with tile ids" if self.ids is not None else ""),
+                       [Table(("deal", "East (dealer)", "South", "West", "North"), rows)], notes)
 
 
 def _out_arrays(out, n: int, ids: bool):
@@ -256,8 +327,8 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
     return Deals(hands, bonus, jok, id_arr, spec.rules, spec.options, key.seed_value(), start)
 
 
-@dataclasses.dataclass(eq=False)
-class DealStats:
+@dataclasses.dataclass(eq=False, repr=False)
+class DealStats(Displayed):
     """Monte Carlo statistics of deals (see :func:`deal_stats`). Merge runs with ``a + b``.
 
     Seats: ``"dealer"`` (East, 14 tiles) and ``"non_dealer"`` (South, 13 tiles).
@@ -371,6 +442,61 @@ class DealStats:
                 "jokers": {str(k): int(c) for k, c in enumerate(self.jokers[seat]) if c},
             }
         return out
+
+    # -- notebooks: repr, HTML, pandas ------------------------------------------------------
+    def _records(self) -> list:
+        rows = []
+        for seat in SEATS:
+            for form in self.forms + ("all",):
+                for s, e in self.shanten_estimates(seat, form).items():
+                    rows.append({"seat": seat, "tiles": 14 if seat == "dealer" else 13, "form": form, "shanten": s,
+                                 "count": e.count, "n": e.n, "p": e.p, "se": e.se, "low": e.low, "high": e.high,
+                                 "one_in": e.one_in})
+        return rows
+
+    def _attrs(self) -> dict:
+        return {"rules": self.rules, "n": self.n, "seed": _seed_json(self.seeds), "options": dict(self.options),
+                "forms": list(self.forms) + ["all"],
+                "four_of_a_kind": {seat: int(self.four_of_a_kind[seat]) for seat in SEATS}}
+
+    def to_pandas(self):
+        """The shanten distributions as a tidy DataFrame: one row per seat, form (``"all"``
+        included) and shanten seen, with ``count``, ``n``, ``p``, ``se``, ``low``, ``high``
+        (95% Wilson interval) and ``one_in``. ``df.attrs`` holds rules, n, seed, options,
+        forms and the four-of-a-kind counts (needs pandas).
+
+        Examples
+        --------
+        >>> import mjfast
+        >>> df = mjfast.deal_stats(2000, seed=1, progress=False).to_pandas()   # doctest: +SKIP
+        >>> df.groupby(["seat", "form"])["count"].sum().tolist(), str(df["shanten"].dtype)   # doctest: +SKIP
+        ([2000, 2000, 2000, 2000], 'int64')
+        """
+        cols = ("seat", "tiles", "form", "shanten", "count", "n", "p", "se", "low", "high", "one_in")
+        return frame(cols, self._records(), what="DealStats.to_pandas()", attrs=self._attrs())
+
+    def _display(self) -> Display:
+        forms = self.forms + (("all",) if len(self.forms) > 1 else ())
+        tables, notes = [], []
+        for seat in SEATS:
+            est = {f: self.shanten_estimates(seat, f) for f in forms}
+            shanten = sorted(set().union(*est.values()))
+            last = forms[-1]
+            head = ("shanten",) + tuple(f"p({f})" if len(forms) > 1 else "p" for f in forms) + (
+                "95% interval", "1 in", "count")
+            rows = []
+            for s in shanten:
+                e = est[last].get(s)
+                rows.append((s,) + tuple(est[f][s].p if s in est[f] else 0.0 for f in forms)
+                            + ((interval(e.low, e.high), e.one_in, e.count) if e is not None else ("", None, 0)))
+            title = f"{seat.replace('_', '-')} ({14 if seat == 'dealer' else 13} tiles)" + (
+                f"; interval, 1 in and count of form {last}" if len(forms) > 1 else "")
+            tables.append(Table(head, rows, title))
+            f4 = self.four(seat)
+            notes.append(f"{seat.replace('_', '-')}: some kind held four times {f4.p:.4g} {interval(f4.low, f4.high)}")
+        opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
+        return Display(f"DealStats: rules={self.rules} ({opts}), {self.n:,} deals, seed={_seed_json(self.seeds)}",
+                       tables, notes)
 
     def table(self) -> str:
         """Readable tables: probability, 95% interval and 1-in-N per shanten and form."""

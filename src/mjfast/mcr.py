@@ -33,6 +33,7 @@ import numpy as np
 
 from . import _core, tiles
 from ._kernels import mcr_fan as _kernel
+from ._runtime.display import Display, Displayed, Table, frame
 from ._runtime.threads import resolve_threads
 
 #: (English name, Chinese name, value) of every fan, in the kernel's column order: the 80 hand
@@ -92,9 +93,10 @@ class Fan:
         return self.count * self.value
 
 
-@dataclasses.dataclass(frozen=True)
-class FanResult:
-    """The fans of one hand (see :func:`fan`).
+@dataclasses.dataclass(frozen=True, repr=False)
+class FanResult(Displayed):
+    """The fans of one hand (see :func:`fan`). ``str()`` lists them; ``repr`` (and Jupyter)
+    show them as a table; ``to_dict()`` gives JSON, ``to_pandas()`` one row per fan.
 
     Attributes
     ----------
@@ -131,6 +133,31 @@ class FanResult:
     def to_dict(self) -> dict:
         return {"total": self.total, "is_win": self.is_win, "flowers": self.flowers,
                 "fans": [dataclasses.asdict(f) for f in self.fans]}
+
+    def to_pandas(self):
+        """One row per fan counted: ``fan``, ``chinese`` (text), ``value``, ``count`` and
+        ``fans`` (value x count, int64); ``df.attrs`` holds total, is_win and flowers (needs
+        pandas).
+
+        Examples
+        --------
+        >>> from mjfast import mcr
+        >>> df = mcr.fan("123456789m11z [555z]", win_tile="9m").to_pandas()   # doctest: +SKIP
+        >>> int(df["fans"].sum()), str(df["value"].dtype)   # doctest: +SKIP
+        (24, 'int64')
+        """
+        rows = [{"fan": f.name, "chinese": f.chinese, "value": f.value, "count": f.count, "fans": f.fans}
+                for f in self.fans]
+        return frame(("fan", "chinese", "value", "count", "fans"), rows, what="FanResult.to_pandas()",
+                     attrs={"total": self.total, "is_win": self.is_win, "flowers": self.flowers},
+                     dtypes={"fan": "text", "chinese": "text", "value": "int64", "count": "int64", "fans": "int64"})
+
+    def _display(self) -> Display:
+        if not self.is_win:
+            return Display("FanResult: not a win (the winning tile does not complete the hand)")
+        rows = [(f.name, f.chinese, f.value, f.count, f.fans) for f in self.fans]
+        return Display(f"FanResult: {self.total} fans ({self.total_without_flowers} without flowers)",
+                       [Table(("fan", "chinese", "value", "count", "fans"), rows)])
 
     def __str__(self) -> str:
         if not self.is_win:

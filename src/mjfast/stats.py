@@ -7,7 +7,12 @@ from dataclasses import dataclass
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
-@dataclass(frozen=True)
+def _g(x: float) -> str:
+    """A float in a repr: 6 significant digits (the exact value stays in the attribute)."""
+    return format(x, ".6g")
+
+
+@dataclass(frozen=True, repr=False)
 class Estimate:
     """A proportion estimated from ``count`` successes in ``n`` trials.
 
@@ -60,8 +65,12 @@ class Estimate:
     def to_dict(self) -> dict:
         return {"count": self.count, "n": self.n, "p": self.p, "se": self.se, "ci95": [self.low, self.high]}
 
+    def __repr__(self) -> str:
+        return (f"Estimate(count={self.count}, n={self.n}, p={_g(self.p)}, se={_g(self.se)}, "
+                f"low={_g(self.low)}, high={_g(self.high)})")
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, repr=False)
 class Mean:
     """A mean with its standard error and 95% normal interval.
 
@@ -87,6 +96,9 @@ class Mean:
     def to_dict(self) -> dict:
         return {"mean": self.mean, "se": self.se, "n": self.n, "ci95": [self.low, self.high]}
 
+    def __repr__(self) -> str:
+        return f"Mean(mean={_g(self.mean)}, se={_g(self.se)}, n={self.n})"
+
     @classmethod
     def of_sample(cls, x) -> Mean:
         """The mean of a sample with its standard error (nan below 2 values)."""
@@ -94,6 +106,97 @@ class Mean:
         if n == 0:
             return cls(math.nan, math.nan, 0)
         return cls(float(x.mean()), float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan, n)
+
+
+class Probability(float):
+    """A probability that is both a float (its value) and an estimate (its uncertainty).
+
+    What :func:`mjfast.win_by_turn` reports per draw, whichever method ran: an exact value
+    (``is_exact`` True, ``se`` 0, ``low == high == p``, ``count`` and ``n`` None) or a Monte Carlo
+    :class:`Estimate` (``count`` successes in ``n`` samples, its standard error and 95% Wilson
+    interval). Either way it computes as a float (``round(p, 4)``, ``1 - p``, ``np.array``)
+    and reads as an Estimate (``p.p``, ``p.se``, ``p.low``, ``p.high``, ``p.to_dict()``).
+    Two Monte Carlo values are equal when their value, se, count and n are.
+
+    Examples
+    --------
+    >>> e = Probability.exact(0.25)
+    >>> e, e.p, e.se, (e.low, e.high), e.is_exact, round(1 - e, 2)
+    (0.25, 0.25, 0.0, (0.25, 0.25), True, 0.75)
+    >>> m = Probability.from_estimate(Estimate.from_counts(25, 1000))
+    >>> m
+    Probability(p=0.025, se=0.0049371, low=0.0169901, high=0.0366453, count=25, n=1000)
+    >>> float(m), m.count, m.is_exact, m.to_dict()["ci95"] == [m.low, m.high]
+    (0.025, 25, False, True)
+    """
+
+    __slots__ = ("se", "low", "high", "count", "n")
+    se: float
+    low: float
+    high: float
+    count: int | None
+    n: int | None
+
+    def __new__(cls, p: float, se: float = 0.0, low: float | None = None, high: float | None = None,
+                count: int | None = None, n: int | None = None) -> Probability:
+        self = super().__new__(cls, p)
+        v = float(self)
+        for name, val in (("se", float(se)), ("low", v if low is None else float(low)),
+                          ("high", v if high is None else float(high)), ("count", count), ("n", n)):
+            object.__setattr__(self, name, val)
+        return self
+
+    @classmethod
+    def exact(cls, p) -> Probability:
+        """An exact probability (a float or a Fraction, stored as a float)."""
+        return cls(float(p))
+
+    @classmethod
+    def from_estimate(cls, e: Estimate) -> Probability:
+        """The value of a Monte Carlo :class:`Estimate`, with its count, n, se and interval."""
+        return cls(e.p, e.se, e.low, e.high, e.count, e.n)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __reduce__(self):
+        return (type(self), (float(self), self.se, self.low, self.high, self.count, self.n))
+
+    @property
+    def p(self) -> float:
+        """The value as a plain float."""
+        return float(self)
+
+    @property
+    def is_exact(self) -> bool:
+        """True for an exact value (no sampling error)."""
+        return self.n is None
+
+    @property
+    def one_in(self) -> float:
+        """1 / p (inf when p = 0)."""
+        return math.inf if float(self) == 0 else 1.0 / float(self)
+
+    def to_dict(self) -> dict:
+        """As :meth:`Estimate.to_dict` (count and n None for an exact value)."""
+        return {"count": self.count, "n": self.n, "p": float(self), "se": self.se, "ci95": [self.low, self.high]}
+
+    def __eq__(self, other):
+        if isinstance(other, Probability):
+            return (float(self), self.se, self.count, self.n) == (float(other), other.se, other.count, other.n)
+        return float.__eq__(self, other)
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = float.__hash__
+
+    def __repr__(self) -> str:
+        if self.is_exact:
+            return float.__repr__(self)
+        return (f"Probability(p={_g(float(self))}, se={_g(self.se)}, low={_g(self.low)}, high={_g(self.high)}, "
+                f"count={self.count}, n={self.n})")
 
 
 def exact_square_sums(values, weights=None) -> list[int]:

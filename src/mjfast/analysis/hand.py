@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import hands, mcr, tiles
 from .. import rules as _rules
+from .._runtime.display import Display, Displayed, Table, frame
 
 
 def _check_rules(rules):
@@ -169,10 +170,11 @@ class DiscardOption:
 _FAN_KEYS = ("min_fan", "seat_wind", "prevalent_wind", "fans")
 
 
-@dataclasses.dataclass(frozen=True)
-class HandAnalysis:
-    """Result of :func:`analyze` (see there). ``str()`` and ``table()`` give a readable table;
-    ``to_dict()`` a JSON-ready dict.
+@dataclasses.dataclass(frozen=True, repr=False)
+class HandAnalysis(Displayed):
+    """Result of :func:`analyze` (see there). ``str()`` and ``table()`` give a readable table,
+    ``repr`` (and Jupyter) a summary table; ``to_dict()`` a JSON-ready dict and
+    ``to_pandas()`` one row per (discard, tile that improves or wins).
 
     Under ``rules="mcr"`` it also holds ``min_fan``, ``seat_wind``, ``prevalent_wind`` and, for
     a 13-tile hand, ``fans`` (one :class:`WaitFan` per wait); each discard option of a 14-tile
@@ -214,11 +216,91 @@ class HandAnalysis:
                 del d[key]
         return d
 
-    def __repr__(self) -> str:
-        return _repr_without(self, _FAN_KEYS)
-
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)
+
+    # -- notebooks: repr, HTML, pandas ------------------------------------------------------
+    def _options_list(self) -> list:
+        """(discard, shanten, effective tiles, waits, fans) per option: the discards of a 3k+2
+        hand, or the hand itself (discard None) for a 3k+1 hand."""
+        if self.concealed % 3 == 1:
+            return [(None, self.shanten, self.effective, self.waits, self.fans)]
+        return [(o.discard, o.shanten, o.tiles, o.waits, o.fans) for o in self.discards]
+
+    def _records(self) -> list:
+        fan_cols = self.min_fan is not None
+        rows = []
+        for discard, sh, eff, waits, fans in self._options_list():
+            by_wait = {f.wait: f for f in fans or ()}
+            kinds = sorted(set(eff) | set(waits), key=lambda k: _KIND[k]) or [None]
+            for k in kinds:
+                r = {"discard": discard, "shanten": sh, "tile": k, "unseen": eff.get(k, by_wait[k].unseen
+                                                                                   if k in by_wait else 0) if k else 0,
+                     "wait": k in waits}
+                if fan_cols:
+                    f = by_wait.get(k)
+                    r.update({"fan_discard": f.fan_discard if f else None, "fan_self_drawn": f.fan_self_drawn if f else None,
+                              "valid_discard": f.valid_discard if f else None,
+                              "valid_self_drawn": f.valid_self_drawn if f else None})
+                rows.append(r)
+        return rows
+
+    def to_pandas(self):
+        """The options as a tidy DataFrame: one row per discard (None for a 3k+1 hand) and
+        kind that lowers the shanten or wins: ``discard``, ``shanten`` (after the discard),
+        ``tile``, ``unseen`` (its unseen copies), ``wait`` (it completes the hand); under
+        ``rules="mcr"`` also ``fan_discard``, ``fan_self_drawn``, ``valid_discard``,
+        ``valid_self_drawn`` (missing for tiles that are not waits). ``df.attrs`` holds the
+        hand, rules, shanten by form and visible tiles (needs pandas).
+
+        Examples
+        --------
+        >>> import mjfast
+        >>> df = mjfast.analyze("123m456p789s11223z").to_pandas()   # doctest: +SKIP
+        >>> df[df["discard"] == "3z"][["tile", "unseen", "wait"]].to_dict("list")   # doctest: +SKIP
+        {'tile': ['1z', '2z'], 'unseen': [2, 2], 'wait': [True, True]}
+        """
+        cols = ("discard", "shanten", "tile", "unseen", "wait")
+        if self.min_fan is not None:
+            cols += ("fan_discard", "fan_self_drawn", "valid_discard", "valid_self_drawn")
+        attrs = {"hand": self.hand, "rules": self.rules, "tiles": self.tiles, "shanten": self.shanten,
+                 "shanten_by_form": dict(self.shanten_by_form), "complete": self.complete, "visible": dict(self.visible)}
+        if self.min_fan is not None:
+            attrs.update(min_fan=self.min_fan, seat_wind=self.seat_wind, prevalent_wind=self.prevalent_wind)
+        return frame(cols, self._records(), what="HandAnalysis.to_pandas()", attrs=attrs,
+                     dtypes={"discard": "text", "tile": "text", "unseen": "int64", "wait": "bool",
+                             "fan_discard": "Int64", "fan_self_drawn": "Int64", "valid_discard": "boolean",
+                             "valid_self_drawn": "boolean"})
+
+    def _display(self) -> Display:
+        state = " (complete)" if self.complete else " (tenpai)" if self.shanten == 0 else ""
+        title = (f"HandAnalysis: {self.hand} ({self.tiles} tiles, rules={self.rules}), shanten {self.shanten}{state}; "
+                 "by form: " + ", ".join(f"{f} {v}" for f, v in self.shanten_by_form.items()))
+        notes = []
+        if self.visible:
+            notes.append("visible: " + " ".join(f"{k}x{v}" for k, v in self.visible.items()))
+        notes += ["decomposition: " + " ".join(d) for d in self.decompositions]
+        tables = []
+        rows: list[tuple]
+        head: tuple[str, ...]
+        if self.concealed % 3 == 1:
+            rows = [(r["tile"], r["unseen"], r["wait"]) for r in self._records() if r["tile"]]
+            tables.append(Table(("tile", "unseen", "wins"), rows,
+                                f"tiles that improve the hand: {self.effective_count} unseen"))
+        else:
+            rows = [(o.discard, o.shanten, o.count, " ".join(f"{k}x{v}" for k, v in o.tiles.items()), " ".join(o.waits))
+                    for o in self.discards]
+            tables.append(Table(("discard", "shanten", "unseen", "effective tiles (unseen copies)", "waits"), rows,
+                                "discards, best first"))
+        if self.min_fan is not None:
+            rows = [(r["discard"], r["tile"], r["unseen"], r["fan_discard"], r["valid_discard"], r["fan_self_drawn"],
+                     r["valid_self_drawn"]) for r in self._records() if r["wait"]]
+            head = ("discard", "wait", "unseen", "fan on discard", "valid", "fan self-drawn", "valid")
+            if self.concealed % 3 == 1:
+                head, rows = head[1:], [r[1:] for r in rows]
+            tables.append(Table(head, rows, f"Chinese Official fans of each wait (min_fan {self.min_fan}, seat wind "
+                                            f"{self.seat_wind}, prevalent wind {self.prevalent_wind}; flowers never count)"))
+        return Display(title, tables, notes)
 
     def table(self) -> str:
         lines = [f"hand      {self.hand}   ({self.tiles} tiles, rules={self.rules})",

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from .._runtime.display import Display, Displayed, Table, frame
 from .._runtime.seeding import seed_to_json
 from .._runtime.validation import check_choice
 from ..stats import Estimate
@@ -62,9 +63,13 @@ class _KindDefault:
 _RULES_DEFAULT: Any = _KindDefault()
 
 
-@dataclasses.dataclass(frozen=True)
-class OddsTable:
+@dataclasses.dataclass(frozen=True, repr=False)
+class OddsTable(Displayed):
     """A tidy table: ``rows`` (list of dicts with the keys ``columns``) plus ``meta``.
+
+    ``repr`` (and Jupyter) show it rounded; ``str()`` / ``table()`` as aligned text to 6
+    digits; ``to_pandas()``, ``to_dict()``, ``to_csv()``, ``to_json()`` and ``to_markdown()``
+    export it.
 
     Examples
     --------
@@ -99,14 +104,34 @@ class OddsTable:
         return OddsTable(self.kind, self.columns, rows, dict(self.meta))
 
     def to_pandas(self):
-        """The table as a pandas DataFrame (needs pandas: ``pip install "mjfast[pandas]"``)."""
-        try:
-            import pandas as pd
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ImportError('OddsTable.to_pandas() needs pandas; install it with pip install "mjfast[pandas]"') from exc
-        df = pd.DataFrame.from_records(self.rows, columns=list(self.columns))
-        df.attrs.update(self.meta)
-        return df
+        """The table as a pandas DataFrame, one column per ``columns`` with its dtype (int64,
+        float64, a string dtype; the nullable Int64 where some rows have no value, such as
+        ``count`` of exact rows); ``df.attrs`` holds ``meta`` (needs pandas:
+        ``pip install "mjfast[pandas]"``).
+
+        Examples
+        --------
+        >>> import mjfast
+        >>> df = mjfast.odds_table("deal", rules="classical").to_pandas()   # doctest: +SKIP
+        >>> str(df["shanten"].dtype), str(df["p"].dtype), str(df["count"].dtype)   # doctest: +SKIP
+        ('int64', 'float64', 'Int64')
+        """
+        dtypes = {c: "Int64" for c in ("count", "n", "hands") if c in self.columns}
+        if self.kind == "win_rate":      # seat: missing in the per-policy rows
+            dtypes["seat"] = "Int64"
+        dtypes.update({c: "text" for c in ("exact", "hand", "policy", "rules", "fan", "chinese") if c in self.columns})
+        return frame(self.columns, self.rows, what="OddsTable.to_pandas()", attrs=self.meta, dtypes=dtypes)
+
+    def to_dict(self) -> dict:
+        """JSON-ready ``{"kind", "meta", "columns", "rows"}`` (what :meth:`to_json` writes;
+        non-finite floats as "inf" / None, exact fractions as "p/q")."""
+        return {"kind": self.kind, "meta": _jsonable(self.meta), "columns": list(self.columns),
+                "rows": [_jsonable(r) for r in self.rows]}
+
+    def _display(self) -> Display:
+        title = ", ".join(f"{k}={v}" for k, v in self.meta.items() if not isinstance(v, (list, dict)))
+        return Display(f"OddsTable: {self.kind}" + (f" ({title})" if title else "") + f", {len(self.rows):,} rows",
+                       [Table(self.columns, [[r[c] for c in self.columns] for r in self.rows])])
 
     def to_records(self) -> list:
         """The rows as a list of plain dicts (a copy)."""
@@ -133,9 +158,7 @@ class OddsTable:
 
     def to_json(self, path=None, indent: int | None = 1) -> str:
         """JSON text ``{"kind", "meta", "columns", "rows"}``; written to ``path`` if given."""
-        data = {"kind": self.kind, "meta": _jsonable(self.meta), "columns": list(self.columns),
-                "rows": [_jsonable(r) for r in self.rows]}
-        return _maybe_write(json.dumps(data, indent=indent), path)
+        return _maybe_write(json.dumps(self.to_dict(), indent=indent), path)
 
     def to_markdown(self, path=None, digits: int = 6, columns=None) -> str:
         """A GitHub-flavoured Markdown table (floats to ``digits`` significant digits)."""

@@ -44,7 +44,10 @@ lumped into one "other" outcome with probability (tiles left - remaining S-tiles
 At tenpai the policy only waits, and P(win within m draws) = 1 - C(N - w, m) / C(N, m) with
 w live winning tiles among N. With ``exact="fraction"`` the arithmetic is in
 :class:`fractions.Fraction` (tests compare it with a brute-force enumeration of draw
-sequences). The state space stays small for hands at 0-2 shanten; ``max_states`` bounds it.
+sequences). The state space stays small up to 3-shanten (hundreds of reachable hands) and
+grows about tenfold per shanten beyond; ``max_states`` bounds it, and ``method="auto"``
+(see :func:`win_by_turn`) runs it only where it is estimated cheaper than Monte Carlo. Both
+methods report :class:`~mjfast.stats.Probability` values (exact ones with se 0).
 """
 from __future__ import annotations
 
@@ -56,11 +59,12 @@ from typing import Any
 import numpy as np
 
 from .. import _core, hands, tiles
+from .._runtime.display import Display, Displayed, Table, frame, interval
 from .._runtime.progress import Progress, attach_partial
 from .._runtime.seeding import root_key, seed_to_json
 from .._runtime.threads import resolve_threads
 from .._runtime.validation import check_choice, check_count
-from ..stats import Estimate
+from ..stats import Estimate, Probability
 from .hand import _check_rules, read_hand, rules_label
 
 POLICIES = {"greedy": 0, "first": 1, "greedy_swap": 2}
@@ -88,14 +92,50 @@ class _HandInfo:
         self.S = None             # closure: kinds that can matter from here (sorted tuple)
 
 
+class _OverBudget(Exception):
+    """The exact method's work passed its budget (``method="auto"`` then runs Monte Carlo)."""
+
+
+#: Work of the exact method, in about microseconds of one core (measured on random 13-tile
+#: hands): the transitions of one reachable hand (kernel calls), one memoised state (its
+#: arithmetic: Fractions cost about ten times floats).
+EXACT_HAND_COST = 80.0
+EXACT_STATE_COST = {"float": 25.0, "fraction": 300.0}
+#: Monte Carlo work per sample (one core, 18 draws; same units) by starting shanten 0, 1,
+#: ..., 8 (+11 per shanten beyond): the kernel weighs more discards from farther hands.
+MC_SAMPLE_COST = (0.5, 1.1, 3.4, 6.1, 11.0, 14.0, 22.0, 32.0, 43.0)
+
+
+def mc_cost(shanten: int, draws: int, samples: int) -> float:
+    """Estimated Monte Carlo work (about microseconds of one core) of ``samples`` samples
+    (a little less with fewer draws: most samples of a far hand use them all)."""
+    s = max(shanten, 0)
+    per = MC_SAMPLE_COST[min(s, 8)] + 11.0 * max(s - 8, 0)
+    return samples * per * (0.75 + draws / 72)
+
+
+def exact_cost(shanten: int, exact: str = "float") -> float:
+    """Typical work (about microseconds of one core) of the exact method from a hand at
+    ``shanten``: the median over random 13-tile hands (18 draws) grows about tenfold per
+    shanten, from 40 ms at 3-shanten (0.4 s at 4, 4 s at 5); with Fractions about 8 times
+    more."""
+    return 40_000.0 * 10.0 ** (max(shanten, 0) - 3) * (8.0 if exact == "fraction" else 1.0)
+
+
 class ExactSolver:
     """Exact win-by-turn probabilities in the model of this module (see the module docstring).
 
     ``number`` is ``float`` or ``Fraction``. Hands are keyed by their 34 count bytes.
+    ``budget`` (optional): raise :class:`_OverBudget` once the work counted in reachable hands
+    and memoised states (:data:`EXACT_HAND_COST`, :data:`EXACT_STATE_COST`) passes it --
+    deterministic, unlike a timer.
     """
 
     def __init__(self, bits: int, policy: str, pool: np.ndarray, draws: int, number=float,
-                 max_states: int = 300_000):
+                 max_states: int = 300_000, budget: float | None = None):
+        self.budget = budget
+        self.work = 0.0
+        self.state_cost = EXACT_STATE_COST["fraction" if number is Fraction else "float"]
         self.bits = bits
         self.policy = policy
         self.pool0 = [int(c) for c in pool]
@@ -108,6 +148,11 @@ class ExactSolver:
         self.zero = number(0)
         self.one = number(1)
 
+    def _spend(self, cost: float) -> None:
+        self.work += cost
+        if self.budget is not None and self.work > self.budget:
+            raise _OverBudget
+
     # -- hands -------------------------------------------------------------------------
     def info(self, key: bytes) -> _HandInfo:
         got = self.info_memo.get(key)
@@ -116,6 +161,7 @@ class ExactSolver:
         if len(self.info_memo) >= self.max_states:
             raise MemoryError(f"exact win-by-turn: more than max_states={self.max_states:,} reachable hands; "
                               "use method='monte_carlo' or raise max_states")
+        self._spend(EXACT_HAND_COST)
         h = np.frombuffer(key, np.uint8)
         s = int(_shanten_rows(h[None, :], self.bits)[0])
         addable = np.flatnonzero(h < 4)
@@ -198,6 +244,7 @@ class ExactSolver:
         if len(self.memo) >= self.max_states:
             raise MemoryError(f"exact win-by-turn: more than max_states={self.max_states:,} states; "
                               "use method='monte_carlo' or raise max_states")
+        self._spend(self.state_cost)
         win = [zero] * m
         ten = [zero] * m
         in_S = 0
@@ -251,9 +298,10 @@ def _policy_code(policy: str) -> int:
     return POLICIES[policy]
 
 
-@dataclasses.dataclass(frozen=True)
-class WinByTurn:
-    """Result of :func:`win_by_turn`.
+@dataclasses.dataclass(frozen=True, repr=False)
+class WinByTurn(Displayed):
+    """Result of :func:`win_by_turn`; the same type, with values of the same type, whichever
+    method ran.
 
     Attributes
     ----------
@@ -261,20 +309,28 @@ class WinByTurn:
         The hand as given; ``start`` the 3k+1 concealed hand the draws start from.
     discard : str or None
         The starting discard of a 3k+2 hand.
-    rules, policy, method : str
+    rules, policy : str
+    method : {"exact", "monte_carlo"}
+        The method that ran (``method="auto"`` resolved).
     draws : int
         T; ``win[t-1]`` / ``tenpai[t-1]`` refer to draw t.
     shanten : int
         Shanten of the starting 3k+1 hand (-1 if a 3k+2 hand was already complete).
     unseen : int
         Tiles in the wall at the start (N).
-    win, tenpai : tuple
-        Per draw t = 1..T: an :class:`~mjfast.stats.Estimate` (Monte Carlo) or a float /
-        Fraction (exact) of P(won by t) and P(tenpai or won by t).
+    win, tenpai : tuple of Probability
+        Per draw t = 1..T: P(won by t) and P(tenpai or won by t), each a
+        :class:`~mjfast.stats.Probability`: a float that also carries ``se``, ``low``,
+        ``high`` (95% interval), ``count`` and ``n`` -- se 0 and a zero-width interval when
+        exact, a Monte Carlo estimate otherwise. With ``exact="fraction"`` the exact values
+        are :class:`fractions.Fraction` instead.
     samples : int or None
         Monte Carlo sample count (None for exact).
     seed
         What to pass as ``seed`` to repeat a Monte Carlo run.
+
+    ``repr`` (and Jupyter) show the curve; ``win_p``/``tenpai_p`` are float arrays,
+    ``rows()`` tidy records, ``to_pandas()`` a DataFrame, ``to_dict()`` JSON.
     """
 
     hand: str
@@ -291,23 +347,29 @@ class WinByTurn:
     samples: int | None = None
     seed: Any = None
 
-    def _p(self, v) -> float:
-        return v.p if isinstance(v, Estimate) else float(v)
+    @staticmethod
+    def _p(v) -> float:
+        return float(v)
 
-    def _band(self, v) -> tuple:
-        if isinstance(v, Estimate):
-            return v.low, v.high
+    @staticmethod
+    def _se(v) -> float:
+        return float(getattr(v, "se", 0.0))
+
+    @staticmethod
+    def _band(v) -> tuple:
+        if isinstance(v, (Probability, Estimate)):
+            return float(v.low), float(v.high)
         return float(v), float(v)
 
     @property
     def win_p(self) -> np.ndarray:
         """P(won by t), t = 1..T, as floats."""
-        return np.array([self._p(v) for v in self.win])
+        return np.array([self._p(v) for v in self.win], dtype=np.float64)
 
     @property
     def tenpai_p(self) -> np.ndarray:
         """P(tenpai or won by t), t = 1..T, as floats."""
-        return np.array([self._p(v) for v in self.tenpai])
+        return np.array([self._p(v) for v in self.tenpai], dtype=np.float64)
 
     def rows(self) -> list:
         """One record per draw: t, win, win_se, win_low, win_high, tenpai, ... (tidy rows)."""
@@ -316,7 +378,7 @@ class WinByTurn:
             r: dict[str, float] = {"t": t}
             for name, v in (("win", self.win[t - 1]), ("tenpai", self.tenpai[t - 1])):
                 r[name] = self._p(v)
-                r[f"{name}_se"] = v.se if isinstance(v, Estimate) else 0.0
+                r[f"{name}_se"] = self._se(v)
                 r[f"{name}_low"], r[f"{name}_high"] = self._band(v)
             out.append(r)
         return out
@@ -339,6 +401,36 @@ class WinByTurn:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=2)
 
+    def _attrs(self) -> dict:
+        return {k: getattr(self, k) for k in ("hand", "start", "discard", "rules", "policy", "method", "draws",
+                                             "shanten", "unseen", "samples")} | {"seed": seed_to_json(self.seed)}
+
+    def to_pandas(self):
+        """The curve as a DataFrame: one row per draw ``t`` (int64) with ``win``,
+        ``win_se``, ``win_low``, ``win_high``, ``tenpai``, ... (float64; se 0 and a zero-width
+        interval when exact). ``df.attrs`` holds the hand, rules, policy, method, shanten,
+        unseen tiles, samples and seed (needs pandas).
+
+        Examples
+        --------
+        >>> import mjfast
+        >>> df = mjfast.win_by_turn("123m456p789s1122z", draws=3).to_pandas()   # doctest: +SKIP
+        >>> df["t"].tolist(), df.attrs["method"], str(df["win"].dtype)   # doctest: +SKIP
+        ([1, 2, 3], 'exact', 'float64')
+        """
+        cols = ("t", "win", "win_se", "win_low", "win_high", "tenpai", "tenpai_se", "tenpai_low", "tenpai_high")
+        return frame(cols, self.rows(), what="WinByTurn.to_pandas()", attrs=self._attrs())
+
+    def _display(self) -> Display:
+        mc = self.method == "monte_carlo"
+        head = ("t", "P(tenpai)", "P(win)") + (("95% interval of P(win)",) if mc else ())
+        rows = [(r["t"], r["tenpai"], r["win"]) + ((interval(r["win_low"], r["win_high"]),) if mc else ())
+                for r in self.rows()]
+        title = (f"WinByTurn: {self.hand}" + (f" (discard {self.discard})" if self.discard else "")
+                 + f", shanten {self.shanten}, {self.unseen} unseen tiles, rules={self.rules}, policy={self.policy}, "
+                 + (f"Monte Carlo ({self.samples:,} samples, seed={seed_to_json(self.seed)})" if mc else "exact"))
+        return Display(title, [Table(head, rows)])
+
     def table(self) -> str:
         head = (f"win by turn: {self.hand}" + (f" (discard {self.discard})" if self.discard else "")
                 + f"  shanten {self.shanten}, {self.unseen} unseen tiles, rules={self.rules}, "
@@ -354,6 +446,27 @@ class WinByTurn:
         return "\n".join(lines)
 
     __str__ = table
+
+
+def choose_method(shanten: int, draws: int, samples: int, policy: str, exact: str = "float") -> str:
+    """What ``method="auto"`` tries first for a starting hand at ``shanten``: "exact" when the
+    policy allows it and its typical cost (:func:`exact_cost`) is at most the Monte Carlo cost
+    (:func:`mc_cost`), or when the hand cannot reach tenpai within ``draws`` (every
+    probability is 0); else "monte_carlo". (The exact run may still give way to Monte Carlo
+    when its counted work passes the Monte Carlo cost.)
+
+    Examples
+    --------
+    >>> [choose_method(s, 18, 100_000, "greedy") for s in (0, 3, 4, 5)]
+    ['exact', 'exact', 'exact', 'monte_carlo']
+    >>> choose_method(4, 18, 1_000, "greedy"), choose_method(2, 18, 100_000, "greedy_swap")
+    ('monte_carlo', 'monte_carlo')
+    """
+    if policy not in EXACT_POLICIES:
+        return "monte_carlo"
+    if shanten > draws or exact_cost(shanten, exact) <= mc_cost(shanten, draws, samples):
+        return "exact"
+    return "monte_carlo"
 
 
 def _start(h, bits: int, policy: str, pool: np.ndarray):
@@ -394,8 +507,11 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     policy : {"greedy", "first", "greedy_swap"}
         See :mod:`mjfast.winturn`; "greedy_swap" (the game engine's discard rule) is Monte Carlo only.
     method : {"auto", "exact", "monte_carlo"}
-        "auto": exact when the starting shanten is at most 2 (and the policy allows it), else
-        Monte Carlo.
+        "auto" runs whichever is cheaper by an estimate of each method's work (one core's
+        time, measured on random hands; see Notes): in practice the exact method up to
+        4-shanten and Monte Carlo from 5-shanten with the default 100,000 samples, and the
+        "greedy_swap" policy always Monte Carlo. Either way the result has the same type,
+        with values of the same type (:class:`~mjfast.stats.Probability`).
     samples : int, default 100,000
         Monte Carlo samples.
     seed : None, int, SeedSequence or Generator
@@ -413,6 +529,9 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     Returns
     -------
     WinByTurn
+        ``method`` says which method ran; ``win[t-1]`` and ``tenpai[t-1]`` are floats that
+        carry their uncertainty (``se``, ``low``, ``high``: 0 and a zero-width interval when
+        exact), so code reading them works whichever method ran.
 
     Raises
     ------
@@ -425,9 +544,30 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
         Monte Carlo: on Ctrl-C, after the current chunk of 65,536 samples; the result of the
         samples finished so far is attached as ``exc.partial``.
 
+    Notes
+    -----
+    How ``method="auto"`` chooses. Both costs are estimated in microseconds of one core
+    (:func:`mc_cost`, :func:`exact_cost`, from measurements on random 13-tile hands):
+
+    * Monte Carlo: ``samples`` times a cost per sample that grows with the starting shanten
+      s (0.5, 1.1, 3.4, 6.1, 11, 14, 22, 32, 43 us for s = 0..8; a little less with fewer
+      draws);
+    * exact: typically 40 ms x 10**(s - 3) (0.4 s at 4-shanten, 4 s at 5-shanten; eight
+      times more with ``exact="fraction"``), but hands of one shanten vary tenfold.
+
+    The exact method runs when its typical cost is at most the Monte Carlo cost (or when the
+    hand cannot reach tenpai within ``draws``), with the Monte Carlo cost as its budget: its
+    work is counted as it goes (80 us per reachable hand, 25 us per memoised state, 300 with
+    Fractions) and, past the budget (or ``max_states``), it is abandoned for Monte Carlo. So
+    "auto" never costs much more than Monte Carlo alone, and the choice depends only on the
+    arguments, never on the machine, the threads or its load: the same call gives the same
+    result everywhere.
+
     Examples
     --------
     >>> import mjfast
+    >>> mjfast.win_by_turn("1239m1p12477s122z", draws=18).method   # 3-shanten: exact is cheaper
+    'exact'
     >>> r = mjfast.win_by_turn("123m456p789s1122z", draws=3, method="exact")
     >>> [round(p, 6) for p in r.win]                 # 4 winning tiles among 123 unseen
     [0.03252, 0.064241, 0.095175]
@@ -455,30 +595,41 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     _core.ensure_tables()
     start, discard = _start(h, bits, policy, pool)
     if start is None:  # a complete 3k+2 hand: won before the first draw
-        one = Fraction(1) if exact == "fraction" else 1.0
+        one = Fraction(1) if exact == "fraction" else Probability.exact(1.0)
         vals = tuple([one] * draws) if method != "monte_carlo" else tuple(
-            [Estimate.from_counts(samples, samples)] * draws)
+            [Probability.from_estimate(Estimate.from_counts(samples, samples))] * draws)
         return WinByTurn(h.text, h.text, None, rules_label(rules), policy, "exact" if method != "monte_carlo" else method,
                          draws, -1, N, vals, vals, None if method != "monte_carlo" else samples)
     s0 = int(_shanten_rows(start[None, :], bits)[0])
     start_text = tiles.format_hand(start) + "".join(" " + str(m) for m in h.melds)
+    budget = None
     if method == "auto":
-        method = "exact" if s0 <= 2 and policy in EXACT_POLICIES else "monte_carlo"
+        method = choose_method(s0, draws, samples, policy, exact)
+        budget = None if s0 > draws else mc_cost(s0, draws, samples)
     if method == "exact":
         if policy not in EXACT_POLICIES:
             raise ValueError(f"the exact method supports the policies {EXACT_POLICIES}; use method='monte_carlo' "
                              f"for {policy!r}")
-        solver = ExactSolver(bits, policy, pool, draws, Fraction if exact == "fraction" else float, max_states)
-        win, ten = solver.run(start.tobytes(), draws, [int(c) for c in pool])
-        return WinByTurn(h.text, start_text, discard, rules_label(rules), policy, "exact", draws, s0, N,
-                         tuple(win), tuple(ten))
+        number = Fraction if exact == "fraction" else float
+        solver = ExactSolver(bits, policy, pool, draws, number, max_states, budget)
+        try:
+            win, ten = solver.run(start.tobytes(), draws, [int(c) for c in pool])
+        except (_OverBudget, MemoryError):
+            if budget is None:       # method="exact": the user's bound (MemoryError) stands
+                raise
+            method = "monte_carlo"   # "auto": past the Monte Carlo cost, Monte Carlo is cheaper
+        else:
+            wrap = (lambda v: v) if number is Fraction else Probability.exact
+            return WinByTurn(h.text, start_text, discard, rules_label(rules), policy, "exact", draws, s0, N,
+                             tuple(wrap(v) for v in win), tuple(wrap(v) for v in ten))
     key = root_key(seed)
     threads = resolve_threads(threads)
 
     def result(win_c, ten_c, n):
         return WinByTurn(h.text, start_text, discard, rules_label(rules), policy, "monte_carlo", draws, s0, N,
-                         tuple(Estimate.from_counts(c, n) for c in win_c),
-                         tuple(Estimate.from_counts(c, n) for c in ten_c), n, key.seed_value())
+                         tuple(Probability.from_estimate(Estimate.from_counts(c, n)) for c in win_c),
+                         tuple(Probability.from_estimate(Estimate.from_counts(c, n)) for c in ten_c), n,
+                         key.seed_value())
 
     try:
         win_c, ten_c = _mc_counts(start, pool, draws, bits, code, int(samples), key, threads, progress)
@@ -523,9 +674,14 @@ def _mc_counts(start, pool, draws, bits, code, n, key, threads, progress, chunk=
     return win_c, ten_c
 
 
-@dataclasses.dataclass(frozen=True)
-class WinByTurnByShanten:
-    """Result of :func:`win_by_turn_random`: curves per starting shanten of random hands."""
+@dataclasses.dataclass(frozen=True, repr=False)
+class WinByTurnByShanten(Displayed):
+    """Result of :func:`win_by_turn_random`: curves per starting shanten of random hands.
+
+    ``win[s][t-1]`` / ``tenpai[s][t-1]``: :class:`~mjfast.stats.Estimate` of P(won / tenpai by
+    draw t | starting shanten s); ``rows()`` tidy records, ``to_pandas()`` a DataFrame,
+    ``to_dict()`` JSON; ``repr`` (and Jupyter) show P(win by t) per starting shanten.
+    """
 
     rules: str | None
     policy: str
@@ -546,6 +702,53 @@ class WinByTurnByShanten:
                     r[name], r[f"{name}_se"], r[f"{name}_low"], r[f"{name}_high"] = e.p, e.se, e.low, e.high
                 out.append(r)
         return out
+
+    def _attrs(self) -> dict:
+        return {"rules": self.rules, "policy": self.policy, "draws": self.draws, "samples": self.samples,
+                "hand_tiles": self.hand_tiles, "seed": seed_to_json(self.seed)}
+
+    def to_dict(self) -> dict:
+        """JSON-ready: the run's arguments, ``shanten_counts`` (starting shanten -> hands) and
+        ``win`` / ``tenpai`` (starting shanten -> one estimate dict per draw).
+
+        Examples
+        --------
+        >>> import mjfast
+        >>> d = mjfast.win_by_turn_random(2000, draws=4, seed=1, progress=False).to_dict()
+        >>> sum(d["shanten_counts"].values()), len(d["win"]["2"])
+        (2000, 4)
+        """
+        return self._attrs() | {
+            "shanten_counts": {str(s): int(n) for s, n in self.shanten_counts.items()},
+            "win": {str(s): [e.to_dict() for e in v] for s, v in self.win.items()},
+            "tenpai": {str(s): [e.to_dict() for e in v] for s, v in self.tenpai.items()}}
+
+    def to_pandas(self):
+        """The curves as a tidy DataFrame: one row per starting shanten and draw
+        (``start_shanten``, ``hands``, ``t`` as int64; ``win``, ``win_se``, ``win_low``,
+        ``win_high``, ``tenpai``, ... as float64); ``df.attrs`` holds the run's arguments
+        (needs pandas).
+
+        Examples
+        --------
+        >>> import mjfast
+        >>> df = mjfast.win_by_turn_random(2000, draws=4, seed=1, progress=False).to_pandas()   # doctest: +SKIP
+        >>> list(df.columns[:4]), str(df["hands"].dtype)   # doctest: +SKIP
+        (['start_shanten', 'hands', 't', 'win'], 'int64')
+        """
+        cols = ("start_shanten", "hands", "t", "win", "win_se", "win_low", "win_high", "tenpai", "tenpai_se",
+                "tenpai_low", "tenpai_high")
+        return frame(cols, self.rows(), what="WinByTurnByShanten.to_pandas()", attrs=self._attrs())
+
+    def _display(self) -> Display:
+        shanten = sorted(self.win)
+        head = ("t",) + tuple(f"P(win | {s})" for s in shanten)
+        rows = [(t,) + tuple(self.win[s][t - 1].p for s in shanten) for t in range(1, self.draws + 1)]
+        counts = ", ".join(f"{s}: {self.shanten_counts[s]:,}" for s in shanten)
+        return Display(f"WinByTurnByShanten: {self.samples:,} random {self.hand_tiles}-tile hands, rules={self.rules}, "
+                       f"policy={self.policy}, seed={seed_to_json(self.seed)}",
+                       [Table(head, rows)], [f"hands by starting shanten: {counts}",
+                                             "95% intervals: .to_pandas() or .rows()"])
 
 
 def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | None = "classical",

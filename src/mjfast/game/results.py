@@ -7,10 +7,11 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from .._runtime.display import Display, Displayed, Table, frame, interval, pm
 from .._runtime.seeding import seed_to_json
 from ..rules import RuleSet
 from ..stats import Z95, Estimate, Mean, exact_square_sums
@@ -23,8 +24,8 @@ AMERICAN_CLAIMS = ("quad", "joker_exchange")
 N_DIST = 15                      # American distances 0..14
 
 
-@dataclasses.dataclass(eq=False)
-class FanStats:
+@dataclasses.dataclass(eq=False, repr=False)
+class FanStats(Displayed):
     """Chinese Official fan statistics of simulated wins (``SimResult.fans`` under
     ``rules="mcr"``; None for rule sets without fans). Merge with ``a + b``.
 
@@ -69,6 +70,46 @@ class FanStats:
     def mean_paid_fan(self) -> Mean:
         """Mean fan paid per win (flowers counted)."""
         return self._mean(self.paid_sum, self.paid_sq)
+
+    def _attrs(self) -> dict:
+        return {"min_fan": self.min_fan, "wins": self.wins, "mean_fan": self.mean_fan().to_dict(),
+                "mean_paid_fan": self.mean_paid_fan().to_dict(), "false_wins": [int(x) for x in self.false_wins]}
+
+    def _records(self) -> list:
+        from ..mcr import FANS
+        out = []
+        for i in np.argsort(-self.counts, kind="stable").tolist():
+            e = Estimate.from_counts(int(self.counts[i]), self.wins)
+            out.append({"fan": FANS[i][0], "chinese": FANS[i][1], "value": int(FANS[i][2]), "count": e.count,
+                        "wins": e.n, "p": e.p, "se": e.se, "low": e.low, "high": e.high})
+        return out
+
+    def to_pandas(self):
+        """One row per fan of :data:`mjfast.mcr.FANS`, most frequent first: ``fan``,
+        ``chinese``, ``value``, ``count`` (wins in which it counts), ``wins``, and the share
+        ``p`` with its ``se`` and 95% interval ``low``/``high``. ``df.attrs`` holds min_fan,
+        wins, the mean fans and the false wins (needs pandas).
+
+        Examples
+        --------
+        >>> import mjfast
+        >>> f = mjfast.simulate(30, rules="mcr", seed=1, progress=False).fans
+        >>> df = f.to_pandas()   # doctest: +SKIP
+        >>> len(df), str(df["count"].dtype)   # doctest: +SKIP
+        (82, 'int64')
+        """
+        cols = ("fan", "chinese", "value", "count", "wins", "p", "se", "low", "high")
+        return frame(cols, self._records(), what="FanStats.to_pandas()", attrs=self._attrs())
+
+    def _display(self) -> Display:
+        mf, mp = self.mean_fan(), self.mean_paid_fan()
+        rows = [(r["fan"], r["value"], r["count"], r["p"], interval(r["low"], r["high"]))
+                for r in self._records() if r["count"]]
+        top = 12
+        notes = [f"... {len(rows) - top} more fans: .frequency() or .to_pandas()"] if len(rows) > top else []
+        return Display(f"FanStats: {self.wins:,} wins (min_fan {self.min_fan}), mean fan {pm(mf.mean, Z95 * mf.se)} "
+                       f"(with flowers {pm(mp.mean, Z95 * mp.se)}), false wins {int(self.false_wins.sum())}",
+                       [Table(("fan", "value", "wins", "share", "95% interval"), rows[:top])], notes)
 
     def frequency(self) -> dict:
         """Fan name -> :class:`~mjfast.stats.Estimate` of the share of wins in which it counts
@@ -119,8 +160,8 @@ class FanStats:
         return "\n".join(lines)
 
 
-@dataclasses.dataclass(eq=False)
-class SimResult:
+@dataclasses.dataclass(eq=False, repr=False)
+class SimResult(Displayed):
     """Statistics of simulated games (see :func:`simulate`). Merge runs with ``a + b``.
 
     Counters per player index 0..3 (arrays of shape (4,)) and per policy name; every rate is
@@ -147,6 +188,8 @@ class SimResult:
     by_policy: dict          # name -> dict of counters (seats pooled)
     #: Chinese Official fan statistics (rules with fans), else None; set after construction
     fans: FanStats | None = dataclasses.field(default=None, init=False, repr=False)
+
+    _claim_kinds: ClassVar[tuple[str, ...]] = CLAIM_KINDS   # the columns of ``claims`` (not a field)
 
     # -- derived ---------------------------------------------------------------------------
     @property
@@ -277,6 +320,134 @@ class SimResult:
             "mean_turns": mt.mean, "mean_turns_se": mt.se,
         }
 
+    # -- notebooks: repr, HTML, pandas ------------------------------------------------------
+    def _seed_text(self) -> str:
+        return str(seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(x) for x in self.seeds])
+
+    def _groups(self, by: str) -> list:
+        """(seat, policy, keyword) per row of a per-seat or per-policy table."""
+        if by == "seat":
+            return [(s, None if self.duplicate else _policy_name(self.policies[s]), {"seat": s}) for s in range(4)]
+        if by == "policy":
+            return [(None, name, {"policy": name}) for name in sorted(self.by_policy)]
+        raise ValueError(f"by must be 'seat' or 'policy', got {by!r}")
+
+    def _rates(self) -> tuple:
+        """(name, method) of the rates of this result's table rows."""
+        return (("win_rate", self.win_rate), ("self_draw_share", self.self_draw_share),
+                ("deal_in_rate", self.deal_in_rate))
+
+    def _counts(self, seat, policy) -> dict:
+        """Integer counters of one row (a seat or a policy)."""
+        if policy is not None:
+            c = self.by_policy[policy]
+            claims = c["claims"]
+            out = {"hands": int(c["hands"]), "games": int(c["games"]), "wins": int(c["wins"]),
+                   "self_draw_wins": int(c["self_draw_wins"]), "discard_wins": int(c["wins"] - c["self_draw_wins"]),
+                   "deal_ins": int(c["deal_ins"]), "points": int(c["points"])}
+        else:
+            claims = self.claims[seat]
+            out = {"hands": self.hands, "games": self.games, "wins": int(self.wins[seat]),
+                   "self_draw_wins": int(self.self_draw_wins[seat]), "discard_wins": int(self.discard_wins[seat]),
+                   "deal_ins": int(self.deal_ins[seat]), "points": int(self.points[seat])}
+        out.update({f"claims_{k}": int(claims[i]) for i, k in enumerate(self._claim_kinds)})
+        return out
+
+    def _extra_columns(self, seat, policy) -> dict:
+        """Columns a subclass adds to each row (American statistics)."""
+        return {}
+
+    def _records(self, by: str) -> list:
+        rows = []
+        for seat, pol, kw in self._groups(by):
+            r: dict[str, Any] = ({"seat": seat} if by == "seat" else {}) | {"policy": pol}
+            r.update(self._counts(seat, kw.get("policy")))
+            for name, fn in self._rates():
+                e = fn(**kw)
+                r.update({name: e.p, f"{name}_se": e.se, f"{name}_low": e.low, f"{name}_high": e.high})
+            m = self.mean_points(**kw)
+            r.update({"mean_points": m.mean, "mean_points_se": m.se, "mean_points_low": m.low,
+                      "mean_points_high": m.high})
+            r.update(self._extra_columns(seat, kw.get("policy")))
+            rows.append(r)
+        return rows
+
+    def _attrs(self) -> dict:
+        mt = self.mean_turns()
+        return {"rules": self.rules.name, "options": self.rules.to_dict(), "games": self.games, "hands": self.hands,
+                "seed": seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(s) for s in self.seeds],
+                "duplicate": self.duplicate, "exhaustive_draws": self.exhaustive_draws,
+                "mean_turns": mt.mean, "mean_turns_se": mt.se}
+
+    def to_pandas(self, by: str = "seat"):
+        """The per-seat (or per-policy) statistics as a tidy DataFrame (needs pandas).
+
+        Parameters
+        ----------
+        by : {"seat", "policy"}
+            One row per seat 0-3 with its policy (None in duplicate runs, whose policies
+            rotate), or one row per policy with its seats pooled (no ``seat`` column).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Counts (``hands``, ``games``, ``wins``, ``self_draw_wins``, ``discard_wins``,
+            ``deal_ins``, ``points``, ``claims_<kind>``) as int64; each rate (``win_rate``,
+            ``self_draw_share``, ``deal_in_rate``; American results add ``jokerless_share``
+            and ``dead_hand_rate``) and ``mean_points`` with ``_se``, ``_low`` and ``_high``
+            (95% interval) as float64. ``df.attrs`` holds rules, options, games, hands,
+            seed, duplicate, exhaustive draws and mean turns.
+
+        Examples
+        --------
+        >>> import mjfast
+        >>> r = mjfast.simulate(100, seed=1, progress=False)
+        >>> df = r.to_pandas()   # doctest: +SKIP
+        >>> df[["seat", "policy", "wins", "win_rate"]].shape, str(df["wins"].dtype)   # doctest: +SKIP
+        ((4, 4), 'int64')
+        """
+        rows = self._records(by)
+        return frame(tuple(rows[0]) if rows else ("policy",), rows, what=f"{type(self).__name__}.to_pandas()",
+                     attrs=self._attrs(), dtypes={"policy": "text"})
+
+    def _summary_notes(self) -> list:
+        ed, mt = self.exhaustive_draw_rate(), self.mean_turns()
+        claims = self.claims.sum(axis=0) / max(self.hands, 1)
+        notes = [f"exhaustive draws {ed.p:.4g} {interval(ed.low, ed.high)}, mean turns per hand "
+                 f"{pm(mt.mean, Z95 * mt.se)}",
+                 "claims per hand: " + ", ".join(f"{k} {claims[i]:.3g}" for i, k in enumerate(self._claim_kinds))]
+        if self.fans is not None:
+            f = self.fans
+            mf = f.mean_fan()
+            freq = [(k, e) for k, e in f.frequency().items() if e.count][:6]
+            notes.append(f"fans (min {f.min_fan}): mean fan {pm(mf.mean, Z95 * mf.se)}; most frequent: "
+                         + ", ".join(f"{k} {e.p:.3g}" for k, e in freq) + " (.fans for all)")
+        return notes
+
+    def _display_columns(self) -> tuple:
+        return (("win rate", "win_rate"), ("self-draw share", "self_draw_share"), ("deal-in rate", "deal_in_rate"))
+
+    def _display(self) -> Display:
+        cols = self._display_columns()
+        head = ["", "policy"] + [x for label, _ in cols for x in (label, "95% interval")] + ["mean points", "± 95%"]
+        groups = [("seat", g) for g in self._groups("seat")]
+        if len(self.by_policy) > 1 or self.duplicate:
+            groups += [("policy", g) for g in self._groups("policy")]
+        rows = []
+        by_row = {("seat", r["seat"]): r for r in self._records("seat")}
+        if len(groups) > 4:
+            by_row.update({("policy", r["policy"]): r for r in self._records("policy")})
+        for kind, (seat, pol, _kw) in groups:
+            r = by_row[(kind, seat if kind == "seat" else pol)]
+            row: list = [f"seat {seat}" if kind == "seat" else "all seats", pol]
+            for _label, name in cols:
+                row += [r[name], interval(r[f"{name}_low"], r[f"{name}_high"])]
+            row += [r["mean_points"], r["mean_points_se"] * Z95]
+            rows.append(row)
+        title = (f"{type(self).__name__}: rules={self.rules.name}, {self.games:,} games, {self.hands:,} hands, "
+                 f"seed={self._seed_text()}" + (" (duplicate)" if self.duplicate else ""))
+        return Display(title, [Table(head, rows)], self._summary_notes())
+
     def table(self) -> str:
         """Readable win-rate table with 95% intervals."""
         def fmt(e: Estimate) -> str:
@@ -304,7 +475,7 @@ class SimResult:
         return "\n".join(lines)
 
 
-@dataclasses.dataclass(eq=False)
+@dataclasses.dataclass(eq=False, repr=False)
 class AmericanSimResult(SimResult):
     """:class:`~mjfast.SimResult` of American games, with the American statistics.
 
@@ -325,6 +496,42 @@ class AmericanSimResult(SimResult):
     courtesy_tiles: int = 0
     #: card play: per-line statistics (mjfast.card LineStats), else None; set after construction
     lines: Any = dataclasses.field(default=None, init=False, repr=False)
+
+    _claim_kinds: ClassVar[tuple[str, ...]] = AMERICAN_CLAIMS
+
+    def _rates(self) -> tuple:
+        return super()._rates() + (("jokerless_share", self.jokerless_share), ("dead_hand_rate", self.dead_hand_rate))
+
+    def _counts(self, seat, policy) -> dict:
+        out = super()._counts(seat, policy)
+        src = self.by_policy[policy] if policy is not None else None
+        for name in ("jokerless_wins", "dead_hands"):
+            out[name] = int(src[name]) if src is not None else int(getattr(self, name)[seat])
+        return out
+
+    def _extra_columns(self, seat, policy) -> dict:
+        out = {}
+        for when in ("before", "after"):     # per player only (policies pool players' hands differently)
+            m = self.mean_distance(when, seat) if seat is not None else Mean(math.nan, math.nan, 0)
+            out[f"mean_distance_{when}"], out[f"mean_distance_{when}_se"] = m.mean, m.se
+        return out
+
+    def _attrs(self) -> dict:
+        return super()._attrs() | {"second_charlestons": self.second_charlestons, "courtesy_tiles": self.courtesy_tiles}
+
+    def _display_columns(self) -> tuple:
+        return (("win rate", "win_rate"), ("self-draw share", "self_draw_share"),
+                ("jokerless share", "jokerless_share"), ("dead-hand rate", "dead_hand_rate"))
+
+    def _summary_notes(self) -> list:
+        wg, mt = self.wall_game_rate(), self.mean_turns()
+        b, a = self.mean_distance("before"), self.mean_distance("after")
+        c = self.claims.sum(axis=0) / max(self.hands, 1)
+        return [f"wall games {wg.p:.4g} {interval(wg.low, wg.high)}, mean turns per hand {pm(mt.mean, Z95 * mt.se)}",
+                f"distance to Mahjong: before the Charleston {pm(b.mean, Z95 * b.se)}, after {pm(a.mean, Z95 * a.se)}; "
+                f"second Charleston in {self.second_charleston_rate().p:.3g} of hands",
+                f"per hand: calls {c[0]:.3g}, joker exchanges {c[1]:.3g}, courtesy tiles "
+                f"{self.courtesy_tiles / max(self.hands, 1):.3g}"]
 
     def jokerless_share(self, seat=None, policy=None) -> Estimate:
         """Share of wins whose hand held no joker."""
@@ -486,9 +693,13 @@ class AmericanSimResult(SimResult):
         return "\n".join(lines)
 
 
-@dataclasses.dataclass(frozen=True)
-class Comparison:
-    """Paired difference of two policies on the same walls (see :func:`compare`)."""
+@dataclasses.dataclass(frozen=True, repr=False)
+class Comparison(Displayed):
+    """Paired difference of two policies on the same walls (see :func:`compare`).
+
+    ``repr`` (and Jupyter) show the differences with their 95% intervals; ``to_pandas()`` gives
+    them as rows, ``to_dict()`` as JSON; ``a`` and ``b`` are the two tables' own results.
+    """
 
     policy_a: str
     policy_b: str
@@ -502,9 +713,36 @@ class Comparison:
         return {"policy_a": self.policy_a, "policy_b": self.policy_b, "wall_sets": self.wall_sets,
                 "points_diff": self.points_diff.to_dict(), "win_rate_diff": self.win_rate_diff.to_dict()}
 
+    def _records(self) -> list:
+        return [{"statistic": name, "mean": m.mean, "se": m.se, "low": m.low, "high": m.high, "n": m.n}
+                for name, m in (("points_diff", self.points_diff), ("win_rate_diff", self.win_rate_diff))]
 
-@dataclasses.dataclass(frozen=True)
-class PassEffect:
+    def to_pandas(self):
+        """The paired differences A - B as rows ``statistic`` (points_diff: points per game;
+        win_rate_diff: share of hands won), ``mean``, ``se``, ``low``, ``high`` (95%
+        interval), ``n`` (wall sets); ``df.attrs`` names the policies (needs pandas).
+
+        Examples
+        --------
+        >>> import mjfast
+        >>> c = mjfast.compare("greedy", "random", 20, seed=3, progress=False)
+        >>> c.to_pandas()["statistic"].tolist()   # doctest: +SKIP
+        ['points_diff', 'win_rate_diff']
+        """
+        return frame(("statistic", "mean", "se", "low", "high", "n"), self._records(), what="Comparison.to_pandas()",
+                     attrs={"policy_a": self.policy_a, "policy_b": self.policy_b, "wall_sets": self.wall_sets})
+
+    def _display(self) -> Display:
+        labels = {"points_diff": "points per game", "win_rate_diff": "share of hands won"}
+        rows = [(labels[r["statistic"]], r["mean"], r["se"], interval(r["low"], r["high"])) for r in self._records()]
+        return Display(f"Comparison: {self.policy_a} - {self.policy_b}, paired on {self.wall_sets:,} wall sets "
+                       f"(rules={self.a.rules.name})",
+                       [Table(("difference A - B", "mean", "se", "95% interval"), rows)],
+                       ["each table's own statistics: .a (A in one seat), .b (four copies of B)"])
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class PassEffect(Displayed):
     """Paired effect of one optional pass: the same games played with it (``on``) and without.
 
     Every difference is ``on - off`` per game on identical walls and policy streams, then the
@@ -525,6 +763,36 @@ class PassEffect:
         return {"option": self.option, "games": self.games, "distance_after": self.distance_after.to_dict(),
                 "win_rate": self.win_rate.to_dict(), "wall_game_rate": self.wall_game_rate.to_dict(),
                 "mean_turns": self.mean_turns.to_dict(), "points": [m.to_dict() for m in self.points]}
+
+    def _records(self) -> list:
+        stats: list[tuple[str, int | None, Mean]] = [
+            (name, None, getattr(self, name)) for name in ("distance_after", "win_rate", "wall_game_rate", "mean_turns")]
+        stats += [("points", s, m) for s, m in enumerate(self.points)]
+        return [{"statistic": name, "seat": seat, "mean": m.mean, "se": m.se, "low": m.low, "high": m.high, "n": m.n}
+                for name, seat, m in stats]
+
+    def to_pandas(self):
+        """The paired effects (on - off) as rows ``statistic``, ``seat`` (the player, for
+        ``points``; missing otherwise), ``mean``, ``se``, ``low``, ``high`` (95% interval),
+        ``n`` (games) (needs pandas).
+
+        Examples
+        --------
+        >>> import mjfast
+        >>> eff = mjfast.charleston_effect(20, options="courtesy", seed=2, progress=False)["courtesy"]
+        >>> eff.to_pandas()["statistic"].tolist()[:2]   # doctest: +SKIP
+        ['distance_after', 'win_rate']
+        """
+        return frame(("statistic", "seat", "mean", "se", "low", "high", "n"), self._records(),
+                     what="PassEffect.to_pandas()", attrs={"option": self.option, "games": self.games},
+                     dtypes={"seat": "Int64"})
+
+    def _display(self) -> Display:
+        rows = [(r["statistic"] + ("" if r["seat"] is None else f" (player {r['seat']})"), r["mean"], r["se"],
+                 interval(r["low"], r["high"])) for r in self._records()]
+        return Display(f"PassEffect: {self.option} on - off, paired over {self.games:,} games",
+                       [Table(("effect per game", "mean", "se", "95% interval"), rows)],
+                       ["each run's own statistics: .on, .off"])
 
 
 

@@ -1,8 +1,12 @@
 """Public hand analysis: winning check, shanten, waits, effective tiles, decompositions.
 
-The batch functions accept one hand (text, or a ``(34,)`` count vector) or a batch (an
-``(N, 34)`` count array, or an ``(N, 4)`` uint32 array in the packed layout of
-:mod:`mjfast.tiles`). Input is validated here, once; the Cython kernels trust it.
+The batch functions (:func:`shanten`, :func:`is_winning`) accept one hand (text, or a
+``(34,)`` count vector) or a batch of any leading shape: a list / tuple / array of texts, a
+``(..., 34)`` count array, a ``(..., 4)`` uint32 array in the packed layout of
+:mod:`mjfast.tiles`, or a :class:`~mjfast.Deals`; the output has the batch's shape. The
+one-hand functions (:func:`waits`, :func:`effective_tiles`, :func:`decompose`) map over such
+a batch, giving nested lists. Input is validated here, once (reshaped to the kernels' rows);
+the Cython kernels trust it.
 
 Forms and rules
 ---------------
@@ -53,6 +57,7 @@ import numpy as np
 from .. import _core, tiles
 from .. import rules as _rules
 from .._runtime.threads import resolve_threads
+from .._runtime.validation import count_rows, hand_label, text_batch
 from . import _american as _american_hands
 from . import _called
 
@@ -104,67 +109,97 @@ class _Batch:
     data: np.ndarray  # (n, 34) uint8 or (n, 4) uint32, C-contiguous
     packed: bool
     single: bool
-    called: np.ndarray | None = None   # (34,) tiles in the hand's called sets (text input only)
+    called: np.ndarray | None = None   # (34,) tiles in the hand's called sets (one hand as text), or
+    #                                    (n, 34) per row (a batch of texts)
+    shape: tuple = ()                  # the batch's leading shape (the output's shape); () for one hand
 
     @property
     def has_called(self) -> bool:
         return self.called is not None and bool(self.called.any())
+
+    def shaped(self, out: np.ndarray):
+        """A kernel's (n,) output in the caller's form: a scalar for one hand, else an
+        array of the batch's shape."""
+        return out[0].item() if self.single else out.reshape(self.shape)
+
+
+#: what the batch hand functions accept, for error messages
+ACCEPTED = ("a str (one hand), a list / tuple / array of str (a batch of any shape), a Deals, or an integer "
+            "array of shape (..., 34) (tile counts; any integer dtype, uint8 fastest) or (..., 4) of dtype uint32 "
+            "(packed rows); the leading shape is the batch's")
 
 
 def _size_text(mask: int) -> str:
     return ", ".join(str(s) for s in range(64) if (mask >> s) & 1)
 
 
+def _text_rows(texts: np.ndarray, what: str) -> tuple:
+    """(concealed counts, called-set counts), each (n, 34) uint8, of a batch of hand texts."""
+    flat = texts.reshape(-1)
+    counts = np.zeros((len(flat), 34), np.uint8)
+    called = np.zeros((len(flat), 34), np.uint8)
+    for i, t in enumerate(flat.tolist()):
+        label = hand_label(what, i, texts.shape)
+        try:
+            parsed = tiles.parse_tiles(t)
+        except ValueError as exc:
+            raise ValueError(f"{label}: {exc}") from None
+        if parsed.bonus.any() or parsed.jokers:
+            raise ValueError(f"{label}: bonus tiles and jokers are not part of a hand here; remove them from {t!r}")
+        counts[i] = parsed.concealed
+        called[i] = parsed.counts_all() - parsed.concealed
+    return counts, called
+
+
 def as_batch(hands: Any, sizes: int = _SIZES_ALL, what: str = "hands", threads: int = 1) -> _Batch:
     """Validate ``hands`` and return it as a C-contiguous batch for the kernels.
 
-    ``sizes`` is a bit set of allowed tile totals. Raises TypeError for wrong types or dtypes
-    and ValueError (naming the first bad hand) for wrong shapes, counts or sizes.
+    ``hands``: one hand (text, 34 counts or 4 packed words) or a batch of any leading shape
+    (a list / tuple / array of texts, an integer array (..., 34) or packed (..., 4) uint32,
+    or a :class:`~mjfast.Deals`: its (n, 4, 34) hands). ``sizes`` is a bit set of allowed
+    tile totals. Raises TypeError for wrong types or dtypes and ValueError (naming the first
+    bad hand by its index in the batch) for wrong shapes, counts or sizes; both say what is
+    accepted.
     """
+    called = None
     if isinstance(hands, str):
         parsed = tiles.parse_tiles(hands)
         if parsed.bonus.any() or parsed.jokers:
             raise ValueError(f"{what}: bonus tiles and jokers are not part of a hand here; remove them from {hands!r}")
         arr = parsed.concealed.reshape(1, 34)
         called = (parsed.counts_all() - parsed.concealed).astype(np.uint8)
-        single, packed = True, False
+        single, packed, shape = True, False, ()
     else:
-        if isinstance(hands, (bytes, bytearray, memoryview)):
-            raise TypeError(f"{what} must be a str, a (34,) count vector or an (N, 34) / packed (N, 4) array, "
-                            f"not {type(hands).__name__}")
-        arr = np.asarray(hands)
-        if arr.dtype == object or arr.dtype.kind not in "iu":
-            if arr.dtype.kind == "b":
-                raise TypeError(f"{what} must hold integer tile counts, not booleans")
-            if arr.size == 0 and arr.ndim == 2 and arr.dtype.kind == "f":
-                arr = arr.astype(np.uint8)
-            else:
-                raise TypeError(f"{what} must hold integer tile counts, got dtype {arr.dtype}")
-        if arr.ndim not in (1, 2):
-            raise ValueError(f"{what} must have shape (34,), (N, 34) or packed (N, 4); got {arr.shape}")
-        single = arr.ndim == 1
-        if single:
-            arr = arr.reshape(1, -1)
-        width = arr.shape[1]
-        if width == 4 and arr.dtype == np.uint32:
-            packed = True
-        elif width == 4:
-            raise TypeError(f"{what}: packed hands must have dtype uint32, got {arr.dtype}")
-        elif width == 34:
-            packed = False
+        texts = text_batch(hands, what)
+        if texts is not None:
+            arr, called = _text_rows(texts, what)
+            shape, single, packed = texts.shape, False, False
         else:
-            raise ValueError(f"{what} must have 34 counts per hand (or 4 packed uint32 words); got shape {np.shape(hands)}")
-        if not packed and arr.dtype != np.uint8:
-            if arr.size and (arr.min() < 0 or arr.max() > 4):
-                bad = np.argwhere((arr < 0) | (arr > 4))[0]
-                raise ValueError(f"{what}: hand {bad[0]} holds {int(arr[bad[0], bad[1]])} copies of "
-                                 f"{tiles.tile_name(int(bad[1]))}; counts must be 0-4")
-            arr = arr.astype(np.uint8)
-        arr = np.ascontiguousarray(arr)
+            deals = _deals_hands(hands)
+            arr, shape = count_rows(hands if deals is None else deals, what, ACCEPTED)
+            single = shape == ()
+            width = arr.shape[1]
+            if width == 4 and arr.dtype == np.uint32:
+                packed = True
+            elif width == 4:
+                raise TypeError(f"{what}: packed hands (last axis of 4 words) must have dtype uint32, got {arr.dtype}; "
+                                f"accepted: {ACCEPTED}")
+            elif width == 34:
+                packed = False
+            else:
+                raise ValueError(f"{what} must have 34 counts per hand (or 4 packed uint32 words) on the last axis; "
+                                 f"got shape {np.shape(hands)}. Accepted: {ACCEPTED}")
+            if not packed and arr.dtype != np.uint8:
+                if arr.size and (arr.min() < 0 or arr.max() > 4):
+                    bad = np.argwhere((arr < 0) | (arr > 4))[0]
+                    raise ValueError(f"{hand_label(what, int(bad[0]), shape)} holds {int(arr[bad[0], bad[1]])} copies "
+                                     f"of {tiles.tile_name(int(bad[1]))}; counts must be 0-4")
+                arr = arr.astype(np.uint8)
+            arr = np.ascontiguousarray(arr)
     check = _core.check_packed_batch if packed else _core.check_counts_batch
     row, reason = check(arr, sizes, threads)
     if row >= 0:
-        label = what if single else f"{what}: hand {row}"
+        label = hand_label(what, row, shape)
         if reason == 1:
             if packed:
                 raise ValueError(f"{label}: a packed 3-bit count is above 4")
@@ -174,7 +209,55 @@ def as_batch(hands: Any, sizes: int = _SIZES_ALL, what: str = "hands", threads: 
             raise ValueError(f"{label}: packed word has bits set outside the 3-bit count fields")
         total = int(tiles.unpack(arr[row]).sum()) if packed else int(arr[row].sum())
         raise ValueError(f"{label} has {total} tiles; allowed sizes here: {_size_text(sizes)}")
-    return _Batch(arr, packed, single, called if isinstance(hands, str) else None)
+    return _Batch(arr, packed, single, called, shape)
+
+
+def _deals_hands(hands: Any):
+    """The hands of a :class:`~mjfast.Deals` (None for anything else)."""
+    from ..deals import Deals
+
+    return hands.hands if isinstance(hands, Deals) else None
+
+
+def _hand_batch(hand: Any, american: bool):
+    """The hands of a batch given to a one-hand function (waits, effective_tiles, decompose),
+    as (flat list of hands, leading shape); None when ``hand`` is one hand."""
+    if isinstance(hand, str):
+        return None
+    texts = text_batch(hand, "hands")
+    if texts is not None:
+        return texts.reshape(-1).tolist(), texts.shape
+    from ..deals import Deals
+
+    if isinstance(hand, Deals):
+        hand = _american_hands.deal_counts(hand) if american else hand.hands
+    if isinstance(hand, (bytes, bytearray, memoryview)) or hand is None or np.ndim(hand) < 2:
+        return None
+    arr = np.asarray(hand)
+    return list(arr.reshape(-1, arr.shape[-1])), arr.shape[:-1]
+
+
+def _nest(items: list, shape: tuple):
+    """``items`` (row-major) as nested lists of ``shape``."""
+    if len(shape) <= 1:
+        return list(items)
+    step = len(items) // shape[0] if shape[0] else 0
+    return [_nest(items[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
+
+
+def _per_hand(fn, batch: tuple, **kw) -> list:
+    """``fn`` on every hand of a batch (see :func:`_hand_batch`): nested lists of the batch's
+    shape; an error names the hand by its index."""
+    hands_, shape = batch
+    out = []
+    for i, h in enumerate(hands_):
+        try:
+            out.append(fn(h, **kw))
+        except (ValueError, TypeError) as exc:
+            msg, label = str(exc), hand_label("hands", i, shape)
+            text = label + msg[4:] if msg.startswith("hand ") else f"{label}: {msg}"
+            raise type(exc)(text) from None
+    return _nest(out, shape)
 
 
 def _forms_sizes(bits: int, base_sizes: int) -> int:
@@ -195,10 +278,13 @@ def shanten(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None
 
     Parameters
     ----------
-    hands : str, array_like of shape (34,) or (N, 34), or ndarray of shape (N, 4) and dtype uint32
+    hands : str, sequence of str, array_like of shape (..., 34), ndarray of shape (..., 4) and dtype uint32, or Deals
         One hand as text (called sets in brackets are allowed: they are complete, and their
-        tiles count against the four copies of a kind) or as 34 counts, or a batch of count
-        rows or packed rows. Each hand must hold 1-14 tiles, 3k+1 or 3k+2 of them.
+        tiles count against the four copies of a kind) or as 34 counts; or a batch of any
+        leading shape: a list / tuple / array of texts (nested lists for more axes), an
+        integer array whose last axis holds 34 counts (any integer dtype; uint8 avoids a
+        copy) or 4 packed uint32 words, or a :class:`~mjfast.Deals` (its ``hands``, shape
+        (n, 4, 34)). Each hand must hold 1-14 tiles, 3k+1 or 3k+2 of them.
     form : {"all", "standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight", "beginner"}
         Winning shape; "all" takes the minimum over the forms `rules` allows. "beginner" is
         the American hand and needs ``rules="american"``.
@@ -210,22 +296,27 @@ def shanten(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None
         a natural tile). American hands are 13 or 14 concealed tiles: text with ``f1``-``f8``
         and ``j``, ``(43,)`` / ``(N, 43)`` extended counts (flowers 0-1 each; jokers limited
         only by the hand size), ``(34,)`` / ``(N, 34)`` standard counts, or packed ``(N, 5)``
-        (or ``(N, 4)``) uint32 rows.
+        (or ``(N, 4)``) uint32 rows -- or any leading batch shape of these, or a Deals of
+        ``rules="american"`` (its hands with their flowers and jokers).
     threads : int or None
         Threads for a batch (None = all CPUs, or OMP_NUM_THREADS; -1 = all; 1 = serial).
         The result never depends on it.
 
     Returns
     -------
-    int or ndarray of shape (N,) and dtype int8
+    int, or ndarray of dtype int8 and the batch's shape
+        A Python int for one hand; for a batch, an array of its leading shape: (N,) for N
+        hands, (n, 4) for ``mjfast.deal(n).hands``.
 
     Raises
     ------
     TypeError
-        Non-integer arrays, packed arrays that are not uint32, wrong argument types.
+        Non-integer arrays, packed arrays that are not uint32, wrong argument types (the
+        message lists what is accepted).
     ValueError
         Malformed text, counts outside 0-4, a hand size that cannot occur, a special form
-        asked of a hand that is not 13 or 14 tiles, unknown form or rules.
+        asked of a hand that is not 13 or 14 tiles, a last axis other than 34 (or 4 packed
+        words), unknown form or rules. A bad hand of a batch is named by its index.
 
     Examples
     --------
@@ -245,6 +336,10 @@ def shanten(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None
     array([0, 0], dtype=int8)
     >>> mjfast.shanten(batch, form="standard", threads=1)
     array([8, 0], dtype=int8)
+    >>> mjfast.shanten(["123m456p789s1122z", "123m456p789s1z [111z]"])    # a list of texts
+    array([0, 1], dtype=int8)
+    >>> mjfast.shanten(mjfast.deal(1000, seed=1).hands).shape           # (n, 4, 34) -> (n, 4)
+    (1000, 4)
     >>> mjfast.shanten("1111m 2222p 333s 44z j", rules="american")    # j completes 333s
     -1
     >>> mjfast.shanten("1111m 2222p 3333s 4z j", rules="american")    # never in the pair
@@ -255,12 +350,16 @@ def shanten(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
     batch = as_batch(hands, _forms_sizes(bits, _SIZES_ALL), threads=threads)
-    if batch.called is not None and batch.has_called:   # text with called sets: they count against four copies
-        return int(_called.shanten_rows(batch.data, bits, batch.called)[0])
+    called = batch.called if batch.has_called else None
+    if batch.single and called is not None:   # text with called sets: they count against four copies
+        return int(_called.shanten_rows(batch.data, bits, called)[0])
     out = np.empty(len(batch.data), dtype=np.int8)
     kernel = _core.shanten_packed_batch if batch.packed else _core.shanten_counts_batch
     kernel(batch.data, bits, out, threads)
-    return int(out[0]) if batch.single else out
+    if called is not None:                    # a batch of texts: the rows with called sets, capped
+        for i in np.flatnonzero(called.any(axis=1)).tolist():
+            out[i] = _called.shanten_rows(batch.data[i : i + 1], bits, called[i])[0]
+    return batch.shaped(out)
 
 
 def is_winning(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = None, threads: int | None = None):
@@ -268,16 +367,16 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | N
 
     Parameters
     ----------
-    hands : str, array_like of shape (34,) or (N, 34), or ndarray of shape (N, 4) and dtype uint32
-        As for :func:`shanten`. A hand of 3k+1 tiles is never complete (returns False).
-        ``rules="american"`` needs hands of exactly 14 tiles (see :func:`shanten` for its
-        input forms).
+    hands : str, sequence of str, array_like of shape (..., 34), ndarray of shape (..., 4) and dtype uint32, or Deals
+        As for :func:`shanten` (one hand or a batch of any leading shape). A hand of 3k+1
+        tiles is never complete (returns False). ``rules="american"`` needs hands of exactly
+        14 tiles (see :func:`shanten` for its input forms).
     form, rules, threads
         As for :func:`shanten`.
 
     Returns
     -------
-    bool or ndarray of shape (N,) and dtype bool
+    bool, or ndarray of dtype bool and the batch's shape
 
     Examples
     --------
@@ -288,6 +387,8 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | N
     (True, False)
     >>> mjfast.is_winning("f1f2f3f4 1111m 2p jjj 55z", rules="american")  # flowers form a set
     True
+    >>> mjfast.is_winning([["123m456p789s11222z", "123m456p789s11223z"]])  # shape (1, 2) in, (1, 2) out
+    array([[ True, False]])
     """
     if _is_american(rules):
         return _american_hands.is_winning(hands, form, resolve_threads(threads))
@@ -297,8 +398,7 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | N
     out = np.empty(len(batch.data), dtype=np.uint8)
     kernel = _core.winning_packed_batch if batch.packed else _core.winning_counts_batch
     kernel(batch.data, bits, out, threads)
-    res = out.view(np.bool_)
-    return bool(res[0]) if batch.single else res
+    return batch.shaped(out.view(np.bool_))
 
 
 def _is_mcr(rules) -> bool:
@@ -333,6 +433,9 @@ def _single_hand(hand: Any, sizes: int, what: str) -> tuple[np.ndarray, np.ndarr
     if not isinstance(hand, str) and np.ndim(hand) != 1:
         raise ValueError(f"{what} must be one hand (text, 34 counts or 4 packed words), not shape {np.shape(hand)}")
     batch = as_batch(hand, sizes, what)
+    if not batch.single:
+        raise ValueError(f"{what} must be one hand (text, 34 counts or 4 packed words), not a batch of shape "
+                         f"{batch.shape}")
     counts = tiles.unpack(batch.data[0]) if batch.packed else batch.data[0].copy()
     called = batch.called if batch.called is not None else np.zeros(34, np.uint8)
     return counts, called
@@ -394,9 +497,11 @@ def waits(hand: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = 
 
     Parameters
     ----------
-    hand : str or array_like of shape (34,)
+    hand : str or array_like of shape (34,), or a batch
         A hand of 1, 4, 7, 10 or 13 tiles (``rules="american"``: 13 tiles, any input form
-        of :func:`shanten`).
+        of :func:`shanten`). A batch -- a list / tuple / array of texts, an integer array of
+        shape (..., 34) or a Deals -- gives nested lists of the batch's shape, one list of
+        waits per hand (the other arguments apply to every hand).
     form, rules
         As for :func:`shanten`.
     jokers : int, optional
@@ -417,7 +522,8 @@ def waits(hand: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = 
     Returns
     -------
     list of str
-        Tile names in index order (``mjfast.tiles.tile_index`` converts them).
+        Tile names in index order (``mjfast.tiles.tile_index`` converts them); for a batch,
+        nested lists of the batch's shape.
 
     Raises
     ------
@@ -431,6 +537,8 @@ def waits(hand: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = 
     >>> import mjfast
     >>> mjfast.waits("123m456p789s1122z")
     ['1z', '2z']
+    >>> mjfast.waits(["123m456p789s1122z", "1112345678999m"])       # a batch: one list per hand
+    [['1z', '2z'], ['1m', '2m', '3m', '4m', '5m', '6m', '7m', '8m', '9m']]
     >>> len(mjfast.waits("19m19p19s1234567z"))
     13
     >>> mjfast.waits("1111m 2222p 333s 44z", rules="american")
@@ -443,6 +551,10 @@ def waits(hand: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = 
     >>> mjfast.waits("12345678m [999p] 11z", rules="mcr", min_fan=8)
     ['9m']
     """
+    batch = _hand_batch(hand, _is_american(rules))
+    if batch is not None:
+        return _per_hand(waits, batch, form=form, rules=rules, jokers=jokers, min_fan=min_fan, self_drawn=self_drawn,
+                         seat_wind=seat_wind, prevalent_wind=prevalent_wind)
     _mcr_only(rules, min_fan=min_fan, self_drawn=self_drawn, seat_wind=seat_wind, prevalent_wind=prevalent_wind)
     if min_fan is None:
         for name, value in (("self_drawn", self_drawn), ("seat_wind", seat_wind), ("prevalent_wind", prevalent_wind)):
@@ -536,8 +648,11 @@ def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules:
 
     Parameters
     ----------
-    hand : str or array_like of shape (34,)
-        A 3k+1 hand (e.g. 13 tiles) or a 3k+2 hand (e.g. 14 tiles, before its discard).
+    hand : str or array_like of shape (34,), or a batch
+        A 3k+1 hand (e.g. 13 tiles) or a 3k+2 hand (e.g. 14 tiles, before its discard). A
+        batch -- a list / tuple / array of texts, an integer array of shape (..., 34) or a
+        Deals -- gives nested lists of the batch's shape, one result per hand (``visible``
+        and the other arguments apply to every hand).
     visible : str or array_like of shape (34,), optional
         Tiles seen elsewhere (discards, called sets, dora indicators...). They reduce the
         unseen counts; hand + visible may not exceed 4 copies of any kind.
@@ -555,7 +670,7 @@ def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules:
         For a 3k+1 hand, one :class:`Improvement`. For a 3k+2 hand, one per distinct discard
         (the discarded copy then counts as seen),
         best first (lowest shanten after the discard, then most unseen improving copies,
-        then tile order).
+        then tile order). For a batch, nested lists of the batch's shape.
 
     Examples
     --------
@@ -569,6 +684,10 @@ def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules:
     >>> mjfast.effective_tiles("1111m 2222p 333s 44z", visible="3s jj", rules="american").tiles
     {'j': 6}
     """
+    batch = _hand_batch(hand, _is_american(rules))
+    if batch is not None:
+        return _per_hand(lambda h, **kw: effective_tiles(h, visible, **kw), batch, form=form, rules=rules,
+                         jokers=jokers)
     if _is_american(rules):
         return _american_hands.effective_tiles(hand, visible, form, jokers, Improvement)
     _no_jokers_option(jokers, rules)
@@ -623,14 +742,17 @@ def decompose(hand: Any) -> list[tuple[str, ...]]:
 
     Parameters
     ----------
-    hand : str or array_like of shape (34,)
-        A hand of 3k+2 tiles (2, 5, 8, 11 or 14).
+    hand : str or array_like of shape (34,), or a batch
+        A hand of 3k+2 tiles (2, 5, 8, 11 or 14). A batch -- a list / tuple / array of texts,
+        an integer array of shape (..., 34) or a Deals -- gives nested lists of the batch's
+        shape, one result per hand.
 
     Returns
     -------
     list of tuple of str
         One tuple per decomposition: the pair first, then the sets (chows and pungs) in tile
-        order, each in compact notation. Sorted; empty when the hand is not complete.
+        order, each in compact notation. Sorted; empty when the hand is not complete. For a
+        batch, nested lists of the batch's shape.
 
     Examples
     --------
@@ -640,6 +762,9 @@ def decompose(hand: Any) -> list[tuple[str, ...]]:
     ('11z', '111m', '222m', '333m', '789p')
     ('11z', '123m', '123m', '123m', '789p')
     """
+    batch = _hand_batch(hand, False)
+    if batch is not None:
+        return _per_hand(decompose, batch)
     counts = _single_counts(hand, _SIZES_COMPLETE, "hand")
     found: list = []
     _decompositions([int(c) for c in counts], 0, [], None, found)

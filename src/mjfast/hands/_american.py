@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import tiles
 from .._kernels import american_batch as _american_batch
+from .._runtime.validation import count_rows, hand_label, text_batch
 
 FORMS = ("beginner",)
 SIZES_SHANTEN = (1 << 13) | (1 << 14)
@@ -58,6 +59,17 @@ class Batch:
     data: np.ndarray  # (n, 43) uint8 or (n, 5) uint32, C-contiguous
     packed: bool
     single: bool
+    shape: tuple = ()  # the batch's leading shape (the output's); () for one hand
+
+    def shaped(self, out: np.ndarray):
+        """A kernel's (n,) output as a scalar (one hand) or an array of the batch's shape."""
+        return out[0].item() if self.single else out.reshape(self.shape)
+
+
+#: what the American batch functions accept, for error messages
+ACCEPTED = ("a str (one hand, with f1..f8 and j), a list / tuple / array of str (a batch of any shape), a Deals of "
+            "rules='american', or an integer array of shape (..., 43) (34 standard kinds, f1..f8, jokers) or "
+            "(..., 34), or packed (..., 5) / (..., 4) of dtype uint32; the leading shape is the batch's")
 
 
 def _sizes_text(mask: int) -> str:
@@ -79,52 +91,61 @@ def _from_text(text: str, what: str) -> np.ndarray:
     return row
 
 
+def deal_counts(deals) -> np.ndarray:
+    """The (n, 4, 43) extended counts of a :class:`~mjfast.Deals`: its standard tiles, the
+    flowers f1..f8 and the jokers each seat holds (the full American hands)."""
+    return np.concatenate([deals.hands, np.minimum(deals.bonus, 1), deals.jokers[..., None]], axis=-1)
+
+
 def as_batch(hands: Any, sizes: int, what: str = "hands") -> Batch:
-    """Validate American ``hands`` and return a C-contiguous (n, 43) or (n, 5) batch."""
+    """Validate American ``hands`` and return a C-contiguous (n, 43) or (n, 5) batch (one hand
+    or any leading batch shape, kept in ``Batch.shape``)."""
+    from ..deals import Deals
+
+    standard_only = False
     if isinstance(hands, str):
-        arr, single, packed = _from_text(hands, what), True, False
+        arr, single, packed, shape = _from_text(hands, what), True, False, ()
     else:
-        if isinstance(hands, (bytes, bytearray, memoryview)):
-            raise TypeError(f"{what} must be a str, a (43,) count vector or an (N, 43) / packed (N, 5) "
-                            f"array, not {type(hands).__name__}")
-        arr = np.asarray(hands)
-        if arr.dtype.kind == "b":
-            raise TypeError(f"{what} must hold integer tile counts, not booleans")
-        if arr.dtype.kind not in "iu":
-            if arr.size == 0 and arr.ndim == 2 and arr.dtype.kind == "f":
-                arr = arr.astype(np.uint8)
-            else:
-                raise TypeError(f"{what} must hold integer tile counts, got dtype {arr.dtype}")
-        if arr.ndim not in (1, 2):
-            raise ValueError(f"{what} must have shape (43,), (N, 43) or packed (N, 5); got {arr.shape}")
-        single = arr.ndim == 1
-        if single:
-            arr = arr.reshape(1, -1)
-        width = arr.shape[1]
-        if width in (4, 5):
-            if arr.dtype != np.uint32:
-                raise TypeError(f"{what}: packed hands must have dtype uint32, got {arr.dtype}")
-            packed = True
-            if width == 4:
-                arr = np.concatenate([arr, np.zeros((len(arr), 1), np.uint32)], axis=1)
-        elif width in (34, _N):
-            packed = False
-            if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 255):
-                row, k = np.argwhere((arr < 0) | (arr > 255))[0]
-                label = what if single else f"{what}: hand {row}"
-                raise ValueError(f"{label} holds {int(arr[row, k])} copies of {tiles.tile_name(int(k))}; "
-                                 "counts must be 0-4 (flowers 0-1)")
-            if width == 34:
-                arr = np.concatenate([arr, np.zeros((len(arr), _N - 34), arr.dtype)], axis=1)
-            arr = arr.astype(np.uint8, copy=False)
+        texts = text_batch(hands, what)
+        if texts is not None:
+            rows = []
+            for i, t in enumerate(texts.reshape(-1).tolist()):
+                try:
+                    rows.append(_from_text(t, hand_label(what, i, texts.shape)))
+                except ValueError as exc:
+                    msg = str(exc)
+                    label = hand_label(what, i, texts.shape)
+                    raise ValueError(msg if msg.startswith(label) else f"{label}: {msg}") from None
+            arr = np.concatenate(rows) if rows else np.zeros((0, _N), np.uint8)
+            single, packed, shape = False, False, texts.shape
         else:
-            raise ValueError(f"{what} must have 43 counts per hand (34 standard kinds, f1..f8, jokers), "
-                             f"or 5 packed uint32 words; got shape {np.shape(hands)}")
+            arr, shape = count_rows(deal_counts(hands) if isinstance(hands, Deals) else hands, what, ACCEPTED)
+            single = shape == ()
+            width = arr.shape[1]
+            standard_only = width in (4, 34)
+            if width in (4, 5):
+                if arr.dtype != np.uint32:
+                    raise TypeError(f"{what}: packed hands must have dtype uint32, got {arr.dtype}; accepted: {ACCEPTED}")
+                packed = True
+                if width == 4:
+                    arr = np.concatenate([arr, np.zeros((len(arr), 1), np.uint32)], axis=1)
+            elif width in (34, _N):
+                packed = False
+                if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 255):
+                    row, k = np.argwhere((arr < 0) | (arr > 255))[0]
+                    raise ValueError(f"{hand_label(what, int(row), shape)} holds {int(arr[row, k])} copies of "
+                                     f"{tiles.tile_name(int(k))}; counts must be 0-4 (flowers 0-1)")
+                if width == 34:
+                    arr = np.concatenate([arr, np.zeros((len(arr), _N - 34), arr.dtype)], axis=1)
+                arr = arr.astype(np.uint8, copy=False)
+            else:
+                raise ValueError(f"{what} must have 43 counts per hand (34 standard kinds, f1..f8, jokers) on the last "
+                                 f"axis, or 5 packed uint32 words; got shape {np.shape(hands)}. Accepted: {ACCEPTED}")
         arr = np.ascontiguousarray(arr)
     check = _american_batch.check_packed_batch if packed else _american_batch.check_counts_batch
     row, reason = check(arr, sizes)
     if row >= 0:
-        label = what if single else f"{what}: hand {row}"
+        label = hand_label(what, row, shape)
         if reason == 1:
             if packed:
                 raise ValueError(f"{label}: a packed 3-bit count is above 4")
@@ -137,9 +158,11 @@ def as_batch(hands: Any, sizes: int, what: str = "hands") -> Batch:
         if reason == 3:
             raise ValueError(f"{label}: packed word has bits set outside the count fields")
         total = int(unpack(arr[row]).sum()) if packed else int(arr[row].astype(np.int64).sum())
+        hint = ("; these counts hold no flowers or jokers (for mjfast.deal(..., rules='american') pass the Deals "
+                "itself, not its .hands)" if standard_only else "")
         raise ValueError(f"{label} has {total} tiles; American hands here hold {_sizes_text(sizes)} "
-                         "(flowers and jokers count)")
-    return Batch(arr, packed, single)
+                         f"(flowers and jokers count){hint}")
+    return Batch(arr, packed, single, shape)
 
 
 def unpack(words: np.ndarray) -> np.ndarray:
@@ -152,7 +175,7 @@ def shanten(hands: Any, form: str, threads: int):
     out = np.empty(len(batch.data), dtype=np.int8)
     kernel = _american_batch.shanten_packed_batch if batch.packed else _american_batch.shanten_counts_batch
     kernel(batch.data, out, threads)
-    return int(out[0]) if batch.single else out
+    return batch.shaped(out)
 
 
 def is_winning(hands: Any, form: str, threads: int):
@@ -161,14 +184,16 @@ def is_winning(hands: Any, form: str, threads: int):
     out = np.empty(len(batch.data), dtype=np.uint8)
     kernel = _american_batch.winning_packed_batch if batch.packed else _american_batch.winning_counts_batch
     kernel(batch.data, out, threads)
-    res = out.view(np.bool_)
-    return bool(res[0]) if batch.single else res
+    return batch.shaped(out.view(np.bool_))
 
 
 def _single(hand: Any, sizes: int, what: str) -> np.ndarray:
     if not isinstance(hand, str) and np.ndim(hand) != 1:
         raise ValueError(f"{what} must be one hand (text, 43 counts or 5 packed words), not shape {np.shape(hand)}")
     batch = as_batch(hand, sizes, what)
+    if not batch.single:
+        raise ValueError(f"{what} must be one hand (text, 43 counts or 5 packed words), not a batch of shape "
+                         f"{batch.shape}")
     row = tiles.unpack(batch.data[0]) if batch.packed else batch.data[0]
     return row.astype(np.int64)
 
