@@ -210,3 +210,14 @@ def test_odds_table_american_lines_errors():
         mjfast.odds_table("deal", card=CARD, progress=False)
     with pytest.raises(ValueError, match="american"):
         mjfast.odds_table("american_lines", card=CARD, rules="classical", progress=False)
+
+
+def test_line_stats_display_and_pandas():
+    r = mjfast.simulate(40, rules="american", card=CARD, seed=6, progress=False)
+    text, html = repr(r.lines), r.lines._repr_html_()
+    assert "toy-10" in text and "<table" in html and "toy-10" in repr(r)
+    pd = pytest.importorskip("pandas")
+    df = r.lines.to_pandas()
+    assert list(df.index) == list(CARD.ids) and df["wins"].dtype == "int64"
+    assert df["wins"].sum() == int(r.wins.sum()) and isinstance(df, pd.DataFrame)
+    assert (r.lines + r.lines).hands == 2 * r.hands

@@ -6,14 +6,15 @@ import math
 
 import numpy as np
 
+from .._runtime.display import Display, Displayed, Table, frame, interval, pm
 from ..stats import Z95, Estimate, Mean
 
 #: the engine's per-line columns, in order (american_game.CARD_COLUMNS)
 COLUMNS = ("wins", "jokerless", "sum_before", "sum_after", "sq_before", "sq_after", "sq_change")
 
 
-@dataclasses.dataclass
-class LineStats:
+@dataclasses.dataclass(repr=False)
+class LineStats(Displayed):
     """What happened to each line of the card in simulated games.
 
     ``wins[l]`` and ``jokerless[l]`` count the hands won with line ``l`` (the line a win is paid
@@ -126,12 +127,14 @@ class LineStats:
     def to_dict(self) -> dict:
         return {"hands": self.hands, "lines": self.rows()}
 
+    _FLAT = ("id", "section", "points", "wins", "jokerless_wins", "win_rate", "win_rate_se", "win_share",
+             "win_share_se", "jokerless_share", "jokerless_share_se", "mean_distance_before",
+             "mean_distance_before_se", "mean_distance_after", "mean_distance_after_se", "charleston_effect",
+             "charleston_effect_se")
+
     def to_pandas(self):
-        """The rows as a pandas DataFrame (pandas is an optional dependency)."""
-        try:
-            import pandas as pd
-        except ImportError:
-            raise ImportError("to_pandas() needs pandas: pip install pandas") from None
+        """One row per line (estimates as value and ``_se`` columns), indexed by line id; pandas is
+        an optional dependency."""
         flat = []
         for r in self.rows():
             row = {k: v for k, v in r.items() if not isinstance(v, dict)}
@@ -140,7 +143,18 @@ class LineStats:
                     row[k] = v.get("p", v.get("mean"))
                     row[k + "_se"] = v.get("se")
             flat.append(row)
-        return pd.DataFrame(flat).set_index("id")
+        return frame(self._FLAT, flat, what="LineStats.to_pandas()", attrs={"hands": self.hands}).set_index("id")
+
+    def _display(self) -> Display:
+        rows = []
+        for i, lid in enumerate(self.ids):
+            wr, jl = self.win_rate(i), self.jokerless_share(i)
+            b, a, e = self.mean_distance(i, "before"), self.mean_distance(i, "after"), self.charleston_effect(i)
+            rows.append((lid, int(self.points[i]), int(self.wins[i]), wr.p, interval(wr.low, wr.high),
+                         jl.p if self.wins[i] else None, b.mean, a.mean, pm(e.mean, Z95 * e.se)))
+        return Display(f"per line: {self.hands:,} hands",
+                       [Table(("line", "points", "wins", "win rate", "95% interval", "jokerless share",
+                               "distance after deal", "after Charleston", "Charleston effect ± 95%"), rows)])
 
     def table(self) -> str:
         """Readable per-line table: wins, win rate, jokerless share, distances and the effect."""
@@ -155,6 +169,3 @@ class LineStats:
             lines.append(f"{lid:<12} {int(self.points[i]):>4} {int(self.wins[i]):>7} {wr.p:>9.4f} {jl_text} "
                          f"{b.mean:>10.2f} {a.mean:>10.2f} {e.mean:>+8.2f} ± {Z95 * e.se:<5.2f}")
         return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        return self.table()

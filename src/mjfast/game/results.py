@@ -523,6 +523,12 @@ class AmericanSimResult(SimResult):
         return (("win rate", "win_rate"), ("self-draw share", "self_draw_share"),
                 ("jokerless share", "jokerless_share"), ("dead-hand rate", "dead_hand_rate"))
 
+    def _display(self) -> Display:
+        d = super()._display()
+        if self.lines is not None:
+            d.tables.extend(self.lines._display().tables)
+        return d
+
     def _summary_notes(self) -> list:
         wg, mt = self.wall_game_rate(), self.mean_turns()
         b, a = self.mean_distance("before"), self.mean_distance("after")
