@@ -482,7 +482,7 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
     backend = _dask.check_backend(backend, client)
     spec = deal_spec(rules, flowers=flowers, jokers=jokers, forms=forms)
     key = root_key(seed)
-    bar = Progress(n, label=f"deal-stats {spec.rules}", enabled=bool(progress))
+    bar = Progress(n, label=f"deal-stats {spec.rules}", unit="deals", enabled=bool(progress))
     if backend == "dask":
         threads = 1 if threads is None else resolve_threads(threads)
         pieces = (((spec, key.k0, key.k1, lo, min(chunk_size, n - lo), threads), min(chunk_size, n - lo))

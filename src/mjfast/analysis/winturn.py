@@ -505,7 +505,7 @@ def _mc_counts(start, pool, draws, bits, code, n, key, threads, progress, chunk=
     ten_c = np.zeros(draws, np.int64)
     w = np.empty(min(chunk, n), np.int16)
     t = np.empty(min(chunk, n), np.int16)
-    bar = Progress(n, label="win-by-turn", enabled=bool(progress))
+    bar = Progress(n, label="win-by-turn", unit="samples", enabled=bool(progress))
     done = 0
     try:
         while done < n:
@@ -604,7 +604,7 @@ def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | 
     counts: dict = {}
     win_c: dict = {}
     ten_c: dict = {}
-    bar = Progress(n, label="win-by-turn", enabled=bool(progress))
+    bar = Progress(n, label="win-by-turn random hands", unit="hands", enabled=bool(progress))
     done = 0
     try:
         while done < n:
