@@ -159,6 +159,22 @@ def test_subprocess_stderr_a_pipe():
     assert _run(SCRIPT, {"MJFAST_PROGRESS": "0"}) == ""
 
 
+def test_cli_progress_flags():
+    base = [sys.executable, "-m", "mjfast", "deal-stats", "-n", "10000000", "--seed", "1", "--threads", "1",
+            "--format", "json"]
+    env = {k: v for k, v in os.environ.items() if k != "MJFAST_PROGRESS"}
+    quiet = subprocess.run(base, capture_output=True, text=True, env=env, timeout=300)
+    assert quiet.returncode == 0 and quiet.stderr == ""              # stderr is a pipe: no bar
+    shown = subprocess.run(base + ["--progress"], capture_output=True, text=True, env=env, timeout=300)
+    assert shown.returncode == 0 and "deals/s" in shown.stderr and "100%" in shown.stderr
+    off = subprocess.run(base + ["--no-progress"], capture_output=True, text=True,
+                         env=dict(env, MJFAST_PROGRESS="always"), timeout=300)
+    assert off.returncode == 0 and off.stderr == ""
+    both = subprocess.run(base + ["--progress", "--no-progress"], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert both.returncode == 2 and "not allowed with" in both.stderr
+
+
 def test_warnings_are_not_errors_elsewhere():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
