@@ -923,9 +923,17 @@ def _cmd_odds_table(args) -> int:
     else:
         print(text, end="" if text.endswith("\n") else "\n")
     if args.plot:
+        import warnings
+
         from .plot import plot_table
 
-        plot_table(table, args.plot)
+        with warnings.catch_warnings(record=True) as caught:    # groups too small to draw: a note each
+            warnings.simplefilter("always")
+            plot_table(table, args.plot)
+        for w in caught:
+            note = str(w.message).replace(" (min_hands)", "").replace("pass a smaller min_hands to draw them",
+                                                                       "a larger -n draws them")
+            print(f"mjfast: note: {note}", file=sys.stderr)
         print(f"mjfast: plot written to {args.plot}", file=sys.stderr)
     return 0
 
