@@ -428,7 +428,8 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
         ``chunk_size``; deal i is the same deal that :func:`deal` returns for this seed.
     threads : int or None
     progress : bool
-        Show a progress bar on stderr when the run takes more than half a second.
+        Show a progress bar on stderr when the run takes more than half a second (on a
+        terminal; see :func:`mjfast.set_options`).
     flowers, jokers
         Tile-set options, as for :func:`deal`.
     forms : sequence of str, optional

@@ -119,7 +119,8 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
         Play every set of walls once per rotation of the policies around the table (common
         random numbers: each policy meets the same tiles from every seat).
     progress : bool
-        Progress bar on stderr for runs longer than half a second.
+        Progress bar on stderr for runs longer than half a second (on a terminal; see
+        :func:`mjfast.set_options`).
     chunk_size : int
         At most this many games (duplicate: game rotations) per engine call; calls are also
         sized to take about 0.1 s so that Ctrl-C stops quickly. With ``backend="dask"``,
