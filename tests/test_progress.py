@@ -97,6 +97,8 @@ def test_short_runs_print_nothing(monkeypatch):
      "samples/s"),
     ("mjfast.win_by_turn_random(100_000, draws=3, seed=1, threads=1)", "hands/s"),
     ("mjfast.exact_deal_odds('mcr', 14, 'all', suits='mz')", "steps/s"),
+    ("mjfast.deal(300_000, seed=1, threads=1)", "deals/s"),
+    ("mjfast.win_by_turn('123m456p789s1357z', draws=18, method='exact')", "states"),      # the exact search
 ])
 def test_units_fit_what_is_counted(call, unit, no_delay):
     err = io.StringIO()
@@ -109,7 +111,7 @@ def test_units_fit_what_is_counted(call, unit, no_delay):
     text = err.getvalue()
     assert unit in text and "M/s" not in text, text[-300:]
     last = text.replace("\r", "\n").strip().splitlines()[-1]
-    assert "100%" in last, last                                   # the bar ends full
+    assert "100%" in last or unit == "states", last               # the bar ends full (a search: no total)
     with mjfast.set_options(progress="always"):                    # progress=False: nothing
         sys_stderr, sys.stderr = sys.stderr, err
         err.seek(0)

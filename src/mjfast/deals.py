@@ -38,7 +38,7 @@ from ._runtime import dask as _dask
 from ._runtime.progress import Progress, attach_partial, timed_chunks
 from ._runtime.seeding import root_key, seed_to_json
 from ._runtime.threads import resolve_threads
-from ._runtime.validation import check_count
+from ._runtime.validation import check_count, check_flag
 from .hands import form_bits
 from .stats import Estimate
 
@@ -180,7 +180,7 @@ def _out_arrays(out, n: int, ids: bool):
 
 def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = None,
          flowers: bool | None = None, jokers: int | None = None, start: int = 0, ids: bool = False,
-         out: Deals | None = None) -> Deals:
+         out: Deals | None = None, progress: bool = True) -> Deals:
     """Deal ``n`` random deals.
 
     Parameters
@@ -209,6 +209,9 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
         when dealing many batches in a loop (with ``start=``): fresh arrays cost the
         operating system a page fault and a zeroed page per 4 KiB, about a fifth of the
         dealing time.
+    progress : bool
+        A progress bar on stderr when dealing takes more than half a second (millions of
+        deals; on a terminal, see :func:`mjfast.set_options`).
 
     Returns
     -------
@@ -235,6 +238,7 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
     spec = deal_spec(rules, flowers=flowers, jokers=jokers)
     if not isinstance(ids, (bool, np.bool_)):
         raise TypeError("ids must be True or False")
+    progress = check_flag("progress", progress)
     if n * 228 > MAX_DEAL_BYTES:
         raise ValueError(f"n={n:,} deals would need {n * 228 / 2**30:.1f} GiB; deal in pieces with start=, "
                          "or use deal_stats() for statistics over any number of deals")
@@ -249,10 +253,15 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
     else:
         hands, bonus, jok, id_arr = _out_arrays(out, n, ids)
     threads = resolve_threads(threads)
-    for lo, m in timed_chunks(0, n, 1 << 22, 1 << 16):  # pieces of ~0.1 s: Ctrl-C stops a big deal quickly
-        _deal.deal_batch(m, start + lo, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, hands[lo : lo + m],
-                         bonus[lo : lo + m], jok[lo : lo + m], None if id_arr is None else id_arr[lo : lo + m],
-                         threads, out is None)
+    bar = Progress(n, label=f"deal {spec.rules}", unit="deals", enabled=progress)
+    try:
+        for lo, m in timed_chunks(0, n, 1 << 22, 1 << 16):  # pieces of ~0.1 s: Ctrl-C stops a big deal quickly
+            _deal.deal_batch(m, start + lo, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, hands[lo : lo + m],
+                             bonus[lo : lo + m], jok[lo : lo + m], None if id_arr is None else id_arr[lo : lo + m],
+                             threads, out is None)
+            bar.update(lo + m)
+    finally:
+        bar.close()
     return Deals(hands, bonus, jok, id_arr, spec.rules, spec.options, key.seed_value(), start)
 
 

@@ -138,9 +138,10 @@ class Progress:
     ``enabled=False`` (the call's ``progress=False``) draws nothing.
     """
 
-    def __init__(self, total: int, *, label: str = "", unit: str = "it", enabled: bool = True,
+    def __init__(self, total: int | None, *, label: str = "", unit: str = "it", enabled: bool = True,
                  delay: float | None = None, interval: float = 0.2, stream=None):
-        self.total = max(int(total), 1)
+        # None: a total not known in advance (a count and a rate, no percentage)
+        self.total = None if total is None else max(int(total), 1)
         self.label = label
         self.unit = unit
         self.stream = stream if stream is not None else sys.stderr
@@ -151,7 +152,8 @@ class Progress:
         if self.enabled:
             width = _columns(self.stream)
             self._bar = _tqdm_class()(
-                total=self.total, desc=label, unit=" " + unit, unit_scale=self.total >= 10_000, file=self.stream,
+                total=self.total, desc=label, unit=" " + unit, unit_scale=(self.total or 10_000) >= 10_000,
+                file=self.stream,
                 delay=DELAY if delay is None else delay, mininterval=interval, ncols=width,
                 dynamic_ncols=width is None, leave=True, smoothing=0.1)
 

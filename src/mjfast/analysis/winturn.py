@@ -105,6 +105,7 @@ class ExactSolver:
         self.max_states = max_states
         self.info_memo: dict = {}
         self.memo: dict = {}
+        self.bar: Progress | None = None     # a bar in states (hands and memo entries), when set
         self.zero = number(0)
         self.one = number(1)
 
@@ -145,7 +146,12 @@ class ExactSolver:
                     cands.setdefault(x, []).append((d, r.tobytes()))
         got = _HandInfo(s, tuple(eff), win, cands)
         self.info_memo[key] = got
+        self._tick()
         return got
+
+    def _tick(self) -> None:
+        if self.bar is not None:
+            self.bar.update(len(self.info_memo) + len(self.memo))
 
     def closure(self, key: bytes) -> tuple:
         inf = self.info(key)
@@ -235,6 +241,7 @@ class ExactSolver:
                 win[j] += p * sw[j - 1]
                 ten[j] += p * st[j - 1]
         self.memo[mkey] = (win, ten)
+        self._tick()
         return win, ten
 
 
@@ -402,7 +409,8 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
         Monte Carlo: sample i is a pure function of (seed, i), whatever ``threads``.
     threads : int or None
     progress : bool
-        Progress bar on stderr for Monte Carlo runs longer than half a second.
+        Progress bar on stderr for runs longer than half a second (Monte Carlo: in samples;
+        exact: the states explored so far); see :func:`mjfast.set_options`.
     exact : {"float", "fraction"}
         Number type of the exact method (Fractions are slower and exact to the last digit).
     max_states : int, default 300,000
@@ -469,7 +477,12 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
             raise ValueError(f"the exact method supports the policies {EXACT_POLICIES}; use method='monte_carlo' "
                              f"for {policy!r}")
         solver = ExactSolver(bits, policy, pool, draws, Fraction if exact == "fraction" else float, max_states)
-        win, ten = solver.run(start.tobytes(), draws, [int(c) for c in pool])
+        # far from tenpai the exact search takes seconds: a bar of the states it has explored
+        bar = solver.bar = Progress(None, label="win-by-turn exact", unit="states", enabled=bool(progress))
+        try:
+            win, ten = solver.run(start.tobytes(), draws, [int(c) for c in pool])
+        finally:
+            bar.close()
         return WinByTurn(h.text, start_text, discard, rules_label(rules), policy, "exact", draws, s0, N,
                          tuple(win), tuple(ten))
     key = root_key(seed)
