@@ -353,5 +353,14 @@ def test_compare_table_csv_seed_and_rules():
 
 
 def test_compare_progress_when_asked():
-    out = run("compare", "greedy", "random", "-n", "3000", "--seed", "1", "--progress", "--format", "json")
-    assert out.returncode == 0 and "compare classical:" in out.stderr and "games/s" in out.stderr
+    """--progress draws the bar into the pipe (the bar's half-second delay set to 0 here, so
+    that a short run shows it whatever the machine's speed)."""
+    code = ("import sys, mjfast._runtime.progress as p, mjfast.cli as c; p.DELAY = 0.0; "
+            "sys.exit(c.main(['compare', 'greedy', 'random', '-n', '300', '--seed', '1', '--format', 'json'] + "
+            "sys.argv[1:]))")
+    shown = subprocess.run([sys.executable, "-c", code, "--progress"], capture_output=True, text=True, env=_env(),
+                           timeout=300)
+    assert shown.returncode == 0 and "compare classical:" in shown.stderr and "games/s" in shown.stderr, shown.stderr
+    assert json.loads(shown.stdout)["wall_sets"] == 300
+    quiet = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=300)
+    assert quiet.returncode == 0 and quiet.stderr == ""        # stderr is a pipe: no bar unless asked
