@@ -221,3 +221,61 @@ def test_line_stats_display_and_pandas():
     assert list(df.index) == list(CARD.ids) and df["wins"].dtype == "int64"
     assert df["wins"].sum() == int(r.wins.sum()) and isinstance(df, pd.DataFrame)
     assert (r.lines + r.lines).hands == 2 * r.hands
+
+
+def test_cli_card(tmp_path, capsys):
+    import json
+
+    from mjfast import cli
+
+    path = tmp_path / "toy.json"
+    path.write_text(json.dumps(mjfast.card._card.TOY_CARD))
+    assert cli.main(["card", str(path), "111m 444p 777s 4z jj 5z 9p", "--top", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "toy-1" in out and "toy-4" in out and "1m 4p 7s 4z" in out
+    assert cli.main(["card", str(path), "1111m", "4444p", "7777s", "44z", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["match"]["id"] == "toy-1" and data["match"]["value"] == 50 and len(data["lines"]) == 5
+    assert cli.main(["card", str(path), "1111m 7777s 44z", "--exposures", "444p", "--all", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {r["id"]: r["dead"] for r in data["lines"]}["toy-1"] is True and len(data["lines"]) == 10
+    assert cli.main(["card", str(tmp_path / "missing.json"), "1m"]) == 2
+    assert "no such file" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "mjfast-card/1", "lines": [{"id": "x", "pattern": "1111a QQ", "points": 5}]}))
+    assert cli.main(["card", str(bad), "1m"]) == 2
+    assert "line 'x', column 7: unknown symbol 'Q'" in capsys.readouterr().err
+
+
+def test_cli_simulate_and_odds_table_with_a_card(tmp_path, capsys):
+    import json
+
+    from mjfast import cli
+
+    path = tmp_path / "toy.toml"
+    lines = "\n".join(f'[[lines]]\nid = "{ln["id"]}"\npattern = "{ln["pattern"]}"\npoints = {ln["points"]}\n'
+                      + ("concealed = true\n" if ln.get("concealed") else "")
+                      + ("jokerless_bonus = false\n" if ln.get("jokerless_bonus") is False else "")
+                      + (f"vars = {{ X = {ln['vars']['X']} }}\n" if ln.get("vars") else "")
+                      for ln in mjfast.card._card.TOY_CARD["lines"])
+    path.write_text('format = "mjfast-card/1"\nname = "toy"\n\n' + lines)
+    assert cli.main(["simulate", "--rules", "american", "--card", str(path), "-n", "40", "--seed", "3",
+                     "--format", "json", "--no-progress", "--discarder-pays-double"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [x["id"] for x in data["lines"]["lines"]] == list(CARD.ids)
+    assert data["options"]["discarder_pays_double"] is True
+    r = mjfast.simulate(40, rules="american", card=CARD, seed=3, progress=False, discarder_pays_double=True)
+    def key(rows):
+        return [(x["id"], x["wins"], x["jokerless_wins"], x["mean_distance_after"]["mean"]) for x in rows]
+    assert key(data["lines"]["lines"]) == key(r.to_dict()["lines"]["lines"])
+    assert cli.main(["simulate", "--rules", "classical", "--card", str(path), "-n", "4"]) == 2
+    assert "--card does not apply to --rules classical" in capsys.readouterr().err
+    assert cli.main(["odds-table", "american-lines", "--card", str(path), "-n", "500", "--seed", "2",
+                     "--format", "json", "--no-progress"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    rows = rows["rows"] if isinstance(rows, dict) else rows
+    assert len(rows) == 300 and rows[0]["line"] == "toy-1"
+    assert cli.main(["odds-table", "american-lines", "-n", "10", "--seed", "1"]) == 2
+    assert "needs --card" in capsys.readouterr().err
+    assert cli.main(["odds-table", "deal", "--card", str(path)]) == 2
+    assert "--card does not apply" in capsys.readouterr().err

@@ -116,12 +116,13 @@ def test_shell_pipe_into_head(unbuffered):
 
 
 @pytest.mark.parametrize("argv", [
-    ["simulate", "--games", str(10**9)],                              # seed line, then the progress bar
-    ["deal-stats", "-n", str(10**13), "--seed", "1"],                 # the progress bar only
+    ["simulate", "--games", str(10**9), "--progress"],                # seed line, then the progress bar
+    ["deal-stats", "-n", str(10**13), "--seed", "1", "--progress"],   # the progress bar only
 ])
 def test_progress_bar_into_closed_pipe(argv):
-    """``mjfast simulate 2>&1 | head -c N``: the progress bar on stderr meets the closed pipe
-    mid-run; the run stops at once with 141 instead of a traceback (or running on for hours)."""
+    """``mjfast simulate --progress 2>&1 | head -c N``: the progress bar on stderr (asked for:
+    stderr is a pipe) meets the closed pipe mid-run; the run stops at once with 141 instead of
+    a traceback (or running on for hours)."""
     r, w = os.pipe()
     p = subprocess.Popen(MJFAST + argv, stdout=w, stderr=w, env=_env())
     os.close(w)
@@ -201,6 +202,7 @@ JSON_RUNS = {
     "fan": ["fan", "123456789m123p55p", "--win", "5p"],
     "odds-table": ["odds-table", "win-by-turn", "--hand", "123m456p789s1122z", "--draws", "3"],
     "config": ["config"],
+    "compare": ["compare", "greedy", "random", "-n", "30", "--seed", "1", "--no-progress"],
 }
 
 

@@ -14,6 +14,7 @@ import mjfast
 from mjfast import cli
 
 MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._runtime.threads", "mjfast._runtime.seeding",
+           "mjfast._runtime.options",
            "mjfast.hands._random", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.exact", "mjfast.rules",
            "mjfast.game", "mjfast.game.runner", "mjfast.game.policy", "mjfast.game.log", "mjfast.game.charleston",
            "mjfast.hands._american", "mjfast.game.encodings", "mjfast.env._vec",

@@ -486,6 +486,22 @@ def test_exact_american_odds_any_arguments(tiles, form, suits, jokers):
 
 
 # ------------------------------------------------------------------------------------------
+# global options
+
+@given(mostly(st.sampled_from(["auto", "always", "never", True, False, None]), st.one_of(st.just("sometimes"), ODD)))
+@FUZZ
+def test_options_any_value(value):
+    before = mjfast.get_options()
+    kind, ctx = check(mjfast.set_options, progress=value)
+    if kind == "ok":
+        with ctx:
+            assert mjfast.get_options()["progress"] in ("auto", "always", "never")
+        assert mjfast.get_options() == before          # the with block restored the setting
+    else:
+        assert mjfast.get_options() == before          # a refused value changes nothing
+
+
+# ------------------------------------------------------------------------------------------
 # plots (matplotlib Agg, figures are never shown)
 
 @pytest.fixture(scope="module")

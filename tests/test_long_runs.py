@@ -123,12 +123,26 @@ def test_sigint_stops_within_a_second(case):
     assert latency < 1.0, f"took {latency:.2f} s to stop"
 
 
+def test_sigint_with_a_drawn_bar():
+    """The progress bar drawn (tqdm, asked for into the pipe): Ctrl-C still stops within a
+    second, the bar leaves no thread (no tqdm monitor) and no process (no multiprocessing lock)."""
+    code, out, err, (_, latency) = _interrupt("mjfast.simulate(10**9, seed=1)",
+                                              setup="mjfast.set_options(progress='always')", wait=1.2)
+    assert code == 3, (out, err)
+    words = out.split()
+    assert words[0] == "interrupted" and int(words[1]) > 0, out
+    assert words[2] == "0" and len(words) == 3, out
+    assert "simulate classical:" in err and "games/s" in err, err
+    assert latency < 1.0, f"took {latency:.2f} s to stop"
+
+
 def test_cli_sigint_exit_130():
-    p = subprocess.Popen([sys.executable, "-m", "mjfast", "deal-stats", "-n", str(10**12), "--seed", "1"],
+    # --progress: the bar is drawn although stderr is a pipe (by default it is not)
+    p = subprocess.Popen([sys.executable, "-m", "mjfast", "deal-stats", "-n", str(10**12), "--seed", "1", "--progress"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         seen = ""
-        while "deal-stats classical [" not in seen:  # the progress bar shows: the run is going
+        while "deal-stats classical:" not in seen:  # the progress bar shows: the run is going
             ch = p.stderr.read(1)
             assert ch, f"the command ended early: {seen}"
             seen += ch

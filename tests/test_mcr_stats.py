@@ -118,7 +118,7 @@ def test_cli_mcr_options_and_fan_statistics():
     assert json.loads(out)["options"]["tiles"] == 136
     bad = subprocess.run([sys.executable, "-m", "mjfast", "simulate", "--rules", "classical", "--min-fan", "8",
                           "--games", "2", "--seed", "1"], capture_output=True, text=True)
-    assert bad.returncode == 2 and "min_fan applies to rules='mcr'" in bad.stderr
+    assert bad.returncode == 2 and "--min-fan does not apply to --rules classical" in bad.stderr
     table = subprocess.run(run, capture_output=True, text=True, check=True).stdout
     assert "fans (min 8)" in table and "most frequent fans" in table
 

@@ -25,6 +25,7 @@ The layers, bottom up (the README's "Layout" section says where each piece lives
 """
 # compatibility modules (documented import paths: mjfast.sim.play_walls, mjfast.amsim.american_distance, ...)
 from . import amsim, mcr, odds, plot, rules, sim, tiles, wall, winturn  # noqa: E402  (plot: matplotlib only when drawing)
+from ._runtime.options import get_options, set_options
 from ._runtime.threads import show_config
 from ._version import __version__
 from .analysis import DiscardOption, HandAnalysis, WaitFan, analyze
@@ -75,7 +76,7 @@ __all__ = [
     "DiscardOption", "HandAnalysis", "OddsTable", "WaitFan", "WinByTurn", "analyze", "odds_table", "plot",
     "win_by_turn", "win_by_turn_random",
     # configuration
-    "show_config",
+    "get_options", "set_options", "show_config",
     # environments (imported on first use)
     "env",
 ]

@@ -39,7 +39,7 @@ from ._runtime.display import Display, Displayed, Table, frame, interval, requir
 from ._runtime.progress import Progress, attach_partial, timed_chunks
 from ._runtime.seeding import root_key, seed_to_json
 from ._runtime.threads import resolve_threads
-from ._runtime.validation import check_count
+from ._runtime.validation import check_count, check_flag
 from .hands import form_bits
 from .stats import Estimate
 
@@ -251,7 +251,7 @@ def _out_arrays(out, n: int, ids: bool):
 
 def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = None,
          flowers: bool | None = None, jokers: int | None = None, start: int = 0, ids: bool = False,
-         out: Deals | None = None) -> Deals:
+         out: Deals | None = None, progress: bool = True) -> Deals:
     """Deal ``n`` random deals.
 
     Parameters
@@ -280,6 +280,9 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
         when dealing many batches in a loop (with ``start=``): fresh arrays cost the
         operating system a page fault and a zeroed page per 4 KiB, about a fifth of the
         dealing time.
+    progress : bool
+        A progress bar on stderr when dealing takes more than half a second (millions of
+        deals; on a terminal, see :func:`mjfast.set_options`).
 
     Returns
     -------
@@ -306,6 +309,7 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
     spec = deal_spec(rules, flowers=flowers, jokers=jokers)
     if not isinstance(ids, (bool, np.bool_)):
         raise TypeError("ids must be True or False")
+    progress = check_flag("progress", progress)
     if n * 228 > MAX_DEAL_BYTES:
         raise ValueError(f"n={n:,} deals would need {n * 228 / 2**30:.1f} GiB; deal in pieces with start=, "
                          "or use deal_stats() for statistics over any number of deals")
@@ -320,10 +324,15 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
     else:
         hands, bonus, jok, id_arr = _out_arrays(out, n, ids)
     threads = resolve_threads(threads)
-    for lo, m in timed_chunks(0, n, 1 << 22, 1 << 16):  # pieces of ~0.1 s: Ctrl-C stops a big deal quickly
-        _deal.deal_batch(m, start + lo, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, hands[lo : lo + m],
-                         bonus[lo : lo + m], jok[lo : lo + m], None if id_arr is None else id_arr[lo : lo + m],
-                         threads, out is None)
+    bar = Progress(n, label=f"deal {spec.rules}", unit="deals", enabled=progress)
+    try:
+        for lo, m in timed_chunks(0, n, 1 << 22, 1 << 16):  # pieces of ~0.1 s: Ctrl-C stops a big deal quickly
+            _deal.deal_batch(m, start + lo, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, hands[lo : lo + m],
+                             bonus[lo : lo + m], jok[lo : lo + m], None if id_arr is None else id_arr[lo : lo + m],
+                             threads, out is None)
+            bar.update(lo + m)
+    finally:
+        bar.close()
     return Deals(hands, bonus, jok, id_arr, spec.rules, spec.options, key.seed_value(), start)
 
 
@@ -554,7 +563,8 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
         ``chunk_size``; deal i is the same deal that :func:`deal` returns for this seed.
     threads : int or None
     progress : bool
-        Show a progress bar on stderr when the run takes more than half a second.
+        Show a progress bar on stderr when the run takes more than half a second (on a
+        terminal; see :func:`mjfast.set_options`).
     flowers, jokers
         Tile-set options, as for :func:`deal`.
     forms : sequence of str, optional
@@ -608,7 +618,7 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
     backend = _dask.check_backend(backend, client)
     spec = deal_spec(rules, flowers=flowers, jokers=jokers, forms=forms)
     key = root_key(seed)
-    bar = Progress(n, label=f"deal-stats {spec.rules}", enabled=bool(progress))
+    bar = Progress(n, label=f"deal-stats {spec.rules}", unit="deals", enabled=bool(progress))
     if backend == "dask":
         threads = 1 if threads is None else resolve_threads(threads)
         pieces = (((spec, key.k0, key.k1, lo, min(chunk_size, n - lo), threads), min(chunk_size, n - lo))

@@ -1,56 +1,180 @@
-"""A small progress bar on stderr for long runs (no dependency), and chunked run helpers."""
+"""Progress bars of long runs (drawn by tqdm on stderr), the global progress setting, and
+chunked run helpers.
+
+Whether a run draws a bar is decided, in this order, by:
+
+1. the call: ``progress=False`` draws nothing;
+2. :func:`mjfast.set_options` ``(progress=...)`` (also a context manager);
+3. the environment variable ``MJFAST_PROGRESS``;
+4. the default, ``"auto"``.
+
+The settings are ``"auto"`` (a bar when stderr is a terminal or a Jupyter kernel's stream;
+nothing into a file or a pipe, so logs stay free of ``\\r`` frames), ``"always"`` (a bar into
+files and pipes too) and ``"never"``; ``MJFAST_PROGRESS`` also takes ``1``/``on``/``true``
+for "always" and ``0``/``off``/``false`` for "never". A bar appears only once the run has
+taken half a second, so short runs print nothing whatever the setting.
+"""
 from __future__ import annotations
 
+import os
 import sys
+import threading
 import time
+import warnings
+
+MODES = ("auto", "always", "never")
+#: seconds a run goes before its bar appears (shorter runs print nothing)
+DELAY = 0.5
+ENV_VAR = "MJFAST_PROGRESS"
+_ENV_WORDS = {"auto": "auto", "": "auto",
+              "always": "always", "1": "always", "on": "always", "true": "always", "yes": "always",
+              "never": "never", "0": "never", "off": "never", "false": "never", "no": "never"}
+
+#: the setting of set_options(progress=...); None: MJFAST_PROGRESS, else "auto"
+_option: list[str | None] = [None]
+_warned_env: set[str] = set()
+
+
+def check_mode(value) -> str | None:
+    """A progress setting: "auto", "always", "never", True ("always"), False ("never") or
+    None (back to ``MJFAST_PROGRESS``, else "auto")."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "always" if value else "never"
+    if isinstance(value, str) and value in MODES:
+        return value
+    raise ValueError(f"progress must be one of {MODES}, True, False or None; got {value!r}")
+
+
+def set_mode(value) -> None:
+    _option[0] = check_mode(value)
+
+
+def option() -> str | None:
+    """The value of ``set_options(progress=...)`` (None when not set)."""
+    return _option[0]
+
+
+def mode() -> str:
+    """The progress setting in force: set_options, else MJFAST_PROGRESS, else "auto"."""
+    if _option[0] is not None:
+        return _option[0]
+    raw = os.environ.get(ENV_VAR)
+    if raw is None:
+        return "auto"
+    word = _ENV_WORDS.get(raw.strip().lower())
+    if word is None:
+        if raw not in _warned_env:
+            _warned_env.add(raw)
+            warnings.warn(f"{ENV_VAR}={raw!r} is not a progress setting (auto, always or 1, never or 0); "
+                          "using auto", RuntimeWarning, stacklevel=3)
+        return "auto"
+    return word
+
+
+def interactive(stream) -> bool:
+    """A terminal, or the output stream of a Jupyter kernel (it renders ``\\r`` redraws)."""
+    try:
+        if stream.isatty():
+            return True
+    except (AttributeError, ValueError, OSError):
+        return False
+    return type(stream).__module__.split(".")[0] == "ipykernel"
+
+
+def shows(enabled: bool, stream=None) -> bool:
+    """Whether a run with ``progress=enabled`` draws a bar on ``stream`` (default stderr)."""
+    if not enabled:
+        return False
+    m = mode()
+    if m == "never":
+        return False
+    if m == "always":
+        return True
+    return interactive(sys.stderr if stream is None else stream)
+
+
+_bar_class = None
+
+
+def _tqdm_class():
+    """tqdm's bar without its monitor thread (no thread outlives a run) and with a thread lock
+    (tqdm's default also takes a multiprocessing lock)."""
+    global _bar_class
+    if _bar_class is None:
+        from tqdm import tqdm
+
+        class Bar(tqdm):
+            monitor_interval = 0
+            _lock = threading.RLock()
+
+            @staticmethod
+            def format_meter(*args, **kwargs):
+                # units are given as " games" (rate "1.2k games/s"); a slow rate "2.00s/games", not "2.00s/ games"
+                return tqdm.format_meter(*args, **kwargs).replace("s/ ", "s/")
+
+        _bar_class = Bar
+    return _bar_class
+
+
+def _columns(stream) -> int | None:
+    """None (tqdm follows the terminal's width) on a terminal that reports one, else 80 columns
+    (a file, a pipe, a notebook, a terminal of width 0)."""
+    try:
+        if os.get_terminal_size(stream.fileno()).columns > 0:
+            return None
+    except (AttributeError, ValueError, OSError):
+        pass
+    return 80
 
 
 class Progress:
-    """Progress of a run of ``total`` units, drawn on stderr.
+    """Progress of a run of ``total`` ``unit`` (games, deals, hands, samples, ...).
 
-    Nothing is drawn until the run has taken ``delay`` seconds (short runs stay silent), then
-    the bar is redrawn at most every ``interval`` seconds. ``enabled=False`` draws nothing.
+    :meth:`update` takes the number done so far. Nothing is drawn unless :func:`shows` says
+    so and the run has taken ``delay`` seconds (default :data:`DELAY`); then tqdm redraws the
+    bar at most every ``interval`` seconds, with the rate in ``unit`` per second.
+    ``enabled=False`` (the call's ``progress=False``) draws nothing.
     """
 
-    def __init__(self, total: int, *, label: str = "", enabled: bool = True, delay: float = 0.5,
-                 interval: float = 0.2, stream=None):
-        self.total = max(int(total), 1)
+    def __init__(self, total: int | None, *, label: str = "", unit: str = "it", enabled: bool = True,
+                 delay: float | None = None, interval: float = 0.2, stream=None):
+        # None: a total not known in advance (a count and a rate, no percentage)
+        self.total = None if total is None else max(int(total), 1)
         self.label = label
-        self.enabled = enabled
-        self.delay = delay
-        self.interval = interval
+        self.unit = unit
         self.stream = stream if stream is not None else sys.stderr
+        self.enabled = shows(bool(enabled), self.stream)
         self.start = time.perf_counter()
-        self.last = 0.0
-        self.shown = False
         self.done = 0
+        self._bar = None
+        if self.enabled:
+            width = _columns(self.stream)
+            self._bar = _tqdm_class()(
+                total=self.total, desc=label, unit=" " + unit, unit_scale=(self.total or 10_000) >= 10_000,
+                file=self.stream,
+                delay=DELAY if delay is None else delay, mininterval=interval, ncols=width,
+                dynamic_ncols=width is None, leave=True, smoothing=0.1)
 
     def update(self, done: int) -> None:
-        self.done = done
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if now - self.start < self.delay or (self.shown and now - self.last < self.interval):
-            return
-        self.last = now
-        self.shown = True
-        frac = min(done / self.total, 1.0)
-        elapsed = now - self.start
-        rate = done / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - done) / rate if rate > 0 else float("inf")
-        width = 30
-        bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
-        eta_txt = f"{eta:5.0f}s" if eta != float("inf") else "    ?"
-        self.stream.write(f"\r{self.label} [{bar}] {frac * 100:5.1f}%  {done:,}/{self.total:,}  "
-                          f"{rate / 1e6:6.2f} M/s  eta {eta_txt}")
-        self.stream.flush()
+        """``done`` units are finished (a running total, not an increment)."""
+        step = int(done) - self.done
+        self.done = int(done)
+        if self._bar is not None and step:
+            self._bar.update(step)
+
+    def set_total(self, total: int) -> None:
+        """The run turned out to be ``total`` units long (a total known only as it goes)."""
+        self.total = max(int(total), 1)
+        if self._bar is not None:
+            self._bar.total = self.total
 
     def close(self) -> None:
-        if self.enabled and self.shown:
-            self.last = 0.0
-            self.update(self.done)
-            self.stream.write("\n")
-            self.stream.flush()
+        """Draw the final state (if the bar showed) and end its line. Safe to call twice."""
+        if self._bar is not None:
+            bar, self._bar = self._bar, None
+            bar.close()
 
 
 def timed_chunks(start: int, stop: int, cap: int, first: int, target: float = 0.1):

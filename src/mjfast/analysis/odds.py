@@ -34,6 +34,7 @@ Estimated numbers carry their standard error and 95% interval (``*_se``, ``*_low
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import io
@@ -350,32 +351,42 @@ def _deal_table(rules_list, method, samples, seed, threads, progress) -> OddsTab
     from .. import deals, exact
 
     _check_choice("method", method, ("exact", "monte_carlo"))
-    rows = []
-    meta = {"method": method}
-    for rules in rules_list:
-        spec = deals.deal_spec(rules)
-        forms = list(spec.forms) + (["all"] if len(spec.forms) > 1 else [])
-        if method == "exact":
-            for seat, n_tiles in _SEATS:
-                for form in forms:
-                    res = exact.exact_deal_odds(rules=rules, tiles=n_tiles, form=form)
-                    for s, p in sorted(res["shanten"].items()):
-                        pf = float(p)
-                        rows.append({"rules": rules, "seat": seat, "tiles": n_tiles, "form": form, "shanten": int(s),
-                                     "p": pf, "se": 0.0, "low": pf, "high": pf,
-                                     "one_in": (1 / pf) if pf else math.inf, "count": None, "n": None,
-                                     "exact": f"{p.numerator}/{p.denominator}", "method": "exact"})
-        else:
-            n = 1_000_000 if samples is None else samples
-            st = deals.deal_stats(n, rules=rules, seed=seed, threads=threads, progress=progress)
-            meta["seed"] = seed_to_json(st.seed if hasattr(st, "seed") else seed)
-            for seat, n_tiles in _SEATS:
-                for form in forms:
-                    for s, e in st.shanten_estimates(seat, form).items():
-                        rows.append({"rules": rules, "seat": seat, "tiles": n_tiles, "form": form, "shanten": int(s),
-                                     "p": e.p, "se": e.se, "low": e.low, "high": e.high, "one_in": e.one_in,
-                                     "count": e.count, "n": e.n, "exact": None, "method": "monte_carlo"})
+    rows: list[dict] = []
+    meta: dict[str, Any] = {"method": method}
+    specs = [deals.deal_spec(rules) for rules in rules_list]
+    forms_of = [list(spec.forms) + (["all"] if len(spec.forms) > 1 else []) for spec in specs]
+    # exact: one progress bar over every (rule set, seat, form), in steps (exact_deal_odds)
+    steps = len(_SEATS) * sum(len(f) for f in forms_of)
+    bar = exact._progress_bar(progress, "odds-table deal exact", steps) if method == "exact" else contextlib.nullcontext()
+    with bar:
+        for rules, forms in zip(rules_list, forms_of):
+            _deal_rows(rows, meta, rules, forms, method, samples, seed, threads, progress)
     return OddsTable("deal", _DEAL_COLUMNS, rows, meta)
+
+
+def _deal_rows(rows, meta, rules, forms, method, samples, seed, threads, progress) -> None:
+    from .. import deals, exact
+
+    if method == "exact":
+        for seat, n_tiles in _SEATS:
+            for form in forms:
+                res = exact.exact_deal_odds(rules=rules, tiles=n_tiles, form=form, progress=progress)
+                for s, p in sorted(res["shanten"].items()):
+                    pf = float(p)
+                    rows.append({"rules": rules, "seat": seat, "tiles": n_tiles, "form": form, "shanten": int(s),
+                                 "p": pf, "se": 0.0, "low": pf, "high": pf,
+                                 "one_in": (1 / pf) if pf else math.inf, "count": None, "n": None,
+                                 "exact": f"{p.numerator}/{p.denominator}", "method": "exact"})
+    else:
+        n = 1_000_000 if samples is None else samples
+        st = deals.deal_stats(n, rules=rules, seed=seed, threads=threads, progress=progress)
+        meta["seed"] = seed_to_json(st.seed if hasattr(st, "seed") else seed)
+        for seat, n_tiles in _SEATS:
+            for form in forms:
+                for s, e in st.shanten_estimates(seat, form).items():
+                    rows.append({"rules": rules, "seat": seat, "tiles": n_tiles, "form": form, "shanten": int(s),
+                                 "p": e.p, "se": e.se, "low": e.low, "high": e.high, "one_in": e.one_in,
+                                 "count": e.count, "n": e.n, "exact": None, "method": "monte_carlo"})
 
 
 _WBT_COLUMNS = ("rules", "policy", "hand", "start_shanten", "hands", "method", "t", "win", "win_se", "win_low",
@@ -515,11 +526,13 @@ def _mcr_ready_table(rules_list, method, samples, min_fan, seed, threads, progre
     bits = hands.form_bits("all", "mcr")
     _core.ensure_tables()
     counts = np.zeros((len(_MCR_SEATS), 3), np.int64)
-    bar = Progress(n, label="odds-table mcr_ready", enabled=progress)
-    for lo, m in timed_chunks(0, n, 1 << 18, 1 << 14):
-        counts += _mcr_ready_chunk(spec, key, lo, m, bits, min_fan, threads)
-        bar.update(lo + m)
-    bar.close()
+    bar = Progress(n, label="odds-table mcr_ready", unit="deals", enabled=progress)
+    try:
+        for lo, m in timed_chunks(0, n, 1 << 18, 1 << 14):
+            counts += _mcr_ready_chunk(spec, key, lo, m, bits, min_fan, threads)
+            bar.update(lo + m)
+    finally:        # Ctrl-C: the bar's line ends before the interruption is reported
+        bar.close()
     meta = {"samples": n, "min_fan": min_fan, "seed": seed_to_json(key.seed_value()), "prevalent_wind": "E",
             "seat_winds": {"dealer": "E", "non_dealer": "S"}}
     rows = []

@@ -13,10 +13,19 @@ Inputs are the tables of :func:`mjfast.odds_table` or the result objects they co
 * :func:`win_rates`: ``odds_table("win_rate")`` or a :class:`~mjfast.SimResult`; error bars are
   95% intervals;
 * :func:`plot_table` picks the right one for a table and can save it to a file.
+
+Legends sit outside the axes, to their right, so they never cover data (a figure of one's own
+passed as ``ax`` needs ``layout="constrained"`` or ``savefig(..., bbox_inches="tight")`` to
+keep them on the page); the value axes are scaled to the data and its intervals; a group too
+small to draw (win-by-turn curves of fewer than ``min_hands`` hands) is named in the legend
+and in a :class:`UserWarning`, never dropped silently.
 """
 from __future__ import annotations
 
+import math
 import numbers
+import textwrap
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +36,7 @@ __all__ = ["plot_table", "shanten_distribution", "win_by_turn", "win_rates"]
 _HINT = 'mjfast.plot needs matplotlib; install it with pip install "mjfast[plot]"'
 
 
-def _figure_axes(ax, figsize=(7.0, 4.2)):
+def _figure_axes(ax, figsize=(8.0, 4.2)):
     try:
         from matplotlib.figure import Figure
     except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -43,6 +52,27 @@ def _figure_axes(ax, figsize=(7.0, 4.2)):
 
 
 _check_flag = check_flag
+
+
+def _legend_outside(ax, notes=()) -> None:
+    """The legend to the right of the axes (it cannot cover data), with ``notes`` (text without
+    a marker: groups not drawn) as extra entries."""
+    from matplotlib.lines import Line2D
+
+    handles, labels = ax.get_legend_handles_labels()
+    for note in notes:
+        handles.append(Line2D([], [], linestyle="none", marker=""))
+        labels.append(note)
+    if handles:
+        ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                  fontsize="small", frameon=False)
+
+
+def _fit_probability_axis(ax, values) -> None:
+    """A linear probability axis from 0 to a little above the highest value (interval ends
+    included), never past 1: small curves are not squashed at the bottom of [0, 1]."""
+    top = max([v for v in values if v is not None and math.isfinite(v)] + [0.0])
+    ax.set_ylim(0.0, min(1.0, top * 1.08) if top > 0 else 1.0)
 
 
 def _as_table(data, kind: str):
@@ -98,10 +128,26 @@ def shanten_distribution(data: Any, *, ax=None, form: str | None = None, log: bo
                              "count": e.count, "n": e.n, "exact": None, "method": "monte_carlo"})
         table = OddsTable("deal", _DEAL_COLUMNS, rows)
     forms = list(dict.fromkeys(table.column("form")))
-    f = form or ("all" if "all" in forms else forms[0])
-    rows = [r for r in table.rows if r["form"] == f]
+    f = form or "all"
+    rows, missing = [], []
+    for group in dict.fromkeys((r["rules"], r["seat"]) for r in table.rows):
+        g_rows = [r for r in table.rows if (r["rules"], r["seat"]) == group]
+        g_forms = list(dict.fromkeys(r["form"] for r in g_rows))
+        # "all" of a rule set with one form (classical, basic) is that form
+        g_form = g_forms[0] if f == "all" and "all" not in g_forms and len(g_forms) == 1 else f
+        of_form = [r for r in g_rows if r["form"] == g_form]
+        if of_form:
+            rows += of_form
+        else:
+            missing.append(group)
     if not rows:
         raise ValueError(f"no rows of form {f!r}; forms in the table: {forms}")
+    notes = []
+    if missing:         # never silently: a rule set without that form is named
+        listed = ", ".join(f"{rules} {seat.replace('_', '-')}" for rules, seat in missing)
+        warnings.warn(f"shanten_distribution: not drawn, no form {f!r} in the table for {listed}",
+                      UserWarning, stacklevel=2)
+        notes.append(textwrap.fill(f"not drawn (no form {f}): {listed}", 34))
     ax = _figure_axes(ax)
     groups = list(dict.fromkeys((r["rules"], r["seat"]) for r in rows))
     shantens = sorted({r["shanten"] for r in rows})
@@ -115,12 +161,18 @@ def shanten_distribution(data: Any, *, ax=None, form: str | None = None, log: bo
         label = f"{rules}, {seat.replace('_', '-')} ({sel[next(iter(sel))]['tiles']} tiles)"
         ax.bar(xs, ps, width=width, label=label, yerr=[lo, hi] if any(lo) or any(hi) else None, capsize=2)
     ax.set_xticks(range(len(shantens)), [("complete" if s == -1 else str(s)) for s in shantens])
+    ax.set_xlim(-0.6, len(shantens) - 0.4)
     ax.set_xlabel("shanten of the dealt hand")
     ax.set_ylabel("probability")
+    positive = [v for r in rows for v in (r["p"], r["low"], r["high"]) if v is not None and v > 0]
     if log:
         ax.set_yscale("log")
+        # from a factor 2 below the smallest probability (or interval end) to 2x the largest
+        ax.set_ylim(min(positive) / 2, min(1.0, max(positive) * 2))
+    else:
+        _fit_probability_axis(ax, positive)
     ax.set_title(f"Shanten of dealt hands (form: {f})")
-    ax.legend(fontsize="small")
+    _legend_outside(ax, notes)
     return ax
 
 
@@ -136,8 +188,9 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True, m
     bands : bool, default True
         Shade the 95% intervals (exact curves have none).
     min_hands : int, default 100
-        Curves of random hands grouped by starting shanten: leave out groups with fewer hands
-        (their bands would cover the plot).
+        Curves of random hands grouped by starting shanten: groups with fewer hands are not
+        drawn (their bands would cover the plot); the legend names them and a UserWarning
+        says so.
 
     Returns
     -------
@@ -156,6 +209,7 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True, m
         raise TypeError(f"min_hands must be an int, not {type(min_hands).__name__}")
     table = _as_table(data, "win_by_turn")
     curves = []   # (label, ts, p, low, high)
+    small = []    # (label, hands) of the groups too small to draw
     if table is not None:
         keys = list(dict.fromkeys((r["rules"], r["hand"], r["start_shanten"]) for r in table.rows))
         many_rules = len({k[0] for k in keys}) > 1
@@ -164,6 +218,7 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True, m
             label = (hand if hand else f"start shanten {s}") + (f" ({rules})" if many_rules else "")
             if hand is None and rs and rs[0]["hands"] is not None:
                 if rs[0]["hands"] < min_hands:
+                    small.append((label, rs[0]["hands"]))
                     continue
                 label += f", {rs[0]['hands']:,} hands"
             curves.append((label, [r["t"] for r in rs], [r[which] for r in rs], [r[f"{which}_low"] for r in rs],
@@ -180,14 +235,22 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True, m
             elif isinstance(item, WinByTurnByShanten):
                 for s in sorted(item.win):
                     if item.shanten_counts[s] < min_hands:
+                        small.append((f"start shanten {s}", item.shanten_counts[s]))
                         continue
                     est = (item.win if which == "win" else item.tenpai)[s]
                     curves.append((f"start shanten {s}", list(range(1, item.draws + 1)), [e.p for e in est],
                                    [e.low for e in est], [e.high for e in est]))
             else:
                 raise TypeError(f"cannot plot a {type(item).__name__} as win-by-turn curves")
+    notes = []
+    if small:
+        listed = ", ".join(f"{label} ({n:,} hand{'s' if n != 1 else ''})" for label, n in small)
+        warnings.warn(f"win_by_turn plot: not drawn, fewer than {min_hands:,} hands (min_hands): {listed}; "
+                      "pass a smaller min_hands to draw them", UserWarning, stacklevel=2)
+        notes.append(textwrap.fill(f"not drawn (fewer than {min_hands:,} hands): {listed}", 34))
     if not curves:
-        raise ValueError("nothing to plot")
+        raise ValueError("nothing to plot" + (f": every group has fewer than min_hands={min_hands} hands"
+                                              if small else ""))
     ax = _figure_axes(ax)
     for label, ts, p, lo, hi in curves:
         line, = ax.plot(ts, p, marker="o", markersize=3, label=label)
@@ -196,12 +259,14 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True, m
     from matplotlib.ticker import MaxNLocator
 
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ts_all = [t for _, ts, _, _, _ in curves for t in ts]
+    ax.set_xlim(min(ts_all) - 0.3, max(ts_all) + 0.3)
     ax.set_xlabel("draw t")
     ax.set_ylabel("P(won by t)" if which == "win" else "P(tenpai by t)")
-    ax.set_ylim(0, 1)
+    _fit_probability_axis(ax, [v for _, _, p, _, hi in curves for v in list(p) + (list(hi) if bands else [])])
     ax.grid(alpha=0.3)
     ax.set_title("Win by turn" if which == "win" else "Tenpai by turn")
-    ax.legend(fontsize="small")
+    _legend_outside(ax, notes)
     return ax
 
 
@@ -258,9 +323,11 @@ def win_rates(data: Any, *, ax=None):
             names.setdefault(r["seat"], []).append(r["policy"])
         ax.set_xticks(range(4), [f"seat {s}\n" + "/".join(dict.fromkeys(names.get(s, []))) for s in range(4)])
     ax.set_ylabel("win rate per hand")
+    ax.set_xlim(-0.6, len(slots) - 0.4)
+    _fit_probability_axis(ax, [r["win_rate_high"] for r in rows] + [r["win_rate"] for r in rows])
     ax.set_title(f"Win rate per {'policy' if by_policy else 'seat'} (95% intervals)")
     if len(rules_list) > 1:
-        ax.legend(fontsize="small")
+        _legend_outside(ax)
     return ax
 
 
@@ -286,5 +353,5 @@ def plot_table(table: Any, path=None, **kwargs):
         raise ValueError(f"no plot for odds tables of kind {table.kind!r} yet; plots exist for {tuple(draws)}")
     ax = draws[table.kind](table, **kwargs)
     if path is not None:
-        ax.figure.savefig(path, dpi=150)
+        ax.figure.savefig(path, dpi=150, bbox_inches="tight")     # the legend beside the axes included
     return ax.figure

@@ -145,6 +145,7 @@ class ExactSolver:
         self.max_states = max_states
         self.info_memo: dict = {}
         self.memo: dict = {}
+        self.bar: Progress | None = None     # a bar in states (hands and memo entries), when set
         self.zero = number(0)
         self.one = number(1)
 
@@ -191,7 +192,12 @@ class ExactSolver:
                     cands.setdefault(x, []).append((d, r.tobytes()))
         got = _HandInfo(s, tuple(eff), win, cands)
         self.info_memo[key] = got
+        self._tick()
         return got
+
+    def _tick(self) -> None:
+        if self.bar is not None:
+            self.bar.update(len(self.info_memo) + len(self.memo))
 
     def closure(self, key: bytes) -> tuple:
         inf = self.info(key)
@@ -282,6 +288,7 @@ class ExactSolver:
                 win[j] += p * sw[j - 1]
                 ten[j] += p * st[j - 1]
         self.memo[mkey] = (win, ten)
+        self._tick()
         return win, ten
 
 
@@ -518,7 +525,8 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
         Monte Carlo: sample i is a pure function of (seed, i), whatever ``threads``.
     threads : int or None
     progress : bool
-        Progress bar on stderr for Monte Carlo runs longer than half a second.
+        Progress bar on stderr for runs longer than half a second (Monte Carlo: in samples;
+        exact: the states explored so far); see :func:`mjfast.set_options`.
     exact : {"float", "fraction"}
         Number type of the exact method (Fractions are slower and exact to the last digit).
     max_states : int, default 300,000
@@ -612,6 +620,8 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
                              f"for {policy!r}")
         number = Fraction if exact == "fraction" else float
         solver = ExactSolver(bits, policy, pool, draws, number, max_states, budget)
+        # far from tenpai the exact search takes seconds: a bar of the states it has explored
+        bar = solver.bar = Progress(None, label="win-by-turn exact", unit="states", enabled=bool(progress))
         try:
             win, ten = solver.run(start.tobytes(), draws, [int(c) for c in pool])
         except (_OverBudget, MemoryError):
@@ -622,6 +632,8 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
             wrap = (lambda v: v) if number is Fraction else Probability.exact
             return WinByTurn(h.text, start_text, discard, rules_label(rules), policy, "exact", draws, s0, N,
                              tuple(wrap(v) for v in win), tuple(wrap(v) for v in ten))
+        finally:
+            bar.close()
     key = root_key(seed)
     threads = resolve_threads(threads)
 
@@ -656,7 +668,7 @@ def _mc_counts(start, pool, draws, bits, code, n, key, threads, progress, chunk=
     ten_c = np.zeros(draws, np.int64)
     w = np.empty(min(chunk, n), np.int16)
     t = np.empty(min(chunk, n), np.int16)
-    bar = Progress(n, label="win-by-turn", enabled=bool(progress))
+    bar = Progress(n, label="win-by-turn", unit="samples", enabled=bool(progress))
     done = 0
     try:
         while done < n:
@@ -807,7 +819,7 @@ def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | 
     counts: dict = {}
     win_c: dict = {}
     ten_c: dict = {}
-    bar = Progress(n, label="win-by-turn", enabled=bool(progress))
+    bar = Progress(n, label="win-by-turn random hands", unit="hands", enabled=bool(progress))
     done = 0
     try:
         while done < n:

@@ -196,7 +196,7 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     col = _Collector(core.n_planes, core.n_scalars, 1000 * n_games, enc.kinds, enc.n_actions)
     if n_games == 0:
         return col.result(enc.name)
-    bar = Progress(n_games, label=f"decisions {r.name}", enabled=bool(progress))
+    bar = Progress(n_games, label=f"decisions {r.name}", unit="games", enabled=bool(progress))
     try:
         _play(core, n, n_games, key, codes, episode, threads, col, bar)
     except KeyboardInterrupt as exc:

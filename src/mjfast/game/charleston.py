@@ -70,7 +70,7 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
             raise ValueError(f"unknown optional pass {o!r}; choose from {OPTIONAL_PASSES}")
     key = root_key(seed)
     threads = resolve_threads(threads)
-    bar = Progress(2 * len(opts) * games, label="charleston effect", enabled=bool(progress))
+    bar = Progress(2 * len(opts) * games, label="charleston effect", unit="games", enabled=bool(progress))
     result = {}
     done = 0
     stat_names = ("distance_after", "win_rate", "wall_game_rate", "mean_turns")

@@ -128,7 +128,8 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
         Play every set of walls once per rotation of the policies around the table (common
         random numbers: each policy meets the same tiles from every seat).
     progress : bool
-        Progress bar on stderr for runs longer than half a second.
+        Progress bar on stderr for runs longer than half a second (on a terminal; see
+        :func:`mjfast.set_options`).
     chunk_size : int
         At most this many games (duplicate: game rotations) per engine call; calls are also
         sized to take about 0.1 s so that Ctrl-C stops quickly. With ``backend="dask"``,
@@ -179,7 +180,7 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
     backend = _dask.check_backend(backend, client)
     key = root_key(seed)
     units = 4 * games if duplicate else games
-    bar = Progress(units, label=f"simulate {r.name}", enabled=bool(progress))
+    bar = Progress(units, label=f"simulate {r.name}", unit="games", enabled=bool(progress))
     if backend == "dask":
         threads = 1 if threads is None else resolve_threads(threads)
         pieces = (((r, pols, key.k0, key.k1, lo, min(chunk_size, units - lo), duplicate, threads),
@@ -223,6 +224,7 @@ def compare(policy_a, policy_b, games: int, *, rules: str | _rules.RuleSet = "cl
     True
     """
     games = check_games(games, "games")
+    check_flag("progress", progress)
     r = _rules.get(rules, **rule_options)
     fam = family(r)
     a, b = resolve(fam, [policy_a] * 4)[0], resolve(fam, [policy_b] * 4)[0]
@@ -232,7 +234,7 @@ def compare(policy_a, policy_b, games: int, *, rules: str | _rules.RuleSet = "cl
     diffs = np.zeros(games)
     wdiffs = np.zeros(games)
     acc_a, acc_b = Accumulator(fam.COUNTERS), Accumulator(fam.COUNTERS)
-    bar = Progress(5 * games, label=f"compare {r.name}", enabled=bool(progress))
+    bar = Progress(5 * games, label=f"compare {r.name}", unit="games", enabled=bool(progress))
     base_pols = [b, b, b, b]
     sc, wi, hands = fam.OUT["score"], fam.OUT["wins"], fam.OUT["hands"]
     try:
