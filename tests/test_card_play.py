@@ -3,10 +3,10 @@ each player's tiles and checks the rules with the card's own queries (mjfast.car
 checked against the plain-Python reference in test_card_reference.py)."""
 from __future__ import annotations
 
+import pathlib
+
 import numpy as np
 import pytest
-
-import pathlib
 
 import mjfast
 from mjfast import tiles

@@ -949,8 +949,9 @@ def _cmd_odds_table(args) -> int:
             import matplotlib.figure  # noqa: F401
         except ImportError as exc:
             raise ImportError(_HINT) from exc
-    needs_seed = kind in ("win_rate", "mcr_ready", "mcr_fans", "american_lines") or (kind == "deal" and args.method == "monte_carlo") or (
-        kind == "win_by_turn" and (not args.hand or args.method == "monte_carlo"))
+    needs_seed = (kind in ("win_rate", "mcr_ready", "mcr_fans", "american_lines")
+                  or (kind == "deal" and args.method == "monte_carlo")
+                  or (kind == "win_by_turn" and (not args.hand or args.method == "monte_carlo")))
     # win-by-turn curves of given hands, method auto: exact or Monte Carlo, whichever is estimated cheaper
     may_need_seed = kind == "win_by_turn" and bool(args.hand) and args.method in (None, "auto")
     seed = _seed_or_fresh(args.seed) if needs_seed or may_need_seed else args.seed
@@ -1204,7 +1205,8 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--rules", type=_rules_arg, default="classical", help="classical (default), basic, mcr or none")
     _add_format(an, ["table", "json"])
     an.add_argument("--draws", type=_int, default=None, metavar="T",
-                    help="also the win-by-turn odds over T draws (exact when cheaper than Monte Carlo, e.g. up to 4-shanten)")
+                    help="also the win-by-turn odds over T draws (exact when cheaper than Monte Carlo, e.g. up to "
+                         "4-shanten)")
     _add_seed(an, help="--draws: seed of a Monte Carlo win-by-turn run (default: fresh entropy, printed on stderr)")
     an.add_argument("--draw-policy", choices=["greedy", "first", "greedy_swap"], default=None,
                     help="--draws: the drawing policy of the win-by-turn odds (default greedy; see mjfast.winturn)")

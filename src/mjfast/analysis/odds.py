@@ -630,14 +630,16 @@ def _american_lines_table(rules_list, card, method, samples, seed, threads, prog
     bar = Progress(n, label="odds-table american_lines", enabled=progress)
     for lo, m in timed_chunks(0, n, 1 << 16, 1 << 12):
         d = deals.deal(m, rules="american", seed=key.seed_value(), start=lo, threads=threads)
-        for row, seat in enumerate((0, 1)):
-            h = np.concatenate([d.hands[:, seat], d.bonus[:, seat], d.jokers[:, seat, None]], axis=1)
+        for row, seat_index in enumerate((0, 1)):
+            h = np.concatenate([d.hands[:, seat_index], d.bonus[:, seat_index], d.jokers[:, seat_index, None]],
+                               axis=1)
             dist = card.distance(np.ascontiguousarray(h, dtype=np.uint8), threads=threads).astype(np.int64)
             for li in range(n_lines):
                 counts[row, li] += np.bincount(np.minimum(dist[:, li], 15), minlength=16)
         bar.update(lo + m)
     bar.close()
-    meta = {"samples": n, "seed": seed_to_json(key.seed_value()), "card": card.name, "lines": list(card.ids)}
+    meta: dict[str, Any] = {"samples": n, "seed": seed_to_json(key.seed_value()), "card": card.name,
+                            "lines": list(card.ids)}
     rows = []
     for rules in rules_list:
         label = rules.name if hasattr(rules, "name") else rules

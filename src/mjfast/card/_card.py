@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -12,7 +13,7 @@ from .._kernels import card as _kern
 from .._runtime.threads import resolve_threads
 from ..hands import _american
 from . import _load, _pattern
-from ._pattern import FLOWER, JOKER, SET_NAMES, CardError, kind_text
+from ._pattern import FLOWER, JOKER, SET_NAMES, kind_text
 
 DEAD = 127
 """Distance reported for a line that can no longer be completed (see :meth:`Card.distance`)."""
@@ -717,9 +718,11 @@ class Card:
                 "points": np.array([ln.points for ln in self.lines], dtype=np.int32),
                 "bonus": np.array([ln.jokerless_bonus for ln in self.lines], dtype=np.uint8),
                 "set_sizes": set_sizes, "all_joker_sets": int(self.all_joker_sets),
-                "rt": np.ascontiguousarray(self._rows[:, :36].T), "ft": np.ascontiguousarray(self._rows[:, _ROW:_ROW + 36].T),
+                "rt": np.ascontiguousarray(self._rows[:, :36].T),
+                "ft": np.ascontiguousarray(self._rows[:, _ROW:_ROW + 36].T),
                 **self._set_index(),
-                "vconc": np.repeat(self._flags & _FLAG_CONCEALED, [ln.variations for ln in self.lines]).astype(np.uint8),
+                "vconc": np.repeat(self._flags & _FLAG_CONCEALED,
+                                   [ln.variations for ln in self.lines]).astype(np.uint8),
                 "multiplier": self.jokerless_multiplier,
             }
         return self._kernel
@@ -772,10 +775,11 @@ def load_card(source: Any, *, jokers: int = 8) -> Card:
     ...     {"id": "kongs", "pattern": "1111a 4444b 7777c NN", "points": 25}]})
     >>> card
     <Card 'tiny': 1 lines, 6 variations>
-    >>> load_card({"format": "mjfast-card/1", "lines": [{"id": "x", "pattern": "1111a 4444b 7777c QQ", "points": 25}]})
+    >>> bad = {"format": "mjfast-card/1", "lines": [{"id": "x", "pattern": "1111a 4444b 7777c QQ", "points": 25}]}
+    >>> load_card(bad)
     Traceback (most recent call last):
     ...
-    mjfast.card.CardError: line 'x', column 19: unknown symbol 'Q' (expected 1-9, 0, D, X/Y + offset, N E W S Z R G F, a trailing a/b/c)
+    mjfast.card.CardError: line 'x', column 19: unknown symbol 'Q' (expected 1-9, 0, D, X/Y + offset, ...
     """
     return Card(_load.read(source), jokers=jokers)
 

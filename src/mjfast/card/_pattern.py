@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 N_CARD_KINDS = 36
 FLOWER = 34

@@ -957,7 +957,7 @@ class Accumulator:
                                 np.zeros(fc["n_fans"], np.int64) + f["counts"],
                                 np.zeros(fc["n_hist"], np.int64) + f["hist"], np.zeros(4, np.int64) + f["false"])
         card = getattr(rules, "card", None)
-        if card is not None:
+        if card is not None and isinstance(res, AmericanSimResult):
             from ..card._stats import COLUMNS, LineStats
             sums = (self.lines if self.lines is not None else np.zeros(len(COLUMNS) * len(card.ids), np.int64))
             res.lines = LineStats(card.ids, tuple(ln.section for ln in card.lines),
