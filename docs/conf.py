@@ -12,7 +12,9 @@ work; CI always runs them).
 """
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 
 import mjfast
 
@@ -39,8 +41,20 @@ root_doc = "index"
 autosummary_generate = True
 autosummary_imported_members = False
 autosummary_ignore_module_all = False   # a module's __all__ says what its page lists
-# module pages (templates/autosummary/module-page.rst) leave out what the top level exports
-autosummary_context = {"toplevel": [name for name in mjfast.__all__ if name != "__version__"]}
+
+
+def _shared_with_top_level() -> dict[str, list[str]]:
+    """Per public submodule, the members that are the very objects mjfast exports at the top
+    level: its page (templates/autosummary/module-page.rst) leaves them out, they have theirs."""
+    out = {}
+    for info in pkgutil.iter_modules(mjfast.__path__, "mjfast."):
+        if not info.name.rpartition(".")[2].startswith("_"):
+            mod = importlib.import_module(info.name)
+            out[info.name] = [n for n in vars(mod) if n in mjfast.__all__ and getattr(mod, n) is getattr(mjfast, n)]
+    return out
+
+
+autosummary_context = {"shared_with_top_level": _shared_with_top_level()}
 autodoc_default_options = {"member-order": "bysource"}
 autodoc_typehints = "none"            # the numpydoc Parameters sections say the types
 numpydoc_show_class_members = False   # the class template lists the members (autodoc :members:)
@@ -51,6 +65,8 @@ numpydoc_attributes_as_param_list = False
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 nb_execution_mode = os.environ.get("MJFAST_DOCS_EXECUTE", "force")
+if nb_execution_mode == "off":
+    suppress_warnings = ["myst-nb.lexer"]   # cells that never ran carry no language metadata
 nb_execution_timeout = 300            # seconds per cell; every tutorial runs in seconds
 nb_execution_raise_on_error = True    # a tutorial that raises fails the build
 nb_execution_show_tb = True           # ... and shows its traceback in the log
