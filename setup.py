@@ -64,13 +64,32 @@ def _omp_flags(compiler):
     return None
 
 
-def _cflags(compiler):
+def _flag_ok(compiler, flag):
+    """Whether the compiler takes `flag` without a diagnostic (an unknown warning option is an
+    error under -Werror for gcc and clang alike)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "flag_test.c")
+        with open(src, "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        try:
+            compiler.compile([src], output_dir=tmp, extra_postargs=["-Werror", flag])
+        except Exception:  # noqa: BLE001 - any failure means "not this flag"
+            return False
+    return True
+
+
+def _cflags(compiler, openmp):
     """Optimisation, warning and debug-info flags for this compiler."""
     if compiler.compiler_type == "msvc":
         return ["/O2"]                  # MSVC writes no debug info without /Zi
     flags = ["-O3", "-Wall"]
     if not debug:
         flags.append("-g0")             # after the interpreter's CFLAGS (-g on most builds of CPython)
+    if not openmp and _flag_ok(compiler, "-Wno-unused-but-set-variable"):
+        # Cython's prange code stores the chunksize in a temporary that only the `#pragma omp`
+        # line reads: without OpenMP that pragma is compiled out and gcc/clang -Wall flag the
+        # temporary (generated code, not ours; the OpenMP build needs no flag)
+        flags.append("-Wno-unused-but-set-variable")
     if os.environ.get("MJFAST_NATIVE"):
         flags.append("-march=native")
     return flags
@@ -84,7 +103,7 @@ class BuildExt(build_ext):
                 "mjfast: OpenMP not available (or MJFAST_NO_OPENMP set); building serial kernels. "
                 "mjfast.show_config() will report openmp=False."
             )
-        cflags = _cflags(self.compiler)
+        cflags = _cflags(self.compiler, openmp=flags is not None)
         for ext in self.extensions:
             ext.extra_compile_args += cflags
             if flags is not None:
