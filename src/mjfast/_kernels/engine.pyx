@@ -94,7 +94,9 @@ cdef class Table:
             self._walls = np.ascontiguousarray(walls, dtype=np.uint8)
             self.t.walls = <const uint8_t*>cnp.PyArray_DATA(self._walls)
             self._dice = None if dice is None else np.ascontiguousarray(dice, dtype=np.int32)
-            self.t.dice = NULL if dice is None else <const int32_t*>cnp.PyArray_DATA(self._dice)
+            self.t.dice = NULL
+            if dice is not None:    # (a conditional expression typed its temporary without const: gcc warned)
+                self.t.dice = <const int32_t*>cnp.PyArray_DATA(self._dice)
         else:
             self._walls = self._dice = None
             self.t.walls = NULL

@@ -76,6 +76,17 @@ cdef inline int features_for(int forms) noexcept nogil:
     return feat
 
 
+cdef inline void unset_pairs(hand_t* f) noexcept nogil:
+    """Zero the pair and kong features (ge[1..4], orphan_kinds, orphan_pair; ge[0] is unused).
+
+    The loaders set every field that a kernel may read, those of the features not asked for to
+    zero (a few stores): gcc cannot see that a kernel reads only the features its `forms` asked
+    the loader for, and warned (-Wmaybe-uninitialized) in every module that inlines them."""
+    f.ge[1] = f.ge[2] = f.ge[3] = f.ge[4] = 0
+    f.orphan_kinds = 0
+    f.orphan_pair = 0
+
+
 cdef inline void load_counts(const uint8_t* h, hand_t* f, int feat) noexcept nogil:
     cdef uint64_t wm = mj_load64(h)
     cdef uint64_t wp = mj_load64(h + 9)
@@ -110,12 +121,18 @@ cdef inline void load_counts(const uint8_t* h, hand_t* f, int feat) noexcept nog
             for k in range(3, 5):
                 f.ge[k] = mj_lane_sum(mj_ones_ge(wm, k) + mj_ones_ge(wp, k) + mj_ones_ge(ws, k)
                                       + mj_ones_ge(wz, k) + mj_ones_ge(extra, k))
+        else:
+            f.ge[3] = f.ge[4] = 0
+    else:
+        unset_pairs(f)
     if feat & FEAT_KNITS:
         # gather the low bit of each byte lane into one byte (lane i -> bit i), plus rank 9
         f.held[0] = <uint32_t>((mj_ones_ge(wm, 1) * 0x0102040810204080ULL) >> 56) | ((h[8] != 0) << 8)
         f.held[1] = <uint32_t>((mj_ones_ge(wp, 1) * 0x0102040810204080ULL) >> 56) | ((h[17] != 0) << 8)
         f.held[2] = <uint32_t>((mj_ones_ge(ws, 1) * 0x0102040810204080ULL) >> 56) | ((h[26] != 0) << 8)
         f.held[3] = <uint32_t>((mj_ones_ge(wz, 1) * 0x0102040810204080ULL) >> 56)
+    else:
+        f.held[0] = f.held[1] = f.held[2] = f.held[3] = 0
 
 
 cdef inline uint32_t packed_code(uint32_t w, const uint32_t* chunk5) noexcept nogil:
@@ -148,10 +165,13 @@ cdef inline void load_packed(const uint32_t* w, const uint32_t* chunk5, hand_t* 
             for s in range(4):
                 f.ge[3] += mj_fields_sum(mj_fields_ge3(w[s]))
                 f.ge[4] += mj_fields_sum(mj_fields_ge4(w[s]))
+    else:
+        unset_pairs(f)
+    for s in range(4):
+        f.held[s] = 0
     if feat & FEAT_KNITS:
         for s in range(4):
             g1 = mj_fields_ge1(w[s])
-            f.held[s] = 0
             for r in range(9):
                 f.held[s] |= ((g1 >> (3 * r)) & 1) << r
 

@@ -41,6 +41,7 @@ cdef inline void rng_seed_stream(rng_t* r, uint64_t k0, uint64_t k1, uint64_t st
     r.s[3] = splitmix64(&a)
     if (r.s[0] | r.s[1] | r.s[2] | r.s[3]) == 0:   # the one forbidden state
         r.s[0] = 1
+    r.spare = 0          # never read before it is drawn; set so that no field of a stream is undefined
     r.have_spare = 0
     r.left16 = 0
 
