@@ -15,7 +15,8 @@ The layers, bottom up (the README's "Layout" section says where each piece lives
 - :mod:`mjfast.tiles` (notation), :mod:`mjfast.wall` (the physical wall), :mod:`mjfast.rules`
   (rule sets as data), :mod:`mjfast.stats` (estimates with their uncertainty);
 - :mod:`mjfast.hands` (shanten, the winning check, waits, effective tiles: batch kernels);
-  :mod:`mjfast.mcr` (Chinese Official fan scoring, one hand or a batch);
+  :mod:`mjfast.mcr` (Chinese Official fan scoring, one hand or a batch); :mod:`mjfast.card`
+  (American cards of hands: user-supplied lines, distances, play);
 - :mod:`mjfast.deals` and :mod:`mjfast.exact` (random deals, their statistics, exact odds);
 - :mod:`mjfast.game` (the simulator: simulate, compare, replay, policies, results);
 - :mod:`mjfast.analysis` (one hand's analysis, win-by-turn odds, odds tables, plots);
@@ -31,6 +32,8 @@ from ._version import __version__
 from .analysis import DiscardOption, HandAnalysis, WaitFan, analyze
 from .analysis.odds import OddsTable, odds_table
 from .analysis.winturn import WinByTurn, win_by_turn, win_by_turn_random
+from . import card  # noqa: E402
+from .card import Card, load_card
 from .deals import Deals, DealStats, deal, deal_stats
 from .exact import exact_deal_odds, exact_deal_odds_table
 from .game import (
@@ -61,8 +64,8 @@ __all__ = [
     "__version__",
     # rules, tiles, the wall
     "rules", "tiles", "wall",
-    # Chinese Official fans
-    "mcr",
+    # Chinese Official fans; American cards
+    "mcr", "card", "Card", "load_card",
     "Meld", "ParsedHand", "format_hand", "format_tiles", "pack", "parse_hand", "parse_tiles", "unpack",
     # hands
     "Improvement", "decompose", "effective_tiles", "is_winning", "shanten", "waits",
