@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -57,6 +58,10 @@ JSON_RUNS = {
     "odds-table-mcr-ready": ["odds-table", "mcr-ready", "-n", "2000", "--seed", "1"],
     "odds-table-mcr-fans": ["odds-table", "mcr-fans", "-n", "10", "--seed", "1"],
     "config": ["config"],
+    "card": ["card", str(Path(__file__).parent / "data" / "cards" / "invented-large.json"), "111m 444p 777s 4z jj"],
+    "odds-table-american-lines": ["odds-table", "american-lines", "--card",
+                                  str(Path(__file__).parent / "data" / "cards" / "invented-large.json"),
+                                  "-n", "500", "--seed", "1"],
 }
 
 

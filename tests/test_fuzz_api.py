@@ -541,6 +541,28 @@ def test_plots_any_arguments(plot_inputs, name, form, which, flag, min_hands, ax
         assert fig.axes
 
 
+PATTERN = st.text(alphabet="0123456789abcdXYKDNEWSZRGF|+= ", max_size=30)
+LINE = st.fixed_dictionaries({"id": st.one_of(st.text(max_size=4), ODD), "pattern": st.one_of(PATTERN, ODD),
+                              "points": st.one_of(st.integers(-5, 60), ODD)},
+                             optional={"concealed": st.one_of(st.booleans(), ODD),
+                                       "vars": st.one_of(st.dictionaries(st.sampled_from(["X", "Y", "Q"]),
+                                                                         st.lists(st.integers(-2, 12), max_size=4)),
+                                                         ODD),
+                                       "jokerless_bonus": st.one_of(st.booleans(), ODD)})
+
+
+@given(st.one_of(st.fixed_dictionaries({"format": st.one_of(st.just("mjfast-card/1"), ODD),
+                                        "lines": st.one_of(st.lists(LINE, max_size=3), ODD)}), ODD, TEXT))
+@FUZZ
+def test_load_card_any_card(data):
+    """Any mapping, object or path text: a Card or a ValueError/TypeError naming the problem."""
+    kind, res = check(mjfast.load_card, data)
+    if kind == "ok":
+        assert len(res.variations) > 0 or any(line.structural for line in res.lines)
+        d = res.distance("1111m 4444p 7777s 44z")
+        assert d.shape == (len(res.lines),)
+
+
 def test_all_public_functions_fuzzed():
     """Every public function of mjfast.__all__ is exercised by this file or _fuzz_risky.py."""
     here = Path(__file__).read_text() + (Path(__file__).parent / "_fuzz_risky.py").read_text()

@@ -25,14 +25,24 @@ The layers, bottom up (the README's "Layout" section says where each piece lives
 - :mod:`mjfast.cli` (the ``mjfast`` command).
 """
 # compatibility modules (documented import paths: mjfast.sim.play_walls, mjfast.amsim.american_distance, ...)
-from . import amsim, mcr, odds, plot, rules, sim, tiles, wall, winturn  # noqa: E402  (plot: matplotlib only when drawing)
+from . import (  # noqa: E402  (plot: matplotlib only when drawing)
+    amsim,
+    card,  # noqa: E402
+    mcr,
+    odds,
+    plot,
+    rules,
+    sim,
+    tiles,
+    wall,
+    winturn,
+)
 from ._runtime.options import get_options, set_options
 from ._runtime.threads import show_config
 from ._version import __version__
 from .analysis import DiscardOption, HandAnalysis, WaitFan, analyze
 from .analysis.odds import OddsTable, odds_table
 from .analysis.winturn import WinByTurn, win_by_turn, win_by_turn_random
-from . import card  # noqa: E402
 from .card import Card, load_card
 from .deals import Deals, DealStats, deal, deal_stats
 from .exact import exact_deal_odds, exact_deal_odds_table

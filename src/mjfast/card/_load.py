@@ -63,7 +63,7 @@ def _bool(value: Any, what: str) -> bool:
 def check_card(data: dict) -> dict:
     """Validate the card-level keys and each line's keys and types; return a normalised copy."""
     fmt = data.get("format")
-    if fmt != FORMAT:
+    if not isinstance(fmt, str) or fmt != FORMAT:
         raise CardError(f"format must be {FORMAT!r}" + (f", not {fmt!r}" if fmt is not None else " (missing)"))
     unknown = sorted(set(data) - _CARD_KEYS)
     if unknown:
