@@ -40,6 +40,7 @@ from ._runtime.progress import Progress, attach_partial, timed_chunks
 from ._runtime.seeding import root_key, seed_to_json
 from ._runtime.threads import resolve_threads
 from ._runtime.validation import check_count, check_flag
+from .hands import _american as _american_hands
 from .hands import form_bits
 from .stats import Estimate
 
@@ -247,6 +248,9 @@ def _out_arrays(out, n: int, ids: bool):
         if not arr.flags.c_contiguous or not arr.flags.writeable:
             raise ValueError(f"out.{name} must be C-contiguous and writeable")
     return out.hands, out.bonus, out.jokers, (out.ids if ids else None)
+
+
+_american_hands.register_deals(Deals)     # hand functions take a Deals as a batch of hands
 
 
 def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = None,

@@ -214,9 +214,7 @@ def as_batch(hands: Any, sizes: int = _SIZES_ALL, what: str = "hands", threads: 
 
 def _deals_hands(hands: Any):
     """The hands of a :class:`~mjfast.Deals` (None for anything else)."""
-    from ..deals import Deals
-
-    return hands.hands if isinstance(hands, Deals) else None
+    return hands.hands if _american_hands.is_deals(hands) else None
 
 
 def _hand_batch(hand: Any, american: bool):
@@ -227,9 +225,7 @@ def _hand_batch(hand: Any, american: bool):
     texts = text_batch(hand, "hands")
     if texts is not None:
         return texts.reshape(-1).tolist(), texts.shape
-    from ..deals import Deals
-
-    if isinstance(hand, Deals):
+    if _american_hands.is_deals(hand):
         hand = _american_hands.deal_counts(hand) if american else hand.hands
     if isinstance(hand, (bytes, bytearray, memoryview)) or hand is None or np.ndim(hand) < 2:
         return None

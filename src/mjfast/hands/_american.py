@@ -91,6 +91,22 @@ def _from_text(text: str, what: str) -> np.ndarray:
     return row
 
 
+#: mjfast.deals.Deals, registered by mjfast.deals when it is imported: the deals build on the hand
+#: functions (form_bits), so these never import them, yet accept a Deals as a batch of hands
+_DEALS_TYPES: tuple[type, ...] = ()
+
+
+def register_deals(deals_type: type) -> None:
+    """Called by :mod:`mjfast.deals`: the type of its results, which hand functions accept."""
+    global _DEALS_TYPES
+    _DEALS_TYPES = (deals_type,)
+
+
+def is_deals(obj: Any) -> bool:
+    """Whether ``obj`` is a :class:`~mjfast.Deals`."""
+    return isinstance(obj, _DEALS_TYPES)
+
+
 def deal_counts(deals) -> np.ndarray:
     """The (n, 4, 43) extended counts of a :class:`~mjfast.Deals`: its standard tiles, the
     flowers f1..f8 and the jokers each seat holds (the full American hands)."""
@@ -100,8 +116,6 @@ def deal_counts(deals) -> np.ndarray:
 def as_batch(hands: Any, sizes: int, what: str = "hands") -> Batch:
     """Validate American ``hands`` and return a C-contiguous (n, 43) or (n, 5) batch (one hand
     or any leading batch shape, kept in ``Batch.shape``)."""
-    from ..deals import Deals
-
     standard_only = False
     if isinstance(hands, str):
         arr, single, packed, shape = _from_text(hands, what), True, False, ()
@@ -119,7 +133,7 @@ def as_batch(hands: Any, sizes: int, what: str = "hands") -> Batch:
             arr = np.concatenate(rows) if rows else np.zeros((0, _N), np.uint8)
             single, packed, shape = False, False, texts.shape
         else:
-            arr, shape = count_rows(deal_counts(hands) if isinstance(hands, Deals) else hands, what, ACCEPTED)
+            arr, shape = count_rows(deal_counts(hands) if is_deals(hands) else hands, what, ACCEPTED)
             single = shape == ()
             width = arr.shape[1]
             standard_only = width in (4, 34)

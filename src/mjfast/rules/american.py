@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import numbers
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -34,11 +35,25 @@ from ._base import Option, RuleSet, TileSet, check_bool, check_int
 MAX_PLAY_JOKERS = 10
 
 
+#: (Card class, load_card) of :mod:`mjfast.card`, which registers them when it is imported (the
+#: package's ``__init__`` imports it, so before any rule set is built). The rules never import
+#: mjfast.card themselves: it builds on the hand functions, which build on the rules.
+_CARDS: tuple[type, Callable[[Any], Any]] | None = None
+
+
+def register_cards(card_type: type, load: Callable[[Any], Any]) -> None:
+    """Called by :mod:`mjfast.card`: the card type the ``card`` option takes and its loader."""
+    global _CARDS
+    _CARDS = (card_type, load)
+
+
 def _check_card(card):
     if card is None:
         return None
-    from ..card import Card, load_card
-    if not isinstance(card, Card):
+    if _CARDS is None:                      # only if mjfast.rules were used without the package
+        raise RuntimeError("mjfast.card is not imported; import mjfast first")
+    card_type, load_card = _CARDS
+    if not isinstance(card, card_type):
         card = load_card(card)
     if any(line.structural for line in card.lines):
         raise ValueError("card: the beginner hand as a card line is for card queries; play it with "
