@@ -119,13 +119,12 @@ ctypedef struct amgame_t:
     int call_size           # ... the size of the exposure the caller makes (card play)
     int call_jokers         # ... and the jokers it takes from her hand
     int pick_d              # card play: the hand's distance when ph_discard evaluated it for the pick (else -1)
-    int16_t* vs             # card play: scratch, 2 x c_nvar (per-variation shortfalls) + 5 x c_lines
+    int16_t* vs             # card play: scratch, 2 x c_nvar (card_call_after) + 5 x c_lines (per-line distances), then the caches
     # card play: each seat's cache of per-variation shortfalls (sr >= 64: unusable), kept in step
-    # with its hand by card_sync; c_dv / c_al: distances and alive flags of the last evaluation
+    # with its hand by card_sync; c_dv: the distances of the last evaluation
     uint8_t* c_sr
     uint8_t* c_sf
     uint8_t* c_dv
-    uint8_t* c_al
     int32_t* c_near         # the variations within one tile of the best, not dead (after card_eval_cached with unseen)
     int c_nnear
     uint8_t c_snap[4][48]   # the hand each cache describes

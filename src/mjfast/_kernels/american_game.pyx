@@ -34,7 +34,6 @@ from mjfast._kernels.engine cimport (
 from mjfast._kernels.hand cimport imin
 from mjfast._kernels.american cimport american_distance
 from mjfast._kernels.american_play cimport am_dist_hist, am_hist, am_top, am_overlap
-from mjfast._kernels.card cimport mj_card_short_sub, mj_card_dead_sub
 from libc.stdint cimport int8_t, int16_t
 from mjfast._kernels.card cimport mj_card_eval, mj_card_delta, mj_card_dv, mj_card_level
 from libc.stdlib cimport malloc, free
@@ -93,12 +92,10 @@ cdef inline bint card_match(amgame_t* g, amplayer_t* p, int v) noexcept nogil:
     return True
 
 
-cdef int card_eval(amgame_t* g, amplayer_t* p, const uint8_t* unseen, int16_t* sr_out, int16_t* sf_out,
-                   int16_t* line_out) noexcept nogil:
-    """Distance of p's hand (exposures included) to the card: the minimum over the variations
-    that match its exposures (open lines only once it has exposed) and, when `unseen` is not
-    NULL, are not dead given the unseen tiles. Fills per-variation shortfalls (sr 99 = not
-    usable) and per-line distances when the pointers are not NULL."""
+cdef int card_eval(amgame_t* g, amplayer_t* p, int16_t* line_out) noexcept nogil:
+    """Distance of p's hand (exposures included) to the card, evaluated afresh: the minimum over
+    the variations that match its exposures (open lines only once it has exposed); the distance
+    of every line into line_out when it is not NULL. (The turns use the cached path below.)"""
     cdef uint8_t sR[HROW]
     cdef uint8_t sF[HROW]
     cdef const uint8_t* pR = NULL
@@ -111,25 +108,15 @@ cdef int card_eval(amgame_t* g, amplayer_t* p, const uint8_t* unseen, int16_t* s
         pF = sF
     for l in range(g.R.c_lines):
         lb = CARD_DEAD
-        if p.n_exp and g.R.c_flags[l] & 1:
-            if sr_out != NULL:
-                for v in range(g.R.c_line_start[l], g.R.c_line_start[l + 1]):
-                    sr_out[v] = 99
-        else:
+        if not (p.n_exp and g.R.c_flags[l] & 1):
             for v in range(g.R.c_line_start[l], g.R.c_line_start[l + 1]):
-                row = g.R.c_rows + <Py_ssize_t>v * 96
                 if p.n_exp and not card_match(g, p, v):
-                    sr = 99
-                    sf = 0
-                elif mj_card_eval(row, row + HROW, pR, pF, p.h, unseen, J, &sr, &sf):
-                    sr = 99
-                if sr_out != NULL:
-                    sr_out[v] = <int16_t>sr
-                    sf_out[v] = <int16_t>sf
-                if sr < 99:
-                    d = sr + (sf - J if sf > J else 0)
-                    if d < lb:
-                        lb = d
+                    continue
+                row = g.R.c_rows + <Py_ssize_t>v * 96
+                mj_card_eval(row, row + HROW, pR, pF, p.h, NULL, 0, &sr, &sf)
+                d = sr + (sf - J if sf > J else 0)
+                if d < lb:
+                    lb = d
         if line_out != NULL:
             line_out[l] = <int16_t>lb
         if lb < best:
@@ -317,7 +304,7 @@ cdef int card_pick_cached(amgame_t* g, int s, int* d_after) noexcept nogil:
 
 
 cdef int card_dist(amgame_t* g, amplayer_t* p) noexcept nogil:
-    return card_eval(g, p, NULL, NULL, NULL, NULL)
+    return card_eval(g, p, NULL)
 
 
 cdef int card_call_after(amgame_t* g, int s, int k, int sz, int nat, int jj) noexcept nogil:
@@ -487,7 +474,7 @@ cdef int card_win_line(amgame_t* g, amplayer_t* p, int* value) noexcept nogil:
     cdef int16_t* lines = g.vs + 2 * g.R.c_nvar
     cdef int l, val, best = -1, best_v = 0
     cdef bint jl = jokerless(p)
-    card_eval(g, p, NULL, NULL, NULL, lines)
+    card_eval(g, p, lines)
     for l in range(g.R.c_lines):
         if lines[l] == 0:
             val = g.R.c_points[l] * (g.R.c_mult if jl and g.R.c_bonus[l] else 1)
@@ -504,7 +491,7 @@ cdef void card_record(amgame_t* g, bint after) noexcept nogil:
     cdef int16_t* before = g.vs + 2 * g.R.c_nvar + L       # 4 x L
     cdef int16_t* now = g.vs + 2 * g.R.c_nvar               # L (scratch)
     for s in range(4):
-        card_eval(g, &g.p[s], NULL, NULL, NULL, now)
+        card_eval(g, &g.p[s], now)
         for l in range(L):
             a = now[l]
             if not after:
@@ -1506,7 +1493,7 @@ cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k
 
 
 cdef inline size_t scratch_bytes(const amrules_t* R) noexcept nogil:
-    return sizeof(int16_t) * (2 * R.c_nvar + 5 * R.c_lines + 8) + 14 * <size_t>R.c_nvar + 64
+    return sizeof(int16_t) * (2 * R.c_nvar + 5 * R.c_lines + 8) + 13 * <size_t>R.c_nvar + 64
 
 
 cdef inline void scratch_parts(amgame_t* g) noexcept nogil:
@@ -1516,8 +1503,7 @@ cdef inline void scratch_parts(amgame_t* g) noexcept nogil:
     g.c_sr = b
     g.c_sf = b + 4 * V
     g.c_dv = b + 8 * V
-    g.c_al = b + 9 * V
-    g.c_near = <int32_t*>(b + 10 * V + (-(10 * V) & 3))     # 4-byte aligned
+    g.c_near = <int32_t*>(b + 9 * V + (-(9 * V) & 3))       # 4-byte aligned
     for s in range(4):
         g.c_snap_exp[s] = -1
 

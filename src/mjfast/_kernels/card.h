@@ -24,118 +24,12 @@
 
 #define MJ_CARD_ROW 48
 
-/* short_R and short_F of one variation (R, F: 48 bytes each) against hand h (48 bytes). */
-static inline void mj_card_short(const uint8_t* R, const uint8_t* F, const uint8_t* h, int* sr, int* sf) {
-#ifdef MJ_CARD_SSE2
-    __m128i z = _mm_setzero_si128(), a = z, b = z;
-    int i;
-    for (i = 0; i < MJ_CARD_ROW; i += 16) {
-        __m128i r = _mm_loadu_si128((const __m128i*)(R + i));
-        __m128i f = _mm_loadu_si128((const __m128i*)(F + i));
-        __m128i x = _mm_loadu_si128((const __m128i*)(h + i));
-        a = _mm_add_epi8(a, _mm_subs_epu8(r, x));
-        b = _mm_add_epi8(b, _mm_subs_epu8(f, _mm_subs_epu8(x, r)));
-    }
-    a = _mm_sad_epu8(a, z);
-    b = _mm_sad_epu8(b, z);
-    *sr = _mm_cvtsi128_si32(a) + _mm_extract_epi16(a, 4);
-    *sf = _mm_cvtsi128_si32(b) + _mm_extract_epi16(b, 4);
-#else
-    int k, ra = 0, rb = 0;
-    for (k = 0; k < MJ_CARD_ROW; k++) {
-        int r = R[k], f = F[k], x = h[k];
-        int left = x > r ? x - r : 0;
-        ra += r > x ? r - x : 0;
-        rb += f > left ? f - left : 0;
-    }
-    *sr = ra;
-    *sf = rb;
-#endif
-}
-
-/* 1 when the variation can no longer be completed: some natural it needs is not among the
- * unseen tiles u (48 bytes; u[35] = unseen jokers), or its empty flexible places outnumber the
- * unseen naturals left for them plus every joker held (J) or unseen. */
-static inline int mj_card_dead(const uint8_t* R, const uint8_t* F, const uint8_t* h, const uint8_t* u, int J) {
-#ifdef MJ_CARD_SSE2
-    __m128i z = _mm_setzero_si128(), over = z, ex = z;
-    int i;
-    for (i = 0; i < MJ_CARD_ROW; i += 16) {
-        __m128i r = _mm_loadu_si128((const __m128i*)(R + i));
-        __m128i f = _mm_loadu_si128((const __m128i*)(F + i));
-        __m128i x = _mm_loadu_si128((const __m128i*)(h + i));
-        __m128i un = _mm_loadu_si128((const __m128i*)(u + i));
-        __m128i sr = _mm_subs_epu8(r, x);
-        __m128i sf = _mm_subs_epu8(f, _mm_subs_epu8(x, r));
-        over = _mm_or_si128(over, _mm_subs_epu8(sr, un));
-        ex = _mm_add_epi8(ex, _mm_subs_epu8(sf, _mm_subs_epu8(un, sr)));
-    }
-    if (_mm_movemask_epi8(_mm_cmpeq_epi8(over, z)) != 0xFFFF)
-        return 1;
-    ex = _mm_sad_epu8(ex, z);
-    return _mm_cvtsi128_si32(ex) + _mm_extract_epi16(ex, 4) > J + u[35];
-#else
-    int k, ex = 0;
-    for (k = 0; k < MJ_CARD_ROW; k++) {
-        int r = R[k], f = F[k], x = h[k], un = u[k];
-        int sr = r > x ? r - x : 0;
-        int left = x > r ? x - r : 0;
-        int sf = f > left ? f - left : 0;
-        int av = un > sr ? un - sr : 0;
-        if (sr > un)
-            return 1;
-        ex += sf > av ? sf - av : 0;
-    }
-    return ex > J + u[35];
-#endif
-}
-
-
-/* As mj_card_short and mj_card_dead, with the demand lowered by sR / sF first (the sets a
- * player has exposed, which a matching variation no longer needs from the hand). */
-static inline void mj_card_short_sub(const uint8_t* R, const uint8_t* F, const uint8_t* sR, const uint8_t* sF,
-                                     const uint8_t* h, int* sr, int* sf) {
-#ifdef MJ_CARD_SSE2
-    __m128i z = _mm_setzero_si128(), a = z, b = z;
-    int i;
-    for (i = 0; i < MJ_CARD_ROW; i += 16) {
-        __m128i r = _mm_subs_epu8(_mm_loadu_si128((const __m128i*)(R + i)), _mm_loadu_si128((const __m128i*)(sR + i)));
-        __m128i f = _mm_subs_epu8(_mm_loadu_si128((const __m128i*)(F + i)), _mm_loadu_si128((const __m128i*)(sF + i)));
-        __m128i x = _mm_loadu_si128((const __m128i*)(h + i));
-        a = _mm_add_epi8(a, _mm_subs_epu8(r, x));
-        b = _mm_add_epi8(b, _mm_subs_epu8(f, _mm_subs_epu8(x, r)));
-    }
-    a = _mm_sad_epu8(a, z);
-    b = _mm_sad_epu8(b, z);
-    *sr = _mm_cvtsi128_si32(a) + _mm_extract_epi16(a, 4);
-    *sf = _mm_cvtsi128_si32(b) + _mm_extract_epi16(b, 4);
-#else
-    int k, ra = 0, rb = 0;
-    for (k = 0; k < MJ_CARD_ROW; k++) {
-        int r = R[k] > sR[k] ? R[k] - sR[k] : 0, f = F[k] > sF[k] ? F[k] - sF[k] : 0, x = h[k];
-        int left = x > r ? x - r : 0;
-        ra += r > x ? r - x : 0;
-        rb += f > left ? f - left : 0;
-    }
-    *sr = ra;
-    *sf = rb;
-#endif
-}
-
-static inline int mj_card_dead_sub(const uint8_t* R, const uint8_t* F, const uint8_t* sR, const uint8_t* sF,
-                                   const uint8_t* h, const uint8_t* u, int J) {
-    uint8_t r2[MJ_CARD_ROW], f2[MJ_CARD_ROW];
-    int k;
-    for (k = 0; k < MJ_CARD_ROW; k++) {
-        r2[k] = R[k] > sR[k] ? R[k] - sR[k] : 0;
-        f2[k] = F[k] > sF[k] ? F[k] - sF[k] : 0;
-    }
-    return mj_card_dead(r2, f2, h, u, J);
-}
-
-/* One variation in one pass, for the game engine: the shortfalls (as mj_card_short) of hand h
- * against R - sR and F - sF (sR, sF may be NULL: no exposures), and when u is not NULL whether
- * the variation is dead given the unseen tiles u (as mj_card_dead). Returns the dead flag. */
+/* One variation in one pass: short_R and short_F of hand h against R - sR and F - sF (sR, sF
+ * may be NULL: no exposures), and, when u is not NULL, whether the variation can no longer be
+ * completed: some natural it needs is not among the unseen tiles u (48 bytes; u[35] = unseen
+ * jokers), or its empty flexible places outnumber the unseen naturals left for them plus every
+ * joker held (J) or unseen. Returns that dead flag (0 when u is NULL). The NULL tests sit
+ * outside the data flow: with constant arguments the wrappers below compile to the plain loop. */
 static inline int mj_card_eval(const uint8_t* R, const uint8_t* F, const uint8_t* sR, const uint8_t* sF,
                                const uint8_t* h, const uint8_t* u, int J, int* sr, int* sf) {
 #ifdef MJ_CARD_SSE2
@@ -197,6 +91,17 @@ static inline int mj_card_eval(const uint8_t* R, const uint8_t* F, const uint8_t
     *sf = rb;
     return dead || (u && ex > J + u[35]);
 #endif
+}
+
+/* short_R and short_F of one variation (R, F: 48 bytes each) against hand h (48 bytes). */
+static inline void mj_card_short(const uint8_t* R, const uint8_t* F, const uint8_t* h, int* sr, int* sf) {
+    mj_card_eval(R, F, NULL, NULL, h, NULL, 0, sr, sf);
+}
+
+/* 1 when the variation can no longer be completed given the unseen tiles u (see mj_card_eval). */
+static inline int mj_card_dead(const uint8_t* R, const uint8_t* F, const uint8_t* h, const uint8_t* u, int J) {
+    int sr, sf;
+    return mj_card_eval(R, F, NULL, NULL, h, u, J, &sr, &sf);
 }
 
 /* Engine cache update: one tile of kind k added (up = 1; h = the count before) or removed

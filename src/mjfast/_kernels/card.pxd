@@ -6,10 +6,6 @@ cdef extern from "card.h" nogil:
     int MJ_CARD_ROW
     void mj_card_short(const uint8_t* R, const uint8_t* F, const uint8_t* h, int* sr, int* sf)
     int mj_card_dead(const uint8_t* R, const uint8_t* F, const uint8_t* h, const uint8_t* u, int J)
-    void mj_card_short_sub(const uint8_t* R, const uint8_t* F, const uint8_t* sR, const uint8_t* sF,
-                           const uint8_t* h, int* sr, int* sf)
-    int mj_card_dead_sub(const uint8_t* R, const uint8_t* F, const uint8_t* sR, const uint8_t* sF,
-                         const uint8_t* h, const uint8_t* u, int J)
     int mj_card_eval(const uint8_t* R, const uint8_t* F, const uint8_t* sR, const uint8_t* sF,
                      const uint8_t* h, const uint8_t* u, int J, int* sr, int* sf)
     void mj_card_delta(uint8_t* sr, uint8_t* sf, const uint8_t* rt, const uint8_t* ft, int sRk, int sFk,

@@ -355,10 +355,10 @@ class Card:
             raise ValueError(f"visible: {len(vis)} rows for {n} hands")
         copies = np.array(list(_pattern.COPIES) + [n_jokers], dtype=np.int64)
         used = hands[:, :36].astype(np.int64) + vis
-        for i in range(n):
-            for j in range(int(n_exp[i])):
-                used[i, exps[i, 2 * j]] += exps[i, 2 * j + 1] - jok[i, j]     # the exposure's naturals
-                used[i, JOKER] += jok[i, j]                                  # ... and jokers
+        # each exposure's naturals of its kind (empty slots: kind 0, size 0, no jokers: adds 0) ...
+        np.add.at(used, (np.arange(n)[:, None], exps[:, 0::2].astype(np.intp)),
+                  exps[:, 1::2].astype(np.int64) - jok)
+        used[:, JOKER] += jok.sum(axis=1)                                  # ... and its jokers
         over = used > copies
         if over.any():
             i, k = np.argwhere(over)[0]
@@ -401,7 +401,7 @@ class Card:
             raise ValueError(f"{label} holds {int(held[i])} jokers with its exposures; the set has {n_jokers}")
         unseen = self._unseen(np.zeros(36, np.int64) if visible is None else visible, rows, exps, n_exp, jok,
                               n_jokers, single)        # checks the copies of every kind
-        return rows, single, exps, n_exp, jok.sum(axis=1), (None if visible is None else unseen)
+        return rows, single, exps, n_exp, jok.sum(axis=1), unseen
 
     def distance(self, hands: Any, *, exposures: Any = None, visible: Any = None, jokers: Any = None,
                  threads: Any = None) -> np.ndarray:
@@ -442,7 +442,7 @@ class Card:
         127
         """
         rows, single, exps, n_exp, _jok, unseen = self._prepare(hands, exposures, visible, jokers)
-        out, _ = self._run(rows, exps, n_exp, unseen, threads)
+        out, _ = self._run(rows, exps, n_exp, None if visible is None else unseen, threads)
         return out[0] if single else out
 
     def dead(self, hands: Any, *, exposures: Any = None, visible: Any = None, jokers: Any = None,
@@ -479,7 +479,7 @@ class Card:
         rows, single, exps, n_exp, _jok, unseen = self._prepare(hand, exposures, visible, jokers, "hand")
         if not single:
             raise ValueError("best() takes one hand; use distance() for a batch")
-        dist, arg = self._run(rows, exps, n_exp, unseen, 1, want_arg=True)
+        dist, arg = self._run(rows, exps, n_exp, None if visible is None else unseen, 1, want_arg=True)
         assert arg is not None
         h = rows[0, :36].astype(np.int64)
         out = []
@@ -558,13 +558,10 @@ class Card:
         rows, single, exps, n_exp, jok, unseen = self._prepare(hand, exposures, visible, n_jokers, "hand")
         if not single:
             raise ValueError("waits() takes one hand")
-        jok_each = self._exposures(exposures, 1, True)[2]
         total = int(rows[0, :36].sum()) + int(exps[0, 1::2].astype(np.int64).sum())
         if total != 13:
             raise ValueError(f"waits() needs a hand of 13 tiles with its exposures, not {total}")
-        if unseen is None:
-            unseen = self._unseen(np.zeros(36, np.int64), rows, exps, n_exp, jok_each, n_jokers)
-        left = unseen[0, :36].astype(np.int64)
+        left = unseen[0, :36].astype(np.int64)        # without visible: copies minus hand and exposures
         cand = [k for k in range(36) if left[k] > 0]
         if not cand:
             return {}
