@@ -28,6 +28,8 @@ ctypedef struct mj_tables_t:
     const uint32_t* chunk5        # [3 * 512] base-5 value of a 9-bit chunk of a packed word
     const uint8_t* suit_win       # [5**9 / 4] 2 bits per code: 1 complete as sets, 2 sets + pair
     const uint8_t* honor_win      # [5**7 / 4] same for the honors
+    const uint8_t* suit_win_lo    # [5**6] class of ranks 0-5 of a suit code (suit_win factored)
+    const uint8_t* suit_win_hi    # [classes * 125] value (0/1/2 as suit_win) of (class, ranks 6-8)
     int n_suit
     int n_honor
     int n_mp

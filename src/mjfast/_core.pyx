@@ -16,10 +16,10 @@ cimport numpy as cnp
 from cython.parallel cimport prange
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 
-from mjfast._kernels.bits cimport mj_load64, mj_lane_sum, mj_fields_sum, MJ_F0
+from mjfast._kernels.bits cimport mj_load64, mj_lane_sum, mj_fields_sum, MJ_F0, mj_prefetch, MJ_PREFETCH_BYTES
 from mjfast._kernels.hand cimport (
     shanten_counts, shanten_packed, standard_counts, winning_counts, winning_packed,
-    standard_winning_counts, PAR_MIN,
+    standard_winning_counts, PAR_MIN, ROW_INVALID, shanten_row_checked, winning_row_checked,
 )
 from mjfast._kernels.omp cimport MJFAST_HAVE_OPENMP, mj_omp_max_threads
 
@@ -65,7 +65,11 @@ def ensure_tables():
     cdef const uint32_t[:, ::1] ch = chunk
     cdef const uint8_t[::1] sw = tables["suit_win"]
     cdef const uint8_t[::1] hw = tables["honor_win"]
+    cdef const uint8_t[::1] swl = tables["suit_win_lo"]
+    cdef const uint8_t[::1] swh = tables["suit_win_hi"]
     _T.suit_win = &sw[0]
+    _T.suit_win_lo = &swl[0]
+    _T.suit_win_hi = &swh[0]
     _T.honor_win = &hw[0]
     _T.suit_class = &sc[0]
     _T.honor_class = &hc[0]
@@ -125,16 +129,20 @@ def shanten_counts_batch(const uint8_t[:, ::1] hands, int forms, int8_t[::1] out
         if forms == FORM_STANDARD:
             if threads == 1:
                 for i in range(n):
+                    mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                     out[i] = <int8_t>standard_counts(&hands[i, 0], t)
             else:
                 for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                    mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                     out[i] = <int8_t>standard_counts(&hands[i, 0], t)
         else:
             if threads == 1:
                 for i in range(n):
+                    mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                     out[i] = <int8_t>shanten_counts(&hands[i, 0], forms, t)
             else:
                 for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                    mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                     out[i] = <int8_t>shanten_counts(&hands[i, 0], forms, t)
 
 
@@ -149,9 +157,11 @@ def shanten_packed_batch(const uint32_t[:, ::1] hands, int forms, int8_t[::1] ou
     with nogil:
         if threads == 1:
             for i in range(n):
+                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                 out[i] = <int8_t>shanten_packed(&hands[i, 0], forms, t)
         else:
             for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                 out[i] = <int8_t>shanten_packed(&hands[i, 0], forms, t)
 
 
@@ -167,16 +177,68 @@ def winning_counts_batch(const uint8_t[:, ::1] hands, int forms, uint8_t[::1] ou
         if forms == FORM_STANDARD:
             if threads == 1:
                 for i in range(n):
+                    mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                     out[i] = standard_winning_counts(&hands[i, 0], t)
             else:
                 for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                    mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                     out[i] = standard_winning_counts(&hands[i, 0], t)
         elif threads == 1:
             for i in range(n):
+                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                 out[i] = winning_counts(&hands[i, 0], forms, t)
         else:
             for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                 out[i] = winning_counts(&hands[i, 0], forms, t)
+
+
+def shanten_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size_mask, int8_t[::1] out, int threads):
+    """``shanten_counts_batch`` with the validation of ``check_counts_batch`` fused into the same
+    pass (counts 0-4, tile total in ``size_mask``). Returns True when every row was valid; on
+    False some row was not (``out`` is then undefined there): ``check_counts_batch`` names it."""
+    cdef const mj_tables_t* t = mj_get_tables()
+    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef int r, bad = 0
+    if n < PAR_MIN:
+        threads = 1
+    with nogil:
+        if threads == 1:
+            for i in range(n):
+                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
+                r = shanten_row_checked(&hands[i, 0], forms, size_mask, t)
+                bad |= r == ROW_INVALID
+                out[i] = <int8_t>r
+        else:
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
+                r = shanten_row_checked(&hands[i, 0], forms, size_mask, t)
+                bad |= r == ROW_INVALID
+                out[i] = <int8_t>r
+    return not bad
+
+
+def winning_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size_mask, uint8_t[::1] out, int threads):
+    """``winning_counts_batch`` with the validation fused in (see ``shanten_counts_checked``)."""
+    cdef const mj_tables_t* t = mj_get_tables()
+    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef int r, bad = 0
+    if n < PAR_MIN:
+        threads = 1
+    with nogil:
+        if threads == 1:
+            for i in range(n):
+                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
+                r = winning_row_checked(&hands[i, 0], forms, size_mask, t)
+                bad |= r == ROW_INVALID
+                out[i] = <uint8_t>(r & 1)
+        else:
+            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
+                r = winning_row_checked(&hands[i, 0], forms, size_mask, t)
+                bad |= r == ROW_INVALID
+                out[i] = <uint8_t>(r & 1)
+    return not bad
 
 
 def winning_packed_batch(const uint32_t[:, ::1] hands, int forms, uint8_t[::1] out, int threads):
@@ -190,9 +252,11 @@ def winning_packed_batch(const uint32_t[:, ::1] hands, int forms, uint8_t[::1] o
     with nogil:
         if threads == 1:
             for i in range(n):
+                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                 out[i] = winning_packed(&hands[i, 0], forms, t)
         else:
             for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
+                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                 out[i] = winning_packed(&hands[i, 0], forms, t)
 
 

@@ -5,6 +5,8 @@ cdef extern from "bits.h" nogil:
     int mj_popcount64(uint64_t x)
     int mj_popcount32(uint32_t x)
     int mj_ctz64(uint64_t x)
+    void mj_prefetch(const void* p)
+    int MJ_PREFETCH_BYTES
     uint64_t mj_load64(const uint8_t* p)
     void mj_store64(uint8_t* p, uint64_t x)
     void mj_thermo34(uint8_t* out, const uint8_t* c)

@@ -15,7 +15,18 @@ from mjfast._core cimport (
     FORM_KNITTED_STRAIGHT, FLAG_KONG_TWO_PAIRS, FORMS_SPECIAL, FORMS_DEFAULT,
 )
 
+cdef extern from "hand_masks.h" nogil:
+    ctypedef struct mj_masks_t:
+        uint64_t held      # bit k: kind k held
+        uint64_t single    # bit k: kind k held exactly once
+        uint32_t over4     # nonzero: some count above 4
+        uint32_t n         # number of tiles
+    void mj_hand_masks(const uint8_t* h, mj_masks_t* m)
+    int mj_masks_may_win(const mj_masks_t* m, int forms)
+    int mj_masks_valid(const mj_masks_t* m, uint64_t size_mask)
+
 cdef enum:
+    ROW_INVALID = 127    # what the checked row kernels return for a row that fails validation
     POW5_8 = 390625
     PAR_MIN = 16384  # below this many hands a batch runs on one thread (a parallel region costs µs-ms)
 
@@ -403,24 +414,55 @@ cdef inline int standard_counts(const uint8_t* h, const mj_tables_t* t) noexcept
                               mj_base5_8(ws) + h[26] * POW5_8, mj_base5_8(wz), n // 3) - 1
 
 
+cdef inline int standard_counts_n(const uint8_t* h, int n, const mj_tables_t* t) noexcept nogil:
+    """``standard_counts`` when the tile count ``n`` is known."""
+    return distance_sets_pair(t, mj_base5_8(mj_load64(h)) + h[8] * POW5_8, mj_base5_8(mj_load64(h + 9)) + h[17] * POW5_8,
+                              mj_base5_8(mj_load64(h + 18)) + h[26] * POW5_8, mj_base5_8(mj_load64(h + 26) >> 8), n // 3) - 1
+
+
 cdef inline uint32_t win_value(const uint8_t* bits, uint32_t code) noexcept nogil:
     return (bits[code >> 2] >> ((code & 3) * 2)) & 3
 
 
+cdef inline uint32_t suit_win_split(const mj_tables_t* t, uint32_t lo, uint32_t hi) noexcept nogil:
+    """2-bit winning value (as ``win_value`` of ``suit_win``) of a suit pattern given as the
+    base-5 code ``lo`` of ranks 0-5 and ``hi`` of ranks 6-8: two loads from tables of 15.6 KB
+    and 12.3 KB (the factored table, see tables.py), which stay in the L1 cache."""
+    return t.suit_win_hi[t.suit_win_lo[lo] * 125 + hi]
+
+
+cdef inline uint32_t suit_win_code(const mj_tables_t* t, uint32_t code) noexcept nogil:
+    """``win_value(t.suit_win, code)`` from the factored tables (division by constants)."""
+    return suit_win_split(t, code % 15625, code // 15625)
+
+
+cdef inline uint32_t honor_win_word(uint64_t wz) noexcept nogil:
+    """2-bit winning value of the honors from their count bytes (7 lanes of 0..4, top lane 0),
+    with no table: complete when no kind is held once or four times; 1 (sets only) with no
+    pair, 2 with exactly one pair, else 0."""
+    cdef uint64_t g1 = mj_ones_ge(wz, 1), g2 = mj_ones_ge(wz, 2), g3 = mj_ones_ge(wz, 3)
+    cdef uint64_t bad = (g1 - g2) | mj_ones_ge(wz, 4)
+    cdef uint32_t pairs = mj_lane_sum(g2 - g3)
+    return (bad == 0) * (pairs < 2) * (pairs + 1)
+
+
+cdef inline uint32_t suit_win_word(const mj_tables_t* t, uint64_t w, uint32_t top) noexcept nogil:
+    """2-bit winning value of a number suit from its count bytes: ranks 0-7 in the lanes of
+    ``w``, rank 8 in ``top``."""
+    return suit_win_split(t, mj_base5_8(w & 0xFFFFFFFFFFFFULL),
+                          <uint32_t>((w >> 48) & 0xFF) + 5 * <uint32_t>(w >> 56) + 25 * top)
+
+
 cdef inline bint standard_complete(const uint32_t* code, const mj_tables_t* t) noexcept nogil:
     """Complete standard hand: every suit complete on its own, exactly one of them with the pair."""
-    return (win_value(t.suit_win, code[0]) * win_value(t.suit_win, code[1])
-            * win_value(t.suit_win, code[2]) * win_value(t.honor_win, code[3])) == 2
+    return (suit_win_code(t, code[0]) * suit_win_code(t, code[1])
+            * suit_win_code(t, code[2]) * win_value(t.honor_win, code[3])) == 2
 
 
 cdef inline bint standard_winning_counts(const uint8_t* h, const mj_tables_t* t) noexcept nogil:
     """Standard-form winning check straight from the count bytes (the hot path of is_winning)."""
-    cdef uint32_t cm = mj_base5_8(mj_load64(h)) + h[8] * POW5_8
-    cdef uint32_t cp = mj_base5_8(mj_load64(h + 9)) + h[17] * POW5_8
-    cdef uint32_t cs = mj_base5_8(mj_load64(h + 18)) + h[26] * POW5_8
-    cdef uint32_t cz = mj_base5_8(mj_load64(h + 26) >> 8)
-    return (win_value(t.suit_win, cm) * win_value(t.suit_win, cp)
-            * win_value(t.suit_win, cs) * win_value(t.honor_win, cz)) == 2
+    return (suit_win_word(t, mj_load64(h), h[8]) * suit_win_word(t, mj_load64(h + 9), h[17])
+            * suit_win_word(t, mj_load64(h + 18), h[26]) * honor_win_word(mj_load64(h + 26) >> 8)) == 2
 
 
 cdef inline bint winning_hand(hand_t* f, int forms, const mj_tables_t* t) noexcept nogil:
@@ -441,3 +483,30 @@ cdef inline bint winning_packed(const uint32_t* w, int forms, const mj_tables_t*
     cdef hand_t f
     load_packed(w, t.chunk5, &f, features_for(forms))
     return winning_hand(&f, forms, t)
+
+
+# Row kernels with the validation fused in: one SIMD reading of the row (hand_masks.h) gives the
+# checks (counts 0-4, tile total in `size_mask`) and, for the winning check, a filter that
+# rejects almost every incomplete hand before any table is read. Both return ROW_INVALID for a
+# row that fails validation (the caller then finds and reports the first bad row).
+
+cdef inline int shanten_row_checked(const uint8_t* h, int forms, uint64_t size_mask, const mj_tables_t* t) noexcept nogil:
+    cdef mj_masks_t m
+    mj_hand_masks(h, &m)
+    if not mj_masks_valid(&m, size_mask):
+        return ROW_INVALID
+    if forms == FORM_STANDARD:
+        return standard_counts_n(h, m.n, t)
+    return shanten_counts(h, forms, t)
+
+
+cdef inline int winning_row_checked(const uint8_t* h, int forms, uint64_t size_mask, const mj_tables_t* t) noexcept nogil:
+    cdef mj_masks_t m
+    mj_hand_masks(h, &m)
+    if not mj_masks_valid(&m, size_mask):
+        return ROW_INVALID
+    if not mj_masks_may_win(&m, forms):
+        return 0
+    if forms == FORM_STANDARD:
+        return standard_winning_counts(h, t)
+    return winning_counts(h, forms, t)

@@ -112,6 +112,7 @@ class _Batch:
     called: np.ndarray | None = None   # (34,) tiles in the hand's called sets (one hand as text), or
     #                                    (n, 34) per row (a batch of texts)
     shape: tuple = ()                  # the batch's leading shape (the output's shape); () for one hand
+    checked: bool = True               # False: counts not validated yet (the kernel's fused check does it)
 
     @property
     def has_called(self) -> bool:
@@ -151,7 +152,8 @@ def _text_rows(texts: np.ndarray, what: str) -> tuple:
     return counts, called
 
 
-def as_batch(hands: Any, sizes: int = _SIZES_ALL, what: str = "hands", threads: int = 1) -> _Batch:
+def as_batch(hands: Any, sizes: int = _SIZES_ALL, what: str = "hands", threads: int = 1,
+             fused: bool = False) -> _Batch:
     """Validate ``hands`` and return it as a C-contiguous batch for the kernels.
 
     ``hands``: one hand (text, 34 counts or 4 packed words) or a batch of any leading shape
@@ -160,6 +162,10 @@ def as_batch(hands: Any, sizes: int = _SIZES_ALL, what: str = "hands", threads: 
     tile totals. Raises TypeError for wrong types or dtypes and ValueError (naming the first
     bad hand by its index in the batch) for wrong shapes, counts or sizes; both say what is
     accepted.
+
+    ``fused=True`` leaves the counts of a uint8 count batch unchecked (``checked=False``): the
+    caller runs a kernel that validates in the same pass (``_core.*_checked``) and calls
+    :func:`raise_bad_row` when it reports a bad row. Everything else is checked here as before.
     """
     called = None
     if isinstance(hands, str):
@@ -196,6 +202,14 @@ def as_batch(hands: Any, sizes: int = _SIZES_ALL, what: str = "hands", threads: 
                                      f"of {tiles.tile_name(int(bad[1]))}; counts must be 0-4")
                 arr = arr.astype(np.uint8)
             arr = np.ascontiguousarray(arr)
+            if fused and not packed:
+                return _Batch(arr, packed, single, called, shape, checked=False)
+    raise_bad_row(arr, packed, sizes, what, shape, threads)
+    return _Batch(arr, packed, single, called, shape)
+
+
+def raise_bad_row(arr: np.ndarray, packed: bool, sizes: int, what: str, shape: tuple, threads: int = 1) -> None:
+    """Raise the ValueError naming the first invalid hand of a batch (nothing when all are valid)."""
     check = _core.check_packed_batch if packed else _core.check_counts_batch
     row, reason = check(arr, sizes, threads)
     if row >= 0:
@@ -209,7 +223,6 @@ def as_batch(hands: Any, sizes: int = _SIZES_ALL, what: str = "hands", threads: 
             raise ValueError(f"{label}: packed word has bits set outside the 3-bit count fields")
         total = int(tiles.unpack(arr[row]).sum()) if packed else int(arr[row].sum())
         raise ValueError(f"{label} has {total} tiles; allowed sizes here: {_size_text(sizes)}")
-    return _Batch(arr, packed, single, called, shape)
 
 
 def _deals_hands(hands: Any):
@@ -345,13 +358,18 @@ def shanten(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None
         return _american_hands.shanten(hands, form, resolve_threads(threads))
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
-    batch = as_batch(hands, _forms_sizes(bits, _SIZES_ALL), threads=threads)
+    sizes = _forms_sizes(bits, _SIZES_ALL)
+    batch = as_batch(hands, sizes, threads=threads, fused=True)
     called = batch.called if batch.has_called else None
     if batch.single and called is not None:   # text with called sets: they count against four copies
         return int(_called.shanten_rows(batch.data, bits, called)[0])
     out = np.empty(len(batch.data), dtype=np.int8)
-    kernel = _core.shanten_packed_batch if batch.packed else _core.shanten_counts_batch
-    kernel(batch.data, bits, out, threads)
+    if not batch.checked:                     # validation fused with the kernel's pass
+        if not _core.shanten_counts_checked(batch.data, bits, sizes, out, threads):
+            raise_bad_row(batch.data, False, sizes, "hands", batch.shape, threads)
+    else:
+        kernel = _core.shanten_packed_batch if batch.packed else _core.shanten_counts_batch
+        kernel(batch.data, bits, out, threads)
     if called is not None:                    # a batch of texts: the rows with called sets, capped
         for i in np.flatnonzero(called.any(axis=1)).tolist():
             out[i] = _called.shanten_rows(batch.data[i : i + 1], bits, called[i])[0]
@@ -390,10 +408,15 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | N
         return _american_hands.is_winning(hands, form, resolve_threads(threads))
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
-    batch = as_batch(hands, _forms_sizes(bits, _SIZES_ALL), threads=threads)
+    sizes = _forms_sizes(bits, _SIZES_ALL)
+    batch = as_batch(hands, sizes, threads=threads, fused=True)
     out = np.empty(len(batch.data), dtype=np.uint8)
-    kernel = _core.winning_packed_batch if batch.packed else _core.winning_counts_batch
-    kernel(batch.data, bits, out, threads)
+    if not batch.checked:                     # validation fused with the kernel's pass
+        if not _core.winning_counts_checked(batch.data, bits, sizes, out, threads):
+            raise_bad_row(batch.data, False, sizes, "hands", batch.shape, threads)
+    else:
+        kernel = _core.winning_packed_batch if batch.packed else _core.winning_counts_batch
+        kernel(batch.data, bits, out, threads)
     return batch.shaped(out.view(np.bool_))
 
 

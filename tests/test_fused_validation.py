@@ -1,0 +1,101 @@
+"""Validation fused with the kernels (issue 18): the public batch functions check uint8 count
+batches in the kernel's own pass. The answers and the error messages must be exactly those of
+the separate validation pass they replace."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mjfast
+from mjfast import _core
+from mjfast.hands import as_batch
+
+SIZES_ALL = sum(1 << s for s in range(1, 15) if s % 3)
+
+
+def _random_hands(n: int, size: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    wall = np.repeat(np.arange(34), 4)
+    out = np.zeros((n, 34), np.uint8)
+    for i in range(n):
+        np.add.at(out[i], rng.choice(wall, size, replace=False), 1)
+    return out
+
+
+def _separate_pass_error(hands: np.ndarray) -> str:
+    """The message of the separate validation pass (``as_batch`` without fusing)."""
+    with pytest.raises(ValueError) as err:
+        as_batch(hands, SIZES_ALL)
+    return str(err.value)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("forms", [1, 7, 1 | 2 | 4 | 8 | 16 | 32])
+def test_checked_kernels_equal_unchecked(threads, forms):
+    h = np.concatenate([_random_hands(3000, s, s) for s in (1, 2, 5, 13, 14)])
+    h = np.tile(h, (4, 1))                          # > PAR_MIN rows: the parallel loop runs too
+    size_mask = SIZES_ALL if forms & 1 else (1 << 13) | (1 << 14)
+    if not forms & 1:
+        h = h[np.isin(h.sum(1), (13, 14))]
+    a, b = np.empty(len(h), np.int8), np.empty(len(h), np.int8)
+    _core.shanten_counts_batch(h, forms, a, threads)
+    assert _core.shanten_counts_checked(h, forms, size_mask, b, threads)
+    np.testing.assert_array_equal(a, b)
+    wa, wb = np.empty(len(h), np.uint8), np.empty(len(h), np.uint8)
+    _core.winning_counts_batch(h, forms, wa, threads)
+    assert _core.winning_counts_checked(h, forms, size_mask, wb, threads)
+    np.testing.assert_array_equal(wa, wb)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("fn", [mjfast.shanten, mjfast.is_winning])
+@pytest.mark.parametrize("bad", ["count5", "count255", "size", "size0", "size15"])
+def test_errors_equal_the_separate_pass(fn, bad, threads):
+    h = _random_hands(40_000, 14, 1)
+    row = 33_333
+    if bad == "count5":
+        h[row, 3] = 5
+    elif bad == "count255":
+        h[row, 30] = 255
+    elif bad == "size":
+        h[row] = 0
+        h[row, :3] = 1                              # 3 tiles: not 3k+1 or 3k+2
+    elif bad == "size0":
+        h[row] = 0
+    else:
+        h[row] = 0
+        h[row, :5] = 3                              # 15 tiles
+    h[row + 100] = h[row]                           # the first bad row is the one named
+    expected = _separate_pass_error(h)
+    assert f"hand {row}" in expected
+    with pytest.raises(ValueError) as err:
+        fn(h, threads=threads)
+    assert str(err.value) == expected
+    with pytest.raises(ValueError) as err:          # the leading shape is kept in the name
+        fn(h.reshape(10, 4000, 34), threads=threads)
+    assert "hand (8, 1333)" in str(err.value)
+
+
+def test_bad_rows_never_read_out_of_the_tables():
+    """Counts up to 255 would index far past the tables; the fused check stops them first."""
+    h = np.full((20_000, 34), 255, np.uint8)
+    out = np.empty(len(h), np.int8)
+    assert not _core.shanten_counts_checked(h, 7, SIZES_ALL, out, 2)
+    outb = np.empty(len(h), np.uint8)
+    assert not _core.winning_counts_checked(h, 1, SIZES_ALL, outb, 2)
+
+
+def test_every_honor_pattern_standard_win():
+    """All 5**7 honor patterns of 3k+2 tiles (with and without a complete chow beside them):
+    complete exactly when one kind is held twice and every other 0 or 3 times."""
+    grid = np.indices((5,) * 7).reshape(7, -1).T.astype(np.uint8)
+    grid = grid[(grid.sum(1) % 3 == 2) & (grid.sum(1) <= 14)]
+    expected = ((grid == 2).sum(1) == 1) & np.isin(grid, (0, 2, 3)).all(1)
+    h = np.zeros((len(grid), 34), np.uint8)
+    h[:, 27:] = grid
+    np.testing.assert_array_equal(mjfast.is_winning(h, form="standard"), expected)
+    small = grid.sum(1) <= 11
+    h2 = h[small].copy()
+    h2[:, [3, 4, 5]] += 1                             # + 456m
+    np.testing.assert_array_equal(mjfast.is_winning(h2, form="standard"), expected[small])
+    np.testing.assert_array_equal(mjfast.is_winning(mjfast.pack(h2), form="standard"), expected[small])
