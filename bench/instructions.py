@@ -53,8 +53,8 @@ BASELINE = os.path.join(HERE, "instructions_baseline.json")
 # second silently never matched in valgrind 3.19.)
 _PW = r"__pyx_pw_6mjfast_"
 KERNELS = {
-    "shanten": ("mjfast._core", _PW + r"5_core_\d+shanten_counts_batch"),
-    "is_winning": ("mjfast._core", _PW + r"5_core_\d+winning_counts_batch"),
+    "shanten": ("mjfast._core", _PW + r"5_core_\d+shanten_counts_checked"),
+    "is_winning": ("mjfast._core", _PW + r"5_core_\d+winning_counts_checked"),
     "american": ("mjfast._kernels.american_batch", _PW + r"8_kernels_14american_batch_\d+shanten_counts_batch"),
     "deal": ("mjfast._kernels.deal", _PW + r"8_kernels_4deal_\d+deal_batch"),
     "deal_stats": ("mjfast._kernels.deal", _PW + r"8_kernels_4deal_\d+stats_batch"),

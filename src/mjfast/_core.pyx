@@ -19,7 +19,7 @@ from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 from mjfast._kernels.bits cimport mj_load64, mj_lane_sum, mj_fields_sum, MJ_F0, mj_prefetch, MJ_PREFETCH_BYTES
 from mjfast._kernels.hand cimport (
     shanten_counts, shanten_packed, standard_counts, winning_counts, winning_packed,
-    standard_winning_counts, PAR_MIN, ROW_INVALID, shanten_row_checked, winning_row_checked,
+    standard_winning_counts, PAR_MIN, ROW_INVALID, shanten_row_checked, mj_win_rows, mj_simd_level,
 )
 from mjfast._kernels.omp cimport MJFAST_HAVE_OPENMP, mj_omp_max_threads
 
@@ -218,26 +218,70 @@ def shanten_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size
     return not bad
 
 
+cdef int exact_win(const uint8_t* h, int forms, const void* tables) noexcept nogil:
+    """The exact winning check for the rows that pass the SIMD filter of mj_win_rows (few)."""
+    cdef const mj_tables_t* t = <const mj_tables_t*>tables
+    if forms == FORM_STANDARD:
+        return standard_winning_counts(h, t)
+    return winning_counts(h, forms, t)
+
+
+# The instruction-set level of the dispatched loops (hand_masks.h): the best the CPU supports,
+# unless MJFAST_SIMD (baseline, avx2, avx512) asks for a lower one, or set_simd_level does.
+cdef int _SIMD_BEST = mj_simd_level()
+_SIMD_NAMES = ("baseline", "avx2", "avx512")
+
+
+def _initial_simd_level():
+    import os
+    want = os.environ.get("MJFAST_SIMD", "").strip().lower()
+    if want in _SIMD_NAMES:
+        return min(_SIMD_NAMES.index(want), _SIMD_BEST)
+    return _SIMD_BEST
+
+
+cdef int _simd_level = _initial_simd_level()
+
+
+def simd_level():
+    """(level in use, best level of this CPU), as names: "baseline" (SSE2 on x86-64, portable C
+    elsewhere), "avx2" or "avx512"."""
+    return _SIMD_NAMES[_simd_level], _SIMD_NAMES[_SIMD_BEST]
+
+
+def set_simd_level(name):
+    """Use the dispatched loops of level ``name`` (at most the best this CPU has); returns the
+    previous level's name. For tests and benchmarks: every level gives the same results."""
+    global _simd_level
+    if name not in _SIMD_NAMES:
+        raise ValueError(f"unknown SIMD level {name!r}; choose one of {_SIMD_NAMES}")
+    level = _SIMD_NAMES.index(name)
+    if level > _SIMD_BEST:
+        raise ValueError(f"this CPU supports SIMD up to {_SIMD_NAMES[_SIMD_BEST]!r}, not {name!r}")
+    previous = _SIMD_NAMES[_simd_level]
+    _simd_level = level
+    return previous
+
+
 def winning_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size_mask, uint8_t[::1] out, int threads):
-    """``winning_counts_batch`` with the validation fused in (see ``shanten_counts_checked``)."""
+    """``winning_counts_batch`` with the validation fused in (see ``shanten_counts_checked``),
+    as the SIMD loop of the CPU's level (mj_win_rows), in blocks of 4096 rows per thread."""
     cdef const mj_tables_t* t = mj_get_tables()
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef int r, bad = 0
+    cdef Py_ssize_t b, lo, n = hands.shape[0]
+    cdef Py_ssize_t nblocks = (n + 4095) // 4096
+    cdef int bad = 0, level = _simd_level
+    if n == 0:
+        return True
     if n < PAR_MIN:
         threads = 1
     with nogil:
         if threads == 1:
-            for i in range(n):
-                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                r = winning_row_checked(&hands[i, 0], forms, size_mask, t)
-                bad |= r == ROW_INVALID
-                out[i] = <uint8_t>(r & 1)
+            bad = mj_win_rows(level, &hands[0, 0], n, forms, size_mask, &out[0], exact_win, t)
         else:
-            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                r = winning_row_checked(&hands[i, 0], forms, size_mask, t)
-                bad |= r == ROW_INVALID
-                out[i] = <uint8_t>(r & 1)
+            for b in prange(nblocks, schedule="dynamic", chunksize=1, num_threads=threads):
+                lo = b * 4096
+                bad |= mj_win_rows(level, &hands[lo, 0], min(n - lo, 4096), forms, size_mask, &out[lo],
+                                   exact_win, t)
     return not bad
 
 

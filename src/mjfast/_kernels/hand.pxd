@@ -24,6 +24,13 @@ cdef extern from "hand_masks.h" nogil:
     void mj_hand_masks(const uint8_t* h, mj_masks_t* m)
     int mj_masks_may_win(const mj_masks_t* m, int forms)
     int mj_masks_valid(const mj_masks_t* m, uint64_t size_mask)
+    int mj_hand_size(const uint8_t* h)
+    int mj_size_allowed(int n, uint64_t size_mask)
+    ctypedef int (*mj_exact_win_fn)(const uint8_t* h, int forms, const void* tables) noexcept nogil
+    int mj_win_rows(int level, const uint8_t* rows, size_t n, int forms, uint64_t size_mask, uint8_t* out,
+                    mj_exact_win_fn exact, const void* tables)
+    int mj_simd_level()
+    int MJ_HAVE_DISPATCH
 
 cdef enum:
     ROW_INVALID = 127    # what the checked row kernels return for a row that fails validation
@@ -487,26 +494,15 @@ cdef inline bint winning_packed(const uint32_t* w, int forms, const mj_tables_t*
 
 # Row kernels with the validation fused in: one SIMD reading of the row (hand_masks.h) gives the
 # checks (counts 0-4, tile total in `size_mask`) and, for the winning check, a filter that
-# rejects almost every incomplete hand before any table is read. Both return ROW_INVALID for a
-# row that fails validation (the caller then finds and reports the first bad row).
+# rejects almost every incomplete hand before any table is read (the winning loop itself is in
+# hand_masks.h, mj_win_rows, once per instruction set). ROW_INVALID marks a row that fails
+# validation (the caller then finds and reports the first bad row).
 
 cdef inline int shanten_row_checked(const uint8_t* h, int forms, uint64_t size_mask, const mj_tables_t* t) noexcept nogil:
-    cdef mj_masks_t m
-    mj_hand_masks(h, &m)
-    if not mj_masks_valid(&m, size_mask):
+    cdef int n = mj_hand_size(h)
+    if not mj_size_allowed(n, size_mask):
         return ROW_INVALID
     if forms == FORM_STANDARD:
-        return standard_counts_n(h, m.n, t)
+        return standard_counts_n(h, n, t)
     return shanten_counts(h, forms, t)
 
-
-cdef inline int winning_row_checked(const uint8_t* h, int forms, uint64_t size_mask, const mj_tables_t* t) noexcept nogil:
-    cdef mj_masks_t m
-    mj_hand_masks(h, &m)
-    if not mj_masks_valid(&m, size_mask):
-        return ROW_INVALID
-    if not mj_masks_may_win(&m, forms):
-        return 0
-    if forms == FORM_STANDARD:
-        return standard_winning_counts(h, t)
-    return winning_counts(h, forms, t)

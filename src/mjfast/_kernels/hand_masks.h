@@ -9,13 +9,16 @@
  *     (a single tile must sit in a run, and every run through rank r holds r-1 or r+1).
  *     Among random 14-tile hands 0.09 % pass this test; the exact test decides the rest.
  *
- * The baseline is SSE2 (every x86-64 CPU); other targets use a portable byte loop. A
- * variant for AVX-512BW, chosen at run time by the caller (mj_cpu_has_avx512bw), reads the
- * whole row with one masked load that never touches a byte past the row.
+ * The baseline is SSE2 (every x86-64 CPU); other targets use a portable byte loop. The
+ * winning-check loop below also exists for AVX2 and AVX-512BW, chosen at run time
+ * (mj_simd_level); the AVX-512 version reads a row with one masked load that never touches a
+ * byte past the row.
  */
 #ifndef MJFAST_HAND_MASKS_H
 #define MJFAST_HAND_MASKS_H
+#include <stddef.h>
 #include <stdint.h>
+#include "bits.h"
 
 typedef struct {
     uint64_t held;     /* bit k: kind k held at least once (kinds 0..33) */
@@ -69,7 +72,29 @@ static inline void mj_hand_masks(const uint8_t* h, mj_masks_t* m) {
     m->n = (uint32_t)_mm_cvtsi128_si32(sums) + (uint32_t)_mm_cvtsi128_si32(_mm_unpackhi_epi64(sums, sums));
 }
 
+/* Number of tiles of a row, or -1 when some count is above 4 (validation only: cheaper than
+ * mj_hand_masks when the kernel needs no masks). */
+static inline int mj_hand_size(const uint8_t* h) {
+    const __m128i zero = _mm_setzero_si128(), four = _mm_set1_epi8(4);
+    __m128i a = _mm_loadu_si128((const __m128i*)h);
+    __m128i b = _mm_loadu_si128((const __m128i*)(h + 16));
+    __m128i c2 = _mm_srli_si128(_mm_loadu_si128((const __m128i*)(h + 18)), 14);
+    __m128i hi = _mm_or_si128(_mm_subs_epu8(a, four), _mm_or_si128(_mm_subs_epu8(b, four), _mm_subs_epu8(c2, four)));
+    __m128i sums = _mm_add_epi64(_mm_add_epi64(_mm_sad_epu8(a, zero), _mm_sad_epu8(b, zero)), _mm_sad_epu8(c2, zero));
+    int n = _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(sums, sums));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(hi, zero)) == 0xFFFF ? n : -1;
+}
+
 #else  /* portable */
+
+static inline int mj_hand_size(const uint8_t* h) {
+    int k, n = 0, over = 0;
+    for (k = 0; k < 34; k++) {
+        n += h[k];
+        over |= h[k] > 4;
+    }
+    return over ? -1 : n;
+}
 
 static inline void mj_hand_masks(const uint8_t* h, mj_masks_t* m) {
     int k;
@@ -85,9 +110,117 @@ static inline void mj_hand_masks(const uint8_t* h, mj_masks_t* m) {
 }
 #endif
 
+/* A tile total (or -1) is allowed by size_mask. */
+static inline int mj_size_allowed(int n, uint64_t size_mask) {
+    return n >= 0 && n < 64 && ((size_mask >> n) & 1);
+}
+
 /* Valid row: every count 0..4 and the tile total has its bit set in size_mask. */
 static inline int mj_masks_valid(const mj_masks_t* m, uint64_t size_mask) {
     return !m->over4 && m->n < 64 && ((size_mask >> m->n) & 1);
 }
+
+/* ---- The winning check over a block of rows, one version per instruction set ----------------
+ *
+ * mj_win_rows(level, ...) runs the fused loop (validate, filter, and for the few rows that pass
+ * the filter call `exact`) over `n` rows of 34 counts: out[i] = 1 for a complete hand. Returns
+ * nonzero when some row failed validation (out[i] = 0 there). `level` is what mj_simd_level()
+ * returned, or lower: 0 = the baseline above, 1 = AVX2, 2 = AVX-512BW. The build needs no
+ * -march flag: the AVX2 and AVX-512 loops are compiled for their targets by function
+ * attributes and only called when the CPU (and the OS) supports them. */
+typedef int (*mj_exact_win_fn)(const uint8_t* h, int forms, const void* tables);
+
+#define MJ_WIN_ROWS_LOOP(MASKS)                                                               \
+    size_t i;                                                                                 \
+    int bad = 0;                                                                              \
+    for (i = 0; i < n; i++) {                                                                 \
+        const uint8_t* h = rows + 34 * i;                                                     \
+        mj_masks_t m;                                                                         \
+        int ok;                                                                               \
+        mj_prefetch(h + MJ_PREFETCH_BYTES);                                                   \
+        MASKS(h, &m);                                                                         \
+        ok = mj_masks_valid(&m, size_mask);                                                   \
+        bad |= !ok;                                                                           \
+        out[i] = (uint8_t)(ok && mj_masks_may_win(&m, forms) && exact(h, forms, tables));     \
+    }                                                                                         \
+    return bad;
+
+static inline int mj_win_rows_base(const uint8_t* rows, size_t n, int forms, uint64_t size_mask, uint8_t* out,
+                            mj_exact_win_fn exact, const void* tables) {
+    MJ_WIN_ROWS_LOOP(mj_hand_masks)
+}
+
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define MJ_HAVE_DISPATCH 1
+#include <immintrin.h>
+
+__attribute__((target("avx2")))
+static inline void mj_hand_masks_avx2(const uint8_t* h, mj_masks_t* m) {
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i a = _mm256_loadu_si256((const __m256i*)h);                       /* kinds 0-31 */
+    __m128i c2 = _mm_srli_si128(_mm_loadu_si128((const __m128i*)(h + 18)), 14);  /* 32, 33 */
+    uint64_t ea = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, zero));
+    uint64_t ec = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(c2, _mm_setzero_si128())) & 3;
+    uint64_t sa = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, _mm256_set1_epi8(1)));
+    uint64_t sc = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(c2, _mm_set1_epi8(1))) & 3;
+    __m256i over = _mm256_subs_epu8(a, _mm256_set1_epi8(4));
+    __m128i overc = _mm_subs_epu8(c2, _mm_set1_epi8(4));
+    __m256i sums = _mm256_sad_epu8(a, zero);
+    __m128i s2 = _mm_add_epi64(_mm_add_epi64(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1)),
+                               _mm_sad_epu8(c2, _mm_setzero_si128()));
+    m->held = ~(ea | (ec << 32)) & 0x3FFFFFFFFULL;
+    m->single = sa | (sc << 32);
+    m->over4 = !_mm256_testz_si256(over, over) | !_mm_testz_si128(overc, overc);
+    m->n = (uint32_t)_mm_cvtsi128_si32(s2) + (uint32_t)_mm_cvtsi128_si32(_mm_unpackhi_epi64(s2, s2));
+}
+
+__attribute__((target("avx512f,avx512bw")))
+static inline void mj_hand_masks_avx512(const uint8_t* h, mj_masks_t* m) {
+    /* one masked load of the 34 bytes: no byte past the row is read (faults are suppressed) */
+    __m512i v = _mm512_maskz_loadu_epi8(0x3FFFFFFFFULL, h);
+    __m512i sums = _mm512_sad_epu8(v, _mm512_setzero_si512());
+    m->held = _mm512_test_epi8_mask(v, v);
+    m->single = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(1));
+    m->over4 = _mm512_cmpgt_epu8_mask(v, _mm512_set1_epi8(4)) != 0;
+    m->n = (uint32_t)_mm512_reduce_add_epi64(sums);
+}
+
+__attribute__((target("avx2")))
+static inline int mj_win_rows_avx2(const uint8_t* rows, size_t n, int forms, uint64_t size_mask, uint8_t* out,
+                            mj_exact_win_fn exact, const void* tables) {
+    MJ_WIN_ROWS_LOOP(mj_hand_masks_avx2)
+}
+
+__attribute__((target("avx512f,avx512bw")))
+static inline int mj_win_rows_avx512(const uint8_t* rows, size_t n, int forms, uint64_t size_mask, uint8_t* out,
+                              mj_exact_win_fn exact, const void* tables) {
+    MJ_WIN_ROWS_LOOP(mj_hand_masks_avx512)
+}
+
+/* The best level this CPU and OS support (libgcc's check includes the OS's saving of the
+ * vector registers). */
+static inline int mj_simd_level(void) {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return 2;
+    if (__builtin_cpu_supports("avx2")) return 1;
+    return 0;
+}
+
+static inline int mj_win_rows(int level, const uint8_t* rows, size_t n, int forms, uint64_t size_mask, uint8_t* out,
+                       mj_exact_win_fn exact, const void* tables) {
+    if (level >= 2) return mj_win_rows_avx512(rows, n, forms, size_mask, out, exact, tables);
+    if (level == 1) return mj_win_rows_avx2(rows, n, forms, size_mask, out, exact, tables);
+    return mj_win_rows_base(rows, n, forms, size_mask, out, exact, tables);
+}
+
+#else
+#define MJ_HAVE_DISPATCH 0
+static inline int mj_simd_level(void) { return 0; }
+static inline int mj_win_rows(int level, const uint8_t* rows, size_t n, int forms, uint64_t size_mask, uint8_t* out,
+                       mj_exact_win_fn exact, const void* tables) {
+    (void)level;
+    return mj_win_rows_base(rows, n, forms, size_mask, out, exact, tables);
+}
+#endif
 
 #endif

@@ -75,6 +75,7 @@ def config() -> dict:
         "available_cpus": available_cpus(),
         "default_threads": resolve_threads(None),
         "tables_built": _tables._TABLES is not None,
+        "simd": "{} (best on this CPU: {})".format(*_core.simd_level()),
     }
 
 
@@ -82,7 +83,10 @@ def show_config() -> dict:
     """Print how mjfast was built and what it will use at run time.
 
     Reports whether the kernels were compiled with OpenMP (otherwise every batch call runs on
-    one thread), the default thread count, and whether the lookup tables are built yet.
+    one thread), the default thread count, whether the lookup tables are built yet, and the
+    instruction set of the kernels chosen at run time (``simd``: "baseline", "avx2" or
+    "avx512"; the environment variable ``MJFAST_SIMD`` can ask for a lower one, and every
+    level gives the same results).
 
     Returns
     -------
