@@ -20,6 +20,7 @@ from mjfast._kernels.bits cimport mj_load64, mj_lane_sum, mj_fields_sum, MJ_F0, 
 from mjfast._kernels.hand cimport (
     shanten_counts, shanten_packed, standard_counts, winning_counts, winning_packed,
     standard_winning_counts, PAR_MIN, ROW_INVALID, shanten_row_checked, mj_win_rows, mj_simd_level,
+    mj_shanten_rows, mj_shanten_tables_t,
 )
 from mjfast._kernels.omp cimport MJFAST_HAVE_OPENMP, mj_omp_max_threads
 
@@ -196,14 +197,36 @@ def winning_counts_batch(const uint8_t[:, ::1] hands, int forms, uint8_t[::1] ou
 def shanten_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size_mask, int8_t[::1] out, int threads):
     """``shanten_counts_batch`` with the validation of ``check_counts_batch`` fused into the same
     pass (counts 0-4, tile total in ``size_mask``). Returns True when every row was valid; on
-    False some row was not (``out`` is then undefined there): ``check_counts_batch`` names it."""
+    False some row was not (``out`` is then undefined there): ``check_counts_batch`` names it.
+
+    The standard form and the default three forms run the SIMD loop of the CPU's level
+    (shanten_rows.h, blocks of 4096 rows per thread); other form sets the generic row kernel."""
     cdef const mj_tables_t* t = mj_get_tables()
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef int r, bad = 0
+    cdef mj_shanten_tables_t st
+    cdef Py_ssize_t i, b, lo, n = hands.shape[0]
+    cdef Py_ssize_t nblocks = (n + 4095) // 4096
+    cdef int r, bad = 0, level = _simd_level
+    if n == 0:
+        return True
     if n < PAR_MIN:
         threads = 1
+    st.suit_class = t.suit_class
+    st.honor_class = t.honor_class
+    st.pair_mp = t.pair_mp
+    st.pair_sz = t.pair_sz
+    st.final = t.final
+    st.n_suit = t.n_suit
+    st.n_honor = t.n_honor
+    st.n_sz = t.n_sz
     with nogil:
-        if threads == 1:
+        if forms == FORM_STANDARD or forms == FORMS_DEFAULT:
+            if threads == 1:
+                bad = mj_shanten_rows(level, &hands[0, 0], n, forms, size_mask, &out[0], &st)
+            else:
+                for b in prange(nblocks, schedule="dynamic", chunksize=1, num_threads=threads):
+                    lo = b * 4096
+                    bad |= mj_shanten_rows(level, &hands[lo, 0], min(n - lo, 4096), forms, size_mask, &out[lo], &st)
+        elif threads == 1:
             for i in range(n):
                 mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
                 r = shanten_row_checked(&hands[i, 0], forms, size_mask, t)

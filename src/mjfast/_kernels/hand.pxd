@@ -32,6 +32,19 @@ cdef extern from "hand_masks.h" nogil:
     int mj_simd_level()
     int MJ_HAVE_DISPATCH
 
+cdef extern from "shanten_rows.h" nogil:
+    ctypedef struct mj_shanten_tables_t:
+        const uint8_t* suit_class
+        const uint8_t* honor_class
+        const uint8_t* pair_mp
+        const uint8_t* pair_sz
+        const uint8_t* final
+        int n_suit
+        int n_honor
+        int n_sz
+    int mj_shanten_rows(int level, const uint8_t* rows, size_t n, int forms, uint64_t size_mask, int8_t* out,
+                        const mj_shanten_tables_t* t)
+
 cdef enum:
     ROW_INVALID = 127    # what the checked row kernels return for a row that fails validation
     POW5_8 = 390625
