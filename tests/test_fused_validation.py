@@ -197,3 +197,51 @@ def test_every_simd_level_gives_the_same_shanten(level, forms):
         np.testing.assert_array_equal(np.delete(out, 77), np.delete(expected, 77))
     finally:
         _core.set_simd_level(previous)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from mjfast import tiles  # noqa: E402
+
+_GROUP = st.one_of(st.tuples(st.text("123456789", min_size=1, max_size=6), st.sampled_from("mps")),
+                   st.tuples(st.text("1234567", min_size=1, max_size=6), st.just("z")))
+_NOISE = st.sampled_from(["", " ", "0", "8z", "[", "f1", "j", "x"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_GROUP, min_size=1, max_size=6), _NOISE, st.integers(0, 6))
+def test_plain_notation_fast_path_equals_the_parser(groups, noise, at):
+    """The one-hand text fast path reads exactly what parse_tiles reads, and leaves every other
+    text (and every text parse_tiles rejects) to the parser."""
+    parts = [d + s for d, s in groups]
+    text = "".join(parts[:at]) + noise + "".join(parts[at:])
+    fast = tiles.plain_counts(text)
+    try:
+        parsed = tiles.parse_tiles(text)
+    except ValueError:
+        assert fast is None
+        return
+    if fast is not None:
+        assert not parsed.melds and not parsed.jokers and not parsed.bonus.any()
+        np.testing.assert_array_equal(fast, parsed.concealed)
+        assert _outcome(text) == _outcome(parsed.concealed)
+    else:
+        assert noise != ""                           # every plain text takes the fast path
+
+
+def _outcome(hand):
+    """shanten of a hand, or the error message it raises."""
+    try:
+        return mjfast.shanten(hand, threads=1)
+    except ValueError as exc:
+        return str(exc)
+
+
+def test_one_hand_text_errors_unchanged():
+    with pytest.raises(ValueError, match="hands has 3 tiles; allowed sizes here"):
+        mjfast.shanten("123m")
+    with pytest.raises(ValueError, match="5"):
+        mjfast.shanten("11111m")
+    assert mjfast.is_winning("123m456p789s11222z") is True
+    assert mjfast.shanten("123m456p789s1122z") == 0

@@ -68,7 +68,7 @@ def test_module_imports_only_stdlib_and_numpy():
             roots.update(a.name.split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom):
             roots.add(node.module.split(".")[0])
-    assert roots <= {"__future__", "dataclasses", "operator", "typing", "numpy"}, roots
+    assert roots <= {"__future__", "dataclasses", "operator", "re", "typing", "numpy"}, roots
 
 
 def test_doctests_pass():

@@ -4,22 +4,51 @@ from __future__ import annotations
 import numbers
 import os
 
+_CPUS: list[int] = []   # available_cpus(), read once per process (a system call of ~5 us otherwise)
+
+
+def _forget_cpus() -> None:
+    _CPUS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_cpus)   # a forked worker may run with another affinity
+
 
 def available_cpus() -> int:
-    """CPUs this process may run on (affinity-aware), at least 1."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - non-Linux
-        return max(1, os.cpu_count() or 1)
+    """CPUs this process may run on (affinity-aware), at least 1; read once per process."""
+    if not _CPUS:
+        try:
+            _CPUS.append(max(1, len(os.sched_getaffinity(0))))
+        except (AttributeError, OSError):  # pragma: no cover - non-Linux
+            _CPUS.append(max(1, os.cpu_count() or 1))
+    return _CPUS[0]
+
+
+_DEFAULT: dict[str, int] = {}   # OMP_NUM_THREADS value -> default thread count
 
 
 def default_threads() -> int:
-    """Threads used for ``threads=None``: ``OMP_NUM_THREADS`` if set, else all available CPUs."""
-    env = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
-    if env.isdigit() and int(env) > 0:
-        return min(int(env), max_threads())
-    return available_cpus()
+    """Threads used for ``threads=None``: ``OMP_NUM_THREADS`` if set, else all available CPUs.
 
+    Read on every call (a program may change the variable), from a cache keyed by its value:
+    a batch call of one hand pays well under a microsecond for it."""
+    raw = os.environ.get("OMP_NUM_THREADS", "")
+    n = _DEFAULT.get(raw)
+    if n is None:
+        env = raw.split(",")[0].strip()
+        n = min(int(env), max_threads()) if env.isdigit() and int(env) > 0 else available_cpus()
+        _DEFAULT[raw] = n
+    return n
+
+
+def _openmp_enabled() -> bool:
+    from .. import _core
+
+    return bool(_core.openmp_enabled())
+
+
+_OPENMP = [_openmp_enabled()]   # a build fact: read once
 
 MAX_THREADS = 1024  # more threads than this (or than the CPUs, if more) is refused: OpenMP would crash
 
@@ -38,8 +67,6 @@ def resolve_threads(threads) -> int:
     :func:`max_threads` raise ValueError (OpenMP cannot start, say, 100,000 threads: it
     crashed the interpreter).
     """
-    from .. import _core
-
     if threads is None:
         n = default_threads()
     elif isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
@@ -53,7 +80,7 @@ def resolve_threads(threads) -> int:
         if n > max_threads():
             raise ValueError(f"threads={n} is more than mjfast allows ({max_threads()}); "
                              f"this machine has {available_cpus()} CPUs")
-    return n if _core.openmp_enabled() else 1
+    return n if _OPENMP[0] else 1
 
 
 def config() -> dict:

@@ -78,9 +78,21 @@ def _is_american(rules) -> bool:
     return _rules.facts(rules)[2] == "american"
 
 
+_BITS_NO_RULES: dict = {}   # form -> bits under rules=None (the common call; fixed: no registry behind it)
+
+
 def form_bits(form: str = "all", rules=None) -> int:
     """Kernel bit set for a form under ``rules`` (a name, a RuleSet or None); raises for
     unknown names. ``"all"`` is the rule set's winning forms."""
+    if rules is None and isinstance(form, str):
+        bits = _BITS_NO_RULES.get(form)
+        if bits is None:
+            bits = _BITS_NO_RULES[form] = _form_bits(form, None)
+        return bits
+    return _form_bits(form, rules)
+
+
+def _form_bits(form, rules) -> int:
     forms, kong_two_pairs, model = _rules.facts(rules)
     name = rules.name if isinstance(rules, _rules.RuleSet) else rules
     if model == "american":
@@ -104,15 +116,21 @@ def form_bits(form: str = "all", rules=None) -> int:
     return bits
 
 
-@dataclasses.dataclass(frozen=True)
 class _Batch:
-    data: np.ndarray  # (n, 34) uint8 or (n, 4) uint32, C-contiguous
-    packed: bool
-    single: bool
-    called: np.ndarray | None = None   # (34,) tiles in the hand's called sets (one hand as text), or
-    #                                    (n, 34) per row (a batch of texts)
-    shape: tuple = ()                  # the batch's leading shape (the output's shape); () for one hand
-    checked: bool = True               # False: counts not validated yet (the kernel's fused check does it)
+    """A validated batch for the kernels. A plain class with slots, not a frozen dataclass: its
+    construction is on the path of every call (a frozen dataclass cost ~2 us of a one-hand call)."""
+
+    __slots__ = ("data", "packed", "single", "called", "shape", "checked")
+
+    def __init__(self, data: np.ndarray, packed: bool, single: bool, called: np.ndarray | None = None,
+                 shape: tuple = (), checked: bool = True) -> None:
+        self.data = data          # (n, 34) uint8 or (n, 4) uint32, C-contiguous
+        self.packed = packed
+        self.single = single
+        self.called = called      # (34,) tiles in the hand's called sets (one hand as text), or (n, 34)
+        #                           per row (a batch of texts)
+        self.shape = shape        # the batch's leading shape (the output's shape); () for one hand
+        self.checked = checked    # False: counts not validated yet (the kernel's fused check does it)
 
     @property
     def has_called(self) -> bool:
@@ -168,6 +186,9 @@ def as_batch(hands: Any, sizes: int = _SIZES_ALL, what: str = "hands", threads: 
     :func:`raise_bad_row` when it reports a bad row. Everything else is checked here as before.
     """
     called = None
+    if isinstance(hands, str) and fused and (plain := tiles.plain_counts(hands)) is not None:
+        # one hand in the plain notation: no called sets, bonus tiles or jokers to look for
+        return _Batch(plain.reshape(1, 34), False, True, None, (), checked=False)
     if isinstance(hands, str):
         parsed = tiles.parse_tiles(hands)
         if parsed.bonus.any() or parsed.jokers:
