@@ -8,6 +8,10 @@ and trust their input (the Python layer validates once). Each module has one job
 - ``hand.pxd`` the inline per-hand shanten and winning-check kernels (``mjfast._core`` wraps
   them in batch loops and exports the C API); ``tablegen.pyx`` and ``tables.py`` build the
   per-suit class tables lazily.
+- ``hand_masks.h`` (whole-hand SIMD masks: the validation fused into the kernels' pass and the
+  winning filter) and ``shanten_rows.h``: the public batch loops of the winning check and of
+  shanten, once per instruction-set level (baseline, AVX2, AVX-512BW) and chosen at run time
+  (``_core.simd_level``; ``MJFAST_SIMD`` asks for a lower level).
 - ``american.pxd``, ``american_batch.pyx``: the American beginner hand.
 - ``deal.pyx``/``deal136.h``: batched deals and deal statistics.
 - ``engine.pxd``: the game engines' shared skeleton; ``chinese_game.pyx`` (classical, basic,
