@@ -18,4 +18,5 @@ and trust their input (the Python layer validates once). Each module has one job
   Chinese Official) and ``american_game.pyx`` (+ ``american_play.pxd``): the turn logic and
   built-in policies of each rule family.
 - ``winturn.pyx``: win-by-turn Monte Carlo.
+- ``exact_pairs.pyx``: the pair loops of the exact deal odds (``mjfast.exact``).
 """
