@@ -199,8 +199,9 @@ def shanten_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size
     pass (counts 0-4, tile total in ``size_mask``). Returns True when every row was valid; on
     False some row was not (``out`` is then undefined there): ``check_counts_batch`` names it.
 
-    The standard form and the default three forms run the SIMD loop of the CPU's level
-    (shanten_rows.h, blocks of 4096 rows per thread); other form sets the generic row kernel."""
+    Form sets of the standard form, seven pairs and thirteen orphans (the default three among
+    them) run the SIMD loop of the CPU's level (shanten_rows.h, blocks of 4096 rows per thread);
+    the others (knitted forms, the kong rule of seven pairs) the generic row kernel."""
     cdef const mj_tables_t* t = mj_get_tables()
     cdef mj_shanten_tables_t st
     cdef Py_ssize_t i, b, lo, n = hands.shape[0]
@@ -219,7 +220,7 @@ def shanten_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size
     st.n_honor = t.n_honor
     st.n_sz = t.n_sz
     with nogil:
-        if forms == FORM_STANDARD or forms == FORMS_DEFAULT:
+        if forms & ~FORMS_DEFAULT == 0:     # standard, seven pairs, thirteen orphans
             if threads == 1:
                 bad = mj_shanten_rows(level, &hands[0, 0], n, forms, size_mask, &out[0], &st)
             else:

@@ -1,5 +1,5 @@
-/* The shanten batch loop of the public API (validation fused) for the two commonest form sets,
- * the standard form alone and min(standard, seven pairs, thirteen orphans), once per
+/* The shanten batch loop of the public API (validation fused) for the form sets made of the
+ * standard form, seven pairs and thirteen orphans (the default "all" among them), once per
  * instruction-set level (see hand_masks.h for the levels and the dispatch).
  *
  * The algorithm is the one of hand.pxd (standard_counts_n, shanten_default), table for table;
@@ -37,14 +37,18 @@ static inline int mj_sets_pair_distance(const mj_shanten_tables_t* t, const uint
     return t->final[(a * t->n_sz + b) * 8 + n / 3];
 }
 
-/* Seven pairs / thirteen orphans part of shanten_default from the masks (hand.pxd). */
-#define MJ_SPECIAL_FROM_MASKS(m, POPCOUNT, out)                                              \
+/* The seven pairs / thirteen orphans distances of the forms in `forms` (bits 2 and 4; 99 for a
+ * form not asked), from the masks, as hand.pxd's special_distance; +64 below 13 tiles, where
+ * only the standard form applies (hand.pxd's shanten_default). */
+#define MJ_SPECIAL_FROM_MASKS(m, forms, POPCOUNT, out)                                       \
     do {                                                                                     \
         uint64_t ge2_ = (m).held & ~(m).single;                                              \
         int pairs_ = POPCOUNT(ge2_), ge1_ = POPCOUNT((m).held);                              \
         int p_ = pairs_ < 7 ? pairs_ : 7, s_ = ge1_ - pairs_;                                \
         int sp_ = 14 - 2 * p_ - (s_ < 7 - p_ ? s_ : 7 - p_);                                 \
         int orph_ = 14 - POPCOUNT((m).held & MJ_MASK_ORPHANS) - ((ge2_ & MJ_MASK_ORPHANS) != 0); \
+        if (!((forms) & 2)) sp_ = 99;                                                        \
+        if (!((forms) & 4)) orph_ = 99;                                                      \
         (out) = (sp_ < orph_ ? sp_ : orph_) + ((m).n < 13) * 64;                             \
     } while (0)
 
@@ -56,11 +60,11 @@ static inline void mj_codes_swar(const uint8_t* h, uint32_t* c) {
     c[3] = mj_base5_8(mj_load64(h + 26) >> 8);
 }
 
-/* The row loop: `forms` is 1 (standard) or 7 (standard, seven pairs, thirteen orphans);
- * out[i] = shanten, or 127 for a row that fails validation (then the return value is 1). */
-#define MJ_SHANTEN_ROWS_LOOP(MASKS, CODES, POPCOUNT)                                          \
-    size_t i;                                                                                 \
-    int bad = 0;                                                                              \
+/* The row loop: `forms` is a nonempty subset of 1 (standard), 2 (seven pairs, a four-of-a-kind
+ * not counted as two pairs) and 4 (thirteen orphans); the special forms alone need a size_mask
+ * of 13 and 14 tiles. out[i] = shanten, or 127 for a row that fails validation (then the
+ * return value is 1). */
+#define MJ_SHANTEN_ROWS_LOOP(MASKS, CODES, POPCOUNT, FORMS)                                   \
     for (i = 0; i < n; i++) {                                                                 \
         const uint8_t* h = rows + 34 * i;                                                     \
         mj_masks_t m;                                                                         \
@@ -73,19 +77,35 @@ static inline void mj_codes_swar(const uint8_t* h, uint32_t* c) {
             out[i] = 127;                                                                     \
             continue;                                                                         \
         }                                                                                     \
-        CODES(h, c);                                                                          \
-        best = mj_sets_pair_distance(t, c, (int)m.n);                                         \
-        if (forms != 1) {                                                                     \
-            MJ_SPECIAL_FROM_MASKS(m, POPCOUNT, special);                                      \
+        best = 99;                                                                            \
+        if ((FORMS) & 1) {                                                                    \
+            CODES(h, c);                                                                      \
+            best = mj_sets_pair_distance(t, c, (int)m.n);                                     \
+        }                                                                                     \
+        if ((FORMS) & 6) {                                                                    \
+            MJ_SPECIAL_FROM_MASKS(m, (FORMS), POPCOUNT, special);                             \
             best = best < special ? best : special;                                           \
         }                                                                                     \
         out[i] = (int8_t)(best - 1);                                                          \
     }                                                                                         \
     return bad;
 
+/* One loop per common form set, with the set a constant (the per-row form tests fold away),
+ * and one for the rest. */
+#define MJ_SHANTEN_ROWS_BODY(MASKS, CODES, POPCOUNT)                                          \
+    size_t i;                                                                                 \
+    int bad = 0;                                                                              \
+    if (forms == 1) {                                                                         \
+        MJ_SHANTEN_ROWS_LOOP(MASKS, CODES, POPCOUNT, 1)                                       \
+    }                                                                                         \
+    if (forms == 7) {                                                                         \
+        MJ_SHANTEN_ROWS_LOOP(MASKS, CODES, POPCOUNT, 7)                                       \
+    }                                                                                         \
+    MJ_SHANTEN_ROWS_LOOP(MASKS, CODES, POPCOUNT, forms)
+
 static inline int mj_shanten_rows_base(const uint8_t* rows, size_t n, int forms, uint64_t size_mask,
                                        int8_t* out, const mj_shanten_tables_t* t) {
-    MJ_SHANTEN_ROWS_LOOP(mj_hand_masks, mj_codes_swar, mj_popcount64)
+    MJ_SHANTEN_ROWS_BODY(mj_hand_masks, mj_codes_swar, mj_popcount64)
 }
 
 #if MJ_HAVE_DISPATCH
@@ -113,13 +133,13 @@ static inline void mj_codes_ssse3(const uint8_t* h, uint32_t* c) {
 __attribute__((target("avx2,popcnt")))
 static inline int mj_shanten_rows_avx2(const uint8_t* rows, size_t n, int forms, uint64_t size_mask,
                                        int8_t* out, const mj_shanten_tables_t* t) {
-    MJ_SHANTEN_ROWS_LOOP(mj_hand_masks_avx2, mj_codes_ssse3, MJ_POPCNT)
+    MJ_SHANTEN_ROWS_BODY(mj_hand_masks_avx2, mj_codes_ssse3, MJ_POPCNT)
 }
 
 __attribute__((target("avx2,popcnt,avx512f,avx512bw")))
 static inline int mj_shanten_rows_avx512(const uint8_t* rows, size_t n, int forms, uint64_t size_mask,
                                          int8_t* out, const mj_shanten_tables_t* t) {
-    MJ_SHANTEN_ROWS_LOOP(mj_hand_masks_avx512, mj_codes_ssse3, MJ_POPCNT)
+    MJ_SHANTEN_ROWS_BODY(mj_hand_masks_avx512, mj_codes_ssse3, MJ_POPCNT)
 }
 
 static inline int mj_shanten_rows(int level, const uint8_t* rows, size_t n, int forms, uint64_t size_mask,
