@@ -319,8 +319,8 @@ def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = N
                          "or use deal_stats() for statistics over any number of deals")
     key = root_key(seed)
     if out is None:
-        # zeros (fresh pages from the OS, zeroed on first touch anyway): the 136-tile sets add
-        # their counts without zeroing first and never touch bonus / jokers
+        # zeros (fresh pages from the OS, zeroed on first touch anyway): the 136-tile sets
+        # never touch bonus / jokers
         hands = np.zeros((n, 4, 34), np.uint8)
         bonus = np.zeros((n, 4, 8), np.uint8)
         jok = np.zeros((n, 4), np.uint8)

@@ -24,7 +24,7 @@ from libc.string cimport memset, memcpy
 
 from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next, rng_next16
 from mjfast._core cimport mj_tables_t, mj_get_tables
-from mjfast._kernels.bits cimport mj_load64, mj_ones_ge, mj_zero144, mj_zero136, mj_lane_sum, mj_base5_8
+from mjfast._kernels.bits cimport mj_load64, mj_ones_ge, mj_zero144, mj_lane_sum, mj_base5_8, mj_prefetch
 from mjfast._kernels.hand cimport (
     hand_t, load_counts, shanten_hand, standard_counts, features_for, imin,
     distance_sets_pair, pairs_distance, POW5_8,
@@ -111,18 +111,20 @@ cdef union counts144_t:
     uint64_t align[18]
 
 
-cdef uint8_t KINDS136[136]
+cdef uint8_t KINDS136[136]         # deal136.h's pool: 4 x kind (its count tables' index)
 for _k in range(136):
-    KINDS136[_k] = _k >> 2
+    KINDS136[_k] = _k & ~3
 
 
 cdef extern from "deal136.h" nogil:
-    void mj_store_quarters(uint16_t* v, uint64_t x)
     int mj_deal136_counts(const uint16_t* v, int n_values, const uint8_t* kinds136, int seats,
                           uint8_t* counts)
+    int mj_deal136_words(const uint16_t* v, int n_values, const uint8_t* kinds136, uint64_t* words)
+    void mj_deal_values(uint64_t k0, uint64_t k1, uint64_t stream, int n64, uint16_t* v)
 
 cdef enum:
     MAX_VALUES = 64       # = MJ_DEAL_MAX_VALUES
+    PREFETCH_ROWS = 12    # output rows asked for ahead of the deal (12 x 136 bytes ~ MJ_PREFETCH_BYTES)
 
 # 16-bit random values prepared per 4-seat deal (half for East and South only): 14 outputs of
 # the generator, i.e. the 53 draws plus 3 Lemire rejections (27 + 1 for two seats). A
@@ -147,23 +149,38 @@ def _set_prepared_values(int n):
 cdef inline bint deal_standard_counts(uint64_t stream, uint64_t k0, uint64_t k1, int seats,
                                       uint8_t* counts) noexcept nogil:
     """`deal_one` specialised to the 136-tile set without ids: the same stream and the same
-    draws, added as counts to ``counts`` (seat s at bytes 34 s .. 34 s + 33; the caller zeroes
-    them, with vector stores: a memset compiles to a slow `rep stos`). The counts are built
-    where they are read next (the output row, or the statistics' local buffer): copying them
-    afterwards makes the copy's wide loads wait for the byte stores (no store-to-load
-    forwarding from several stores into one load).
+    draws, written as counts to ``counts`` (seat s at bytes 34 s .. 34 s + 33, every byte of
+    the dealt seats written: no zeroing needed).
 
-    The draws run in C (_deal136.h), fully unrolled, on values prepared up front. Returns
-    False, with ``counts`` partly written, in the practically impossible case that the deal
-    needs more values than were prepared: the caller then deals it through `deal_one`.
+    The draws run in C (deal136.h): the positions first, then the swaps with the counts kept
+    in registers, on values prepared up front. Returns False, with nothing written, in the
+    practically impossible case that the deal needs more values than were prepared: the
+    caller then deals it through `deal_one`.
     """
-    cdef rng_t r
     cdef uint16_t v[MAX_VALUES]
-    cdef int j, n_values = deal_values if seats == 4 else deal_values // 2
-    rng_seed_stream(&r, k0, k1, stream)
-    for j in range((n_values + 3) // 4):
-        mj_store_quarters(&v[4 * j], rng_next(&r))
+    cdef int n_values = deal_values if seats == 4 else deal_values // 2
+    mj_deal_values(k0, k1, stream, (n_values + 3) // 4, v)     # = rng_seed_stream, rng_next
     return mj_deal136_counts(v, n_values, KINDS136, seats, counts) == 0
+
+
+cdef inline bint deal_standard_words(uint64_t stream, uint64_t k0, uint64_t k1,
+                                     uint64_t* words) noexcept nogil:
+    """`deal_standard_counts` of East and South, as the count words of `counts_words`
+    (seat e at words[5 e .. 5 e + 4]), straight from the kernel's registers."""
+    cdef uint16_t v[MAX_VALUES]
+    cdef int n_values = deal_values // 2
+    mj_deal_values(k0, k1, stream, (n_values + 3) // 4, v)
+    return mj_deal136_words(v, n_values, KINDS136, words) == 0
+
+
+cdef inline void counts_words(const uint8_t* hb, uint64_t* w) noexcept nogil:
+    """The words standard_counts and classify3 read from 34 count bytes: bytes 0..7, 9..16,
+    18..25, 27..33 (top lane 0), and bytes 8, 17, 26 in the low lanes of the fifth."""
+    w[0] = mj_load64(hb)
+    w[1] = mj_load64(hb + 9)
+    w[2] = mj_load64(hb + 18)
+    w[3] = mj_load64(hb + 26) >> 8
+    w[4] = <uint64_t>hb[8] | (<uint64_t>hb[17] << 8) | (<uint64_t>hb[26] << 16)
 
 
 cdef inline int receive(deal_t* d, int seat, int t, bint replace, int* cnt, bint want_ids) noexcept nogil:
@@ -228,8 +245,6 @@ cdef void deal_into(uint64_t stream, uint64_t k0, uint64_t k1, int n_tiles, bint
     cdef deal_t d
     cdef int s
     if n_tiles == 136 and ids == NULL:
-        if not zeroed:
-            mj_zero136(hands)
         if deal_standard_counts(stream, k0, k1, 4, hands):
             if not zeroed:
                 memset(bonus, 0, 4 * 8)
@@ -253,14 +268,24 @@ def deal_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_til
                uint8_t[:, :, ::1] ids, int threads, bint zeroed=False):
     """Deals start .. start+n-1 into the (n, 4, 34) / (n, 4, 8) / (n, 4) outputs and, unless
     ``ids`` is None, the (n, 4, 14) physical ids. ``zeroed``: the outputs hold zeros already
-    (fresh np.zeros pages): 136-tile deals then add their counts without zeroing the rows
-    first and never touch the bonus and joker outputs."""
+    (fresh np.zeros pages): 136-tile deals then never touch the bonus and joker outputs (their
+    count rows are written whole either way)."""
     cdef Py_ssize_t i
     cdef bint want_ids = ids is not None
+    cdef bint pf_small = not zeroed or n_tiles != 136 or want_ids
     if n == 0:
         return
     with nogil:
         for i in prange(n, schedule="dynamic", chunksize=1024, num_threads=threads):
+            # the rows PREFETCH_ROWS ahead: on some machines the hardware prefetcher does not
+            # keep up with the output streams, and a deal then waits for its rows' cache lines
+            # (three prefetches per 136-byte row: one at least in every 64-byte line)
+            mj_prefetch(<const char*>&hands[i, 0, 0] + PREFETCH_ROWS * 136)
+            mj_prefetch(<const char*>&hands[i, 0, 0] + PREFETCH_ROWS * 136 + 64)
+            mj_prefetch(<const char*>&hands[i, 0, 0] + PREFETCH_ROWS * 136 + 128)
+            if pf_small:
+                mj_prefetch(<const char*>&bonus[i, 0, 0] + PREFETCH_ROWS * 32)
+                mj_prefetch(<const char*>&jokers[i, 0] + PREFETCH_ROWS * 4)
             deal_into(start + i, k0, k1, n_tiles, replace, &hands[i, 0, 0], &bonus[i, 0, 0],
                       &jokers[i, 0], &ids[i, 0, 0] if want_ids else NULL, zeroed)
 
@@ -273,8 +298,15 @@ cdef inline bint has_four(const uint8_t* h) noexcept nogil:
     return x != 0
 
 
+cdef inline bint has_four_words(const uint64_t* w) noexcept nogil:
+    """`has_four` from the count words of `counts_words`."""
+    return (mj_ones_ge(w[0], 4) | mj_ones_ge(w[1], 4) | mj_ones_ge(w[2], 4) | mj_ones_ge(w[3], 4)
+            | mj_ones_ge(w[4], 4)) != 0
+
+
 cdef enum:
     MAX_STAT_FORMS = 8
+    JOINT_SEAT = 8192            # joint counts of one seat: four-of-a-kind x 16^3 shanten bins
 
 
 ctypedef struct stats_spec_t:
@@ -291,14 +323,23 @@ ctypedef struct stats_spec_t:
     int kind[MAX_STAT_FORMS]     # ... namely classify3's value kind[f]
 
 
-cdef inline bint classify3(const uint8_t* hb, const mj_tables_t* t, int* v) noexcept nogil:
-    """v[0] standard, v[1] seven pairs, v[2] thirteen orphans shanten of 34 counts, from one
-    load of the count words; returns whether some kind is held four times."""
-    cdef uint64_t wm = mj_load64(hb)
-    cdef uint64_t wp = mj_load64(hb + 9)
-    cdef uint64_t ws = mj_load64(hb + 18)
-    cdef uint64_t wz = mj_load64(hb + 26) >> 8          # bytes 27..33, top lane 0
-    cdef uint64_t extra = <uint64_t>hb[8] | (<uint64_t>hb[17] << 8) | (<uint64_t>hb[26] << 16)
+cdef inline int standard_words(const uint64_t* w, const mj_tables_t* t) noexcept nogil:
+    """`standard_counts` (hand.pxd) from the count words of `counts_words`."""
+    cdef uint64_t extra = w[4]
+    cdef int n = mj_lane_sum(w[0] + w[1] + w[2] + w[3] + extra)   # lane sums stay below 256
+    return distance_sets_pair(t, mj_base5_8(w[0]) + <int>(extra & 0xFF) * POW5_8,
+                              mj_base5_8(w[1]) + <int>((extra >> 8) & 0xFF) * POW5_8,
+                              mj_base5_8(w[2]) + <int>(extra >> 16) * POW5_8, mj_base5_8(w[3]), n // 3) - 1
+
+
+cdef inline bint classify3(const uint64_t* w, const mj_tables_t* t, int* v) noexcept nogil:
+    """v[0] standard, v[1] seven pairs, v[2] thirteen orphans shanten of a hand given by the
+    count words of `counts_words`; returns whether some kind is held four times."""
+    cdef uint64_t wm = w[0]
+    cdef uint64_t wp = w[1]
+    cdef uint64_t ws = w[2]
+    cdef uint64_t wz = w[3]                               # bytes 27..33, top lane 0
+    cdef uint64_t extra = w[4]                            # bytes 8, 17, 26
     cdef uint64_t g1m = mj_ones_ge(wm, 1), g1p = mj_ones_ge(wp, 1), g1s = mj_ones_ge(ws, 1)
     cdef uint64_t g1z = mj_ones_ge(wz, 1), g1x = mj_ones_ge(extra, 1)
     cdef uint64_t g2m = mj_ones_ge(wm, 2), g2p = mj_ones_ge(wp, 2), g2s = mj_ones_ge(ws, 2)
@@ -308,8 +349,9 @@ cdef inline bint classify3(const uint8_t* hb, const mj_tables_t* t, int* v) noex
     cdef int ge2 = mj_lane_sum(g2m + g2p + g2s + g2z + g2x)
     cdef int orphans = <int>((g1m + g1p + g1s) & 0xFF) + mj_lane_sum(g1x + g1z)
     cdef int orphan_pair = (((g2m | g2p | g2s) & 1) | g2x | g2z) != 0
-    v[0] = distance_sets_pair(t, mj_base5_8(wm) + hb[8] * POW5_8, mj_base5_8(wp) + hb[17] * POW5_8,
-                              mj_base5_8(ws) + hb[26] * POW5_8, mj_base5_8(wz), n // 3) - 1
+    v[0] = distance_sets_pair(t, mj_base5_8(wm) + <int>(extra & 0xFF) * POW5_8,
+                              mj_base5_8(wp) + <int>((extra >> 8) & 0xFF) * POW5_8,
+                              mj_base5_8(ws) + <int>(extra >> 16) * POW5_8, mj_base5_8(wz), n // 3) - 1
     v[1] = pairs_distance(ge2, ge1 - ge2) - 1
     v[2] = 13 - orphans - orphan_pair
     return (mj_ones_ge(wm, 4) | mj_ones_ge(wp, 4) | mj_ones_ge(ws, 4) | mj_ones_ge(wz, 4)
@@ -317,8 +359,9 @@ cdef inline bint classify3(const uint8_t* hb, const mj_tables_t* t, int* v) noex
 
 
 cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_t* sp,
-                    const mj_tables_t* t, int64_t* row) noexcept nogil:
-    """Deal East and South of one deal and add what they hold to the histogram row."""
+                    const mj_tables_t* t, int64_t* row, int64_t* joint) noexcept nogil:
+    """Deal East and South of one deal and add what they hold to the histogram row (the
+    three simple forms: to the joint counts, see stats_batch)."""
     cdef deal_t d
     cdef counts144_t acc
     cdef hand_t h
@@ -326,9 +369,30 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
     cdef int v[3]
     cdef Py_ssize_t base
     cdef const uint8_t* hand
+    cdef uint64_t words[10]
+    cdef bint standard_only = nf == 1 and sp.forms[0] == FORM_STANDARD
+    if sp.n_tiles == 136 and not sp.american and (sp.simple or standard_only):
+        # the common forms from the count words, handed over by the kernel in whole 8-byte
+        # stores: 8-byte loads of count bytes just written in 16-byte pieces would wait for
+        # those stores to reach the cache (no store-to-load forwarding across two stores)
+        if not deal_standard_words(stream, k0, k1, words):
+            deal_one(stream, k0, k1, 136, False, 2, &d, False)
+            counts_words(&d.hands[0][0], words)
+            counts_words(&d.hands[1][0], words + 5)
+        for e in range(2):
+            if standard_only:
+                s = standard_words(words + 5 * e, t)
+                row[(e * 2) * N_BINS + s + 1] += 1
+                row[(e * 2 + 1) * N_BINS + s + 1] += 1
+                row[sp.base_four + e] += has_four_words(words + 5 * e)
+            else:
+                # one count per hand, of its (four, v[2], v[1], v[0]) (the row's five counts
+                # from the joint ones at the end): five read-modify-writes of histogram
+                # bins, whose addresses come last in the deal, cost ~4 % of the run
+                f = classify3(words + 5 * e, t, v)
+                joint[e * JOINT_SEAT + f * 4096 + (v[2] + 1) * 256 + (v[1] + 1) * 16 + v[0] + 1] += 1
+        return                       # (136 tiles: no bonus tiles or jokers; stats_batch adds n)
     if sp.n_tiles == 136:
-        # counts read where they were built: a copy just before the wide loads below would
-        # make those loads wait for the copy's stores (no store-to-load forwarding across them)
         mj_zero144(&acc)
         if not deal_standard_counts(stream, k0, k1, 2, acc.b):
             deal_one(stream, k0, k1, 136, False, 2, &d, False)
@@ -352,16 +416,6 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
             s = standard_counts(hand, t)
             row[(e * 2) * N_BINS + s + 1] += 1
             row[(e * 2 + 1) * N_BINS + s + 1] += 1
-        elif sp.simple:
-            row[sp.base_four + e] += classify3(hand, t, v)
-            base = e * (nf + 1) * N_BINS + 1
-            best = 99
-            for f in range(nf):
-                s = v[sp.kind[f]]
-                row[base + f * N_BINS + s] += 1
-                best = imin(best, s)
-            row[base + nf * N_BINS + best] += 1
-            continue                 # (four-of-a-kind counted above; 136 tiles: no bonus tiles)
         else:
             load_counts(hand, &h, sp.feat)
             best = 99
@@ -382,6 +436,33 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
         if sp.n_tiles != 136:       # (136 tiles: no bonus tiles or jokers; stats_batch adds n)
             row[sp.base_bonus + e * N_COUNT + nb] += 1
             row[sp.base_jokers + e * N_COUNT + d.jokers[e]] += 1
+
+
+cdef void add_joint(const stats_spec_t* sp, const int64_t* joint, int threads, int64_t* row) noexcept nogil:
+    """Add the joint counts of stats_one (`threads` rows of 2 JOINT_SEAT) to the row: each
+    form's shanten bin, the minimum's ("all") and the four-of-a-kind count, as stats_one
+    would have added them hand by hand."""
+    cdef int th, e, four, cell, f, s, best, base
+    cdef int v[3]
+    cdef int64_t c
+    for th in range(threads):
+        for e in range(2):
+            base = e * (sp.nf + 1) * N_BINS + 1
+            for four in range(2):
+                for cell in range(4096):
+                    c = joint[<Py_ssize_t>th * 2 * JOINT_SEAT + e * JOINT_SEAT + four * 4096 + cell]
+                    if c == 0:
+                        continue
+                    v[0] = (cell & 15) - 1
+                    v[1] = ((cell >> 4) & 15) - 1
+                    v[2] = (cell >> 8) - 1
+                    best = 99
+                    for f in range(sp.nf):
+                        s = v[sp.kind[f]]
+                        row[base + f * N_BINS + s] += c
+                        best = imin(best, s)
+                    row[base + sp.nf * N_BINS + best] += c
+                    row[sp.base_four + e] += c * four
 
 
 def stats_row_size(int n_forms):
@@ -430,9 +511,17 @@ def stats_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_ti
     sp.base_jokers = sp.base_bonus + 2 * N_COUNT
     if n == 0:
         return
+    # the three simple forms count each hand once in `joint` (per thread: seat, four-of-a-kind,
+    # then the shanten + 1 of thirteen orphans, seven pairs, standard), turned into the row's
+    # counts below
+    use_joint = sp.simple and not (sp.nf == 1 and sp.forms[0] == FORM_STANDARD)
+    joint_arr = np.zeros((threads, 2 * JOINT_SEAT if use_joint else 1), np.int64)
+    cdef int64_t[:, ::1] joint = joint_arr
     with nogil:
         for i in prange(n, schedule="dynamic", chunksize=1024, num_threads=threads):
-            stats_one(start + i, k0, k1, &sp, t, &hist[threadid(), 0])
+            stats_one(start + i, k0, k1, &sp, t, &hist[threadid(), 0], &joint[threadid(), 0])
+    if use_joint:
+        add_joint(&sp, &joint[0, 0], threads, &hist[0, 0])
     if n_tiles == 136:              # every deal holds 0 bonus tiles and 0 jokers
         for f in range(2):
             hist[0, sp.base_bonus + f * N_COUNT] += n
