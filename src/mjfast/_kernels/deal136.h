@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <string.h>
 /* MJ_DEAL136_PORTABLE: the plain C path even where SSE2 is available (tests build it so) */
-#if defined(__SSE2__) && !defined(MJ_DEAL136_PORTABLE)
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(_M_X64)) && !defined(MJ_DEAL136_PORTABLE)
 #define MJ_DEAL136_SSE2 1
 #include <emmintrin.h>
 #endif
