@@ -101,6 +101,18 @@ def test_every_honor_pattern_standard_win():
     np.testing.assert_array_equal(mjfast.is_winning(mjfast.pack(h2), form="standard"), expected[small])
 
 
+def _special_hands(rng) -> np.ndarray:
+    """500 complete seven-pairs hands and 300 complete thirteen-orphans hands."""
+    pairs = np.zeros((500, 34), np.uint8)
+    for i in range(len(pairs)):
+        pairs[i, rng.choice(34, 7, replace=False)] = 2
+    orphans = np.zeros((300, 34), np.uint8)
+    kinds = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+    orphans[:, kinds] = 1
+    orphans[np.arange(len(orphans)), rng.choice(kinds, len(orphans))] += 1
+    return np.concatenate([pairs, orphans])
+
+
 def _levels() -> list[str]:
     names = ("baseline", "avx2", "avx512")
     best = _core.simd_level()[1]
@@ -128,14 +140,7 @@ def test_every_simd_level_gives_the_same_answers(level, forms):
     moved[np.arange(len(moved)), moved.argmax(1)] -= 1
     moved[np.arange(len(moved)), rng.integers(34, size=len(moved))] += 1
     moved = moved[(moved <= 4).all(1)]
-    pairs = np.zeros((500, 34), np.uint8)                 # seven pairs
-    for i in range(len(pairs)):
-        pairs[i, rng.choice(34, 7, replace=False)] = 2
-    orphans = np.zeros((300, 34), np.uint8)               # thirteen orphans
-    kinds = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
-    orphans[:, kinds] = 1
-    orphans[np.arange(len(orphans)), rng.choice(kinds, len(orphans))] += 1
-    h = np.concatenate([h, complete, moved, np.tile(complete, (3, 1)), pairs, orphans])
+    h = np.concatenate([h, complete, moved, np.tile(complete, (3, 1)), _special_hands(rng)])
     size_mask = SIZES_ALL if forms & 1 else (1 << 13) | (1 << 14)
     if not forms & 1:
         h = h[np.isin(h.sum(1), (13, 14))]
@@ -172,14 +177,7 @@ def test_every_simd_level_gives_the_same_shanten(level, forms):
     sizes = (1, 2, 4, 5, 7, 8, 10, 11, 13, 14)
     h = np.concatenate([_random_hands(1500, s, 20 + s) for s in sizes])
     rng = np.random.default_rng(forms)
-    pairs = np.zeros((500, 34), np.uint8)
-    for i in range(len(pairs)):
-        pairs[i, rng.choice(34, 7, replace=False)] = 2
-    orphans = np.zeros((300, 34), np.uint8)
-    kinds = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
-    orphans[:, kinds] = 1
-    orphans[np.arange(len(orphans)), rng.choice(kinds, len(orphans))] += 1
-    h = np.concatenate([h, pairs, orphans, np.full((1, 34), 0, np.uint8) + np.eye(34, dtype=np.uint8)[5] * 4 +
+    h = np.concatenate([h, _special_hands(rng), np.full((1, 34), 0, np.uint8) + np.eye(34, dtype=np.uint8)[5] * 4 +
                         np.eye(34, dtype=np.uint8)[6]])     # a four-of-a-kind with a single: 5 tiles
     size_mask = SIZES_ALL
     if not forms & 1:                                # the special forms alone: 13 and 14 tiles

@@ -41,6 +41,7 @@ SPECIAL_FORMS = FORMS_SPECIAL
 # Exported C-level API (declared in _core.pxd)
 
 cdef mj_tables_t _T
+cdef mj_shanten_tables_t _ST   # the fields of _T the C loops of shanten_rows.h read (set with _T)
 cdef bint _T_ready = False
 _T_keep = None
 
@@ -82,6 +83,14 @@ def ensure_tables():
     _T.n_honor = psz.shape[1]
     _T.n_mp = fin.shape[0]
     _T.n_sz = fin.shape[1]
+    _ST.suit_class = _T.suit_class
+    _ST.honor_class = _T.honor_class
+    _ST.pair_mp = _T.pair_mp
+    _ST.pair_sz = _T.pair_sz
+    _ST.final = _T.final
+    _ST.n_suit = _T.n_suit
+    _ST.n_honor = _T.n_honor
+    _ST.n_sz = _T.n_sz
     _T_keep = (tables, chunk)
     _T_ready = True
     return tables
@@ -203,7 +212,7 @@ def shanten_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size
     them) run the SIMD loop of the CPU's level (shanten_rows.h, blocks of 4096 rows per thread);
     the others (knitted forms, the kong rule of seven pairs) the generic row kernel."""
     cdef const mj_tables_t* t = mj_get_tables()
-    cdef mj_shanten_tables_t st
+    cdef const mj_shanten_tables_t* st = &_ST
     cdef Py_ssize_t i, b, lo, n = hands.shape[0]
     cdef Py_ssize_t nblocks = (n + 4095) // 4096
     cdef int r, bad = 0, level = _simd_level
@@ -211,22 +220,14 @@ def shanten_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size
         return True
     if n < PAR_MIN:
         threads = 1
-    st.suit_class = t.suit_class
-    st.honor_class = t.honor_class
-    st.pair_mp = t.pair_mp
-    st.pair_sz = t.pair_sz
-    st.final = t.final
-    st.n_suit = t.n_suit
-    st.n_honor = t.n_honor
-    st.n_sz = t.n_sz
     with nogil:
         if forms & ~FORMS_DEFAULT == 0:     # standard, seven pairs, thirteen orphans
             if threads == 1:
-                bad = mj_shanten_rows(level, &hands[0, 0], n, forms, size_mask, &out[0], &st)
+                bad = mj_shanten_rows(level, &hands[0, 0], n, forms, size_mask, &out[0], st)
             else:
                 for b in prange(nblocks, schedule="dynamic", chunksize=1, num_threads=threads):
                     lo = b * 4096
-                    bad |= mj_shanten_rows(level, &hands[lo, 0], min(n - lo, 4096), forms, size_mask, &out[lo], &st)
+                    bad |= mj_shanten_rows(level, &hands[lo, 0], min(n - lo, 4096), forms, size_mask, &out[lo], st)
         elif threads == 1:
             for i in range(n):
                 mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)

@@ -129,20 +129,13 @@ typedef struct { uint64_t w[2]; } mj_count_inc_t;
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((aligned(16)))
 #endif
-static const mj_count_inc_t MJ_COUNT_INC01[34] = {
-    MJ_INC01_(0), MJ_INC01_(1), MJ_INC01_(2), MJ_INC01_(3), MJ_INC01_(4), MJ_INC01_(5), MJ_INC01_(6),
-    MJ_INC01_(7), MJ_INC01_(8), MJ_INC01_(9), MJ_INC01_(10), MJ_INC01_(11), MJ_INC01_(12), MJ_INC01_(13),
-    MJ_INC01_(14), MJ_INC01_(15), MJ_INC01_(16), MJ_INC01_(17), MJ_INC01_(18), MJ_INC01_(19), MJ_INC01_(20),
-    MJ_INC01_(21), MJ_INC01_(22), MJ_INC01_(23), MJ_INC01_(24), MJ_INC01_(25), MJ_INC01_(26), MJ_INC01_(27),
-    MJ_INC01_(28), MJ_INC01_(29), MJ_INC01_(30), MJ_INC01_(31), MJ_INC01_(32), MJ_INC01_(33),
-};
-static const uint64_t MJ_COUNT_INCX[34] = {
-    MJ_INCX_(0), MJ_INCX_(1), MJ_INCX_(2), MJ_INCX_(3), MJ_INCX_(4), MJ_INCX_(5), MJ_INCX_(6),
-    MJ_INCX_(7), MJ_INCX_(8), MJ_INCX_(9), MJ_INCX_(10), MJ_INCX_(11), MJ_INCX_(12), MJ_INCX_(13),
-    MJ_INCX_(14), MJ_INCX_(15), MJ_INCX_(16), MJ_INCX_(17), MJ_INCX_(18), MJ_INCX_(19), MJ_INCX_(20),
-    MJ_INCX_(21), MJ_INCX_(22), MJ_INCX_(23), MJ_INCX_(24), MJ_INCX_(25), MJ_INCX_(26), MJ_INCX_(27),
-    MJ_INCX_(28), MJ_INCX_(29), MJ_INCX_(30), MJ_INCX_(31), MJ_INCX_(32), MJ_INCX_(33),
-};
+/* X(0), X(1), ..., X(33): one entry per kind */
+#define MJ_KINDS8_(X, k) X(k), X((k) + 1), X((k) + 2), X((k) + 3), X((k) + 4), X((k) + 5), X((k) + 6), X((k) + 7)
+#define MJ_KINDS34_(X) MJ_KINDS8_(X, 0), MJ_KINDS8_(X, 8), MJ_KINDS8_(X, 16), MJ_KINDS8_(X, 24), X(32), X(33)
+static const mj_count_inc_t MJ_COUNT_INC01[34] = {MJ_KINDS34_(MJ_INC01_)};
+static const uint64_t MJ_COUNT_INCX[34] = {MJ_KINDS34_(MJ_INCX_)};
+#undef MJ_KINDS34_
+#undef MJ_KINDS8_
 #undef MJ_INC01_
 #undef MJ_INCX_
 #undef MJ_NIB_

@@ -22,15 +22,11 @@ cdef extern from "hand_masks.h" nogil:
         uint32_t over4     # nonzero: some count above 4
         uint32_t n         # number of tiles
     void mj_hand_masks(const uint8_t* h, mj_masks_t* m)
-    int mj_masks_may_win(const mj_masks_t* m, int forms)
     int mj_masks_valid(const mj_masks_t* m, uint64_t size_mask)
-    int mj_hand_size(const uint8_t* h)
-    int mj_size_allowed(int n, uint64_t size_mask)
     ctypedef int (*mj_exact_win_fn)(const uint8_t* h, int forms, const void* tables) noexcept nogil
     int mj_win_rows(int level, const uint8_t* rows, size_t n, int forms, uint64_t size_mask, uint8_t* out,
                     mj_exact_win_fn exact, const void* tables)
     int mj_simd_level()
-    int MJ_HAVE_DISPATCH
 
 cdef extern from "shanten_rows.h" nogil:
     ctypedef struct mj_shanten_tables_t:
@@ -434,12 +430,6 @@ cdef inline int standard_counts(const uint8_t* h, const mj_tables_t* t) noexcept
                               mj_base5_8(ws) + h[26] * POW5_8, mj_base5_8(wz), n // 3) - 1
 
 
-cdef inline int standard_counts_n(const uint8_t* h, int n, const mj_tables_t* t) noexcept nogil:
-    """``standard_counts`` when the tile count ``n`` is known."""
-    return distance_sets_pair(t, mj_base5_8(mj_load64(h)) + h[8] * POW5_8, mj_base5_8(mj_load64(h + 9)) + h[17] * POW5_8,
-                              mj_base5_8(mj_load64(h + 18)) + h[26] * POW5_8, mj_base5_8(mj_load64(h + 26) >> 8), n // 3) - 1
-
-
 cdef inline uint32_t win_value(const uint8_t* bits, uint32_t code) noexcept nogil:
     return (bits[code >> 2] >> ((code & 3) * 2)) & 3
 
@@ -505,17 +495,15 @@ cdef inline bint winning_packed(const uint32_t* w, int forms, const mj_tables_t*
     return winning_hand(&f, forms, t)
 
 
-# Row kernels with the validation fused in: one SIMD reading of the row (hand_masks.h) gives the
-# checks (counts 0-4, tile total in `size_mask`) and, for the winning check, a filter that
-# rejects almost every incomplete hand before any table is read (the winning loop itself is in
-# hand_masks.h, mj_win_rows, once per instruction set). ROW_INVALID marks a row that fails
-# validation (the caller then finds and reports the first bad row).
+# The generic row kernel with the validation fused in, for the form sets the SIMD loops of
+# shanten_rows.h do not take (knitted forms, the kong rule of seven pairs): the counts and the
+# size are checked from the masks of hand_masks.h (the winning loop is there too, mj_win_rows).
+# ROW_INVALID marks a row that fails validation (the caller then finds and reports the first bad
+# row).
 
 cdef inline int shanten_row_checked(const uint8_t* h, int forms, uint64_t size_mask, const mj_tables_t* t) noexcept nogil:
-    cdef int n = mj_hand_size(h)
-    if not mj_size_allowed(n, size_mask):
+    cdef mj_masks_t m
+    mj_hand_masks(h, &m)
+    if not mj_masks_valid(&m, size_mask):
         return ROW_INVALID
-    if forms == FORM_STANDARD:
-        return standard_counts_n(h, n, t)
     return shanten_counts(h, forms, t)
-

@@ -72,29 +72,7 @@ static inline void mj_hand_masks(const uint8_t* h, mj_masks_t* m) {
     m->n = (uint32_t)_mm_cvtsi128_si32(sums) + (uint32_t)_mm_cvtsi128_si32(_mm_unpackhi_epi64(sums, sums));
 }
 
-/* Number of tiles of a row, or -1 when some count is above 4 (validation only: cheaper than
- * mj_hand_masks when the kernel needs no masks). */
-static inline int mj_hand_size(const uint8_t* h) {
-    const __m128i zero = _mm_setzero_si128(), four = _mm_set1_epi8(4);
-    __m128i a = _mm_loadu_si128((const __m128i*)h);
-    __m128i b = _mm_loadu_si128((const __m128i*)(h + 16));
-    __m128i c2 = _mm_srli_si128(_mm_loadu_si128((const __m128i*)(h + 18)), 14);
-    __m128i hi = _mm_or_si128(_mm_subs_epu8(a, four), _mm_or_si128(_mm_subs_epu8(b, four), _mm_subs_epu8(c2, four)));
-    __m128i sums = _mm_add_epi64(_mm_add_epi64(_mm_sad_epu8(a, zero), _mm_sad_epu8(b, zero)), _mm_sad_epu8(c2, zero));
-    int n = _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_unpackhi_epi64(sums, sums));
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(hi, zero)) == 0xFFFF ? n : -1;
-}
-
 #else  /* portable */
-
-static inline int mj_hand_size(const uint8_t* h) {
-    int k, n = 0, over = 0;
-    for (k = 0; k < 34; k++) {
-        n += h[k];
-        over |= h[k] > 4;
-    }
-    return over ? -1 : n;
-}
 
 static inline void mj_hand_masks(const uint8_t* h, mj_masks_t* m) {
     int k;
@@ -109,11 +87,6 @@ static inline void mj_hand_masks(const uint8_t* h, mj_masks_t* m) {
     }
 }
 #endif
-
-/* A tile total (or -1) is allowed by size_mask. */
-static inline int mj_size_allowed(int n, uint64_t size_mask) {
-    return n >= 0 && n < 64 && ((size_mask >> n) & 1);
-}
 
 /* Valid row: every count 0..4 and the tile total has its bit set in size_mask. */
 static inline int mj_masks_valid(const mj_masks_t* m, uint64_t size_mask) {

@@ -5,10 +5,12 @@ import numbers
 import os
 
 _CPUS: list[int] = []   # available_cpus(), read once per process (a system call of ~5 us otherwise)
+_DEFAULT: dict[str, int] = {}   # OMP_NUM_THREADS value -> default thread count
 
 
 def _forget_cpus() -> None:
     _CPUS.clear()
+    _DEFAULT.clear()    # its values come from available_cpus()
 
 
 if hasattr(os, "register_at_fork"):
@@ -23,9 +25,6 @@ def available_cpus() -> int:
         except (AttributeError, OSError):  # pragma: no cover - non-Linux
             _CPUS.append(max(1, os.cpu_count() or 1))
     return _CPUS[0]
-
-
-_DEFAULT: dict[str, int] = {}   # OMP_NUM_THREADS value -> default thread count
 
 
 def default_threads() -> int:

@@ -246,6 +246,17 @@ def raise_bad_row(arr: np.ndarray, packed: bool, sizes: int, what: str, shape: t
         raise ValueError(f"{label} has {total} tiles; allowed sizes here: {_size_text(sizes)}")
 
 
+def _run_kernel(batch: _Batch, bits: int, sizes: int, out: np.ndarray, threads: int, checked, counts, packed) -> None:
+    """``out`` = a kernel over ``batch``: the one with validation fused in (``checked``, which
+    returns False on a bad row, then named by :func:`raise_bad_row`) for a batch not checked
+    yet, else the kernel of its layout (``counts`` or ``packed``)."""
+    if not batch.checked:
+        if not checked(batch.data, bits, sizes, out, threads):
+            raise_bad_row(batch.data, False, sizes, "hands", batch.shape, threads)
+    else:
+        (packed if batch.packed else counts)(batch.data, bits, out, threads)
+
+
 def _deals_hands(hands: Any):
     """The hands of a :class:`~mjfast.Deals` (None for anything else)."""
     return hands.hands if _american_hands.is_deals(hands) else None
@@ -385,12 +396,8 @@ def shanten(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None
     if batch.single and called is not None:   # text with called sets: they count against four copies
         return int(_called.shanten_rows(batch.data, bits, called)[0])
     out = np.empty(len(batch.data), dtype=np.int8)
-    if not batch.checked:                     # validation fused with the kernel's pass
-        if not _core.shanten_counts_checked(batch.data, bits, sizes, out, threads):
-            raise_bad_row(batch.data, False, sizes, "hands", batch.shape, threads)
-    else:
-        kernel = _core.shanten_packed_batch if batch.packed else _core.shanten_counts_batch
-        kernel(batch.data, bits, out, threads)
+    _run_kernel(batch, bits, sizes, out, threads, _core.shanten_counts_checked, _core.shanten_counts_batch,
+                _core.shanten_packed_batch)
     if called is not None:                    # a batch of texts: the rows with called sets, capped
         for i in np.flatnonzero(called.any(axis=1)).tolist():
             out[i] = _called.shanten_rows(batch.data[i : i + 1], bits, called[i])[0]
@@ -432,12 +439,8 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | N
     sizes = _forms_sizes(bits, _SIZES_ALL)
     batch = as_batch(hands, sizes, threads=threads, fused=True)
     out = np.empty(len(batch.data), dtype=np.uint8)
-    if not batch.checked:                     # validation fused with the kernel's pass
-        if not _core.winning_counts_checked(batch.data, bits, sizes, out, threads):
-            raise_bad_row(batch.data, False, sizes, "hands", batch.shape, threads)
-    else:
-        kernel = _core.winning_packed_batch if batch.packed else _core.winning_counts_batch
-        kernel(batch.data, bits, out, threads)
+    _run_kernel(batch, bits, sizes, out, threads, _core.winning_counts_checked, _core.winning_counts_batch,
+                _core.winning_packed_batch)
     return batch.shaped(out.view(np.bool_))
 
 
