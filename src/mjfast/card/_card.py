@@ -847,7 +847,11 @@ def load_card(source: Any, *, jokers: int = 8) -> Card:
     Raises
     ------
     ValueError (CardError)
-        For a malformed card; the message names the line id and the column of the pattern.
+        For a malformed card; the message names the line id and the column of the pattern (for a
+        file that cannot be read, its line and column). Also for a line worth more than
+        5,000,000 (points x jokerless multiplier, so that no payment or score of a game
+        overflows), and for a line expanding to more than 250,000 combinations of alternatives,
+        suits and variable values or a card to more than 500,000 (counted before expanding).
 
     Examples
     --------
