@@ -318,6 +318,27 @@ def test_every_input_form_of_dealt_hands_equals_the_reference():
     assert CARD.distance(h36.reshape(-1, 36)).tolist() == want.reshape(-1, len(CARD.ids)).tolist()
 
 
+def test_one_hand_queries_read_36_counts_as_the_other_forms():
+    d = mjfast.deal(4, rules="american", seed=2)
+    for i in range(4):
+        row = np.array(_deal_h36(d, i, 0), np.uint8)                   # the dealer: 14 tiles
+        text = d.hand_text(i, 0)
+        assert CARD.best(row, k=None) == CARD.best(text, k=None) == CARD.best(to43(row), k=None)
+        assert CARD.match(row) == CARD.match(text)
+        names = CARD.charleston(text)
+        got = CARD.charleston(row)                                     # flowers named "f": 36 counts do not say which
+        assert sorted(kind_of(t) for t in got) == sorted(kind_of(t) for t in names)
+        assert all(t == "f" for t in got if t.startswith("f"))
+        h13 = row.copy()
+        h13[int(np.flatnonzero(h13[:JOKER])[0])] -= 1
+        assert CARD.waits(h13) == CARD.waits(to43(h13))
+        k = int(np.flatnonzero(h13[:FLOWER])[0])
+        if h13[k] < 4:
+            assert CARD.callable(h13, k) == CARD.callable(to43(h13), k)
+    h = np.array(h36("1111m 4444p 7777s f1 f2"), np.uint8)
+    assert CARD.charleston("1111m 4444p 7777s f2 f5") == ["1m", "f2", "f5"] and CARD.charleston(h) == ["1m", "f", "f"]
+
+
 def test_dealt_hands_with_exposures_and_visible_of_the_batch_shape():
     d = mjfast.deal(3, rules="american", seed=5)
     h36 = np.array([[_deal_h36(d, i, s) for s in range(4)] for i in range(3)], np.uint8)

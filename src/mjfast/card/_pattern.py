@@ -1,6 +1,7 @@
 """The ``mjfast-card/1`` pattern language: parse one line's pattern and expand it.
 
-Private: :mod:`mjfast.card` calls :func:`compile_line` for every line of a card file.
+Private: :mod:`mjfast.card` calls :func:`parse_line` for every line of a card file, checks the card's
+cost bound (:func:`check_card_choices`), then :func:`expand_line`.
 
 Kinds are the American 36-kind model: 0-33 the standard kinds (``1m``-``9m``, ``1p``-``9p``,
 ``1s``-``9s``, East South West North White Green Red), 34 the flower (the 8 bonus tiles are one
