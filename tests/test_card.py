@@ -223,6 +223,17 @@ def test_waits_and_callable_examples():
     assert CARD.callable("1111m 4444p 7777s 4z", "j") == []
 
 
+def test_callable_never_offers_a_fifth_copy():
+    # issue 25 H7: with all four 1m in the hand there is no discarded 1m to call
+    for hand, tile, exposures in [("1111m 4444p 7777s 4z", "1m", None), ("1m 4444p 7777s 4z", "1m", ["111m"]),
+                                  ("1m 4444p 7777s 4z", 0, [(0, 3)]),
+                                  ("f1f2f3f4f5f6f7f8 1111m 4z", "f3", None)]:
+        with pytest.raises(ValueError, match="would be copy"):
+            CARD.callable(hand, tile, exposures=exposures)
+    # three in the hand: the fourth can be called, jokers make the quint (jokers aside)
+    assert [c.kind for c in CARD.callable("111m 4444p 7777s 4z j", "1m")] == ["pung", "kong", "quint"]
+
+
 def test_charleston_examples():
     assert CARD.charleston("1111m 444p 777s 2m 3m 6z") == ["2m", "3m", "6z"]
     assert CARD.charleston("1111m 444p 777s 2m 3m 6z", blind=1) == ["3m", "6z"]

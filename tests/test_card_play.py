@@ -204,7 +204,7 @@ def test_odds_table_american_lines():
 
 
 def test_odds_table_american_lines_errors():
-    with pytest.raises(ValueError, match="card is required"):
+    with pytest.raises(ValueError, match="needs a card"):
         mjfast.odds_table("american_lines", progress=False)
     with pytest.raises(ValueError, match="card"):
         mjfast.odds_table("deal", card=CARD, progress=False)

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+import mjfast
 from mjfast.card import DEAD, load_card, toy_card
 from mjfast.tiles import tile_index
 from oracles import card_ref as ref
@@ -285,6 +286,108 @@ def test_random_hands_many(seed):
     check_cases(CARD, REF, cases)
 
 
+# ------------------------------------------------------------------------------------------ input forms
+
+def _deal_h36(d, i: int, seat: int) -> list[int]:
+    """36 counts of a dealt American hand: its standard tiles, its flowers (one kind), its jokers."""
+    return [int(c) for c in d.hands[i, seat]] + [int(d.bonus[i, seat].sum()), int(d.jokers[i, seat])]
+
+
+def test_every_input_form_of_dealt_hands_equals_the_reference():
+    # issue 25 item 2: a deal's hands with their flowers and jokers, in every form distance()
+    # reads, one hand at a time and as batches of leading shape (n, 4), against the reference
+    n = 6
+    d = mjfast.deal(n, rules="american", seed=1)
+    want = np.array([[REF.line_distances(_deal_h36(d, i, s)) for s in range(4)] for i in range(n)])
+    assert want[2, 0, :2].tolist() == [10, 8]                        # the issue's figures
+    h36 = np.array([[_deal_h36(d, i, s) for s in range(4)] for i in range(n)], np.uint8)
+    h43 = np.array([[to43(h36[i, s]) for s in range(4)] for i in range(n)])
+    texts = [[d.hand_text(i, s) for s in range(4)] for i in range(n)]
+    packed = mjfast.pack(h43.reshape(-1, 43)).reshape(n, 4, 5)
+    arrays = {"36 counts": h36, "43 counts": h43, "43 counts, int64": h43.astype(np.int64), "packed": packed,
+              "text array": np.array(texts)}
+    for form, hands in [("Deals", d), ("texts", texts), *arrays.items()]:
+        got = CARD.distance(hands)
+        assert got.shape == (n, 4, len(CARD.ids)) and got.dtype == np.int8, form
+        assert np.array_equal(got, want), form
+    for form, hands in [("texts", texts[1]), *((f, a[1]) for f, a in arrays.items())]:
+        assert np.array_equal(CARD.distance(hands), want[1]), form    # one deal's four hands: shape (4, L)
+    for i, s in [(0, 0), (2, 0), (3, 1), (5, 3)]:
+        for one in (texts[i][s], h36[i, s], h36[i, s].tolist(), h43[i, s], packed[i, s]):
+            assert CARD.distance(one).tolist() == want[i, s].tolist(), (i, s, one)
+    assert CARD.distance(h36.reshape(-1, 36)).tolist() == want.reshape(-1, len(CARD.ids)).tolist()
+
+
+def test_one_hand_queries_read_36_counts_as_the_other_forms():
+    d = mjfast.deal(4, rules="american", seed=2)
+    for i in range(4):
+        row = np.array(_deal_h36(d, i, 0), np.uint8)                   # the dealer: 14 tiles
+        text = d.hand_text(i, 0)
+        assert CARD.best(row, k=None) == CARD.best(text, k=None) == CARD.best(to43(row), k=None)
+        assert CARD.match(row) == CARD.match(text)
+        names = CARD.charleston(text)
+        got = CARD.charleston(row)                                     # flowers named "f": 36 counts do not say which
+        assert sorted(kind_of(t) for t in got) == sorted(kind_of(t) for t in names)
+        assert all(t == "f" for t in got if t.startswith("f"))
+        h13 = row.copy()
+        h13[int(np.flatnonzero(h13[:JOKER])[0])] -= 1
+        assert CARD.waits(h13) == CARD.waits(to43(h13))
+        k = int(np.flatnonzero(h13[:FLOWER])[0])
+        if h13[k] < 4:
+            assert CARD.callable(h13, k) == CARD.callable(to43(h13), k)
+    h = np.array(h36("1111m 4444p 7777s f1 f2"), np.uint8)
+    assert CARD.charleston("1111m 4444p 7777s f2 f5") == ["1m", "f2", "f5"] and CARD.charleston(h) == ["1m", "f", "f"]
+
+
+def test_dealt_hands_with_exposures_and_visible_of_the_batch_shape():
+    d = mjfast.deal(3, rules="american", seed=5)
+    h36 = np.array([[_deal_h36(d, i, s) for s in range(4)] for i in range(3)], np.uint8)
+    trimmed = h36.copy()
+    trimmed[..., :34] = 0                                            # keep flowers and jokers only ...
+    trimmed[..., FLOWER] = np.minimum(trimmed[..., FLOWER], 2)
+    trimmed[..., JOKER] = np.minimum(trimmed[..., JOKER], 2)
+    exps = np.zeros((3, 4, 1, 2), np.int64)
+    exps[..., 0, 0], exps[..., 0, 1] = 27, 3                         # ... and expose a pung of East winds
+    vis = np.zeros((3, 4, 36), np.int64)
+    vis[..., 30] = 4                                                 # every North is seen
+    got = CARD.distance(trimmed, exposures=exps, visible=vis)
+    assert got.shape == (3, 4, len(CARD.ids))
+    for i in range(3):
+        for s in range(4):
+            hand = trimmed[i, s].tolist()
+            unseen = ref.unseen_counts(hand, [(27, 3)], vis[i, s].tolist())
+            assert got[i, s].tolist() == REF.line_distances(hand, [(27, 3)], unseen), (i, s)
+    flat = CARD.distance(trimmed.reshape(12, 36), exposures=exps.reshape(12, 1, 2), visible=vis.reshape(12, 36))
+    assert np.array_equal(flat.reshape(3, 4, -1), got)
+
+
+def test_standard_counts_and_other_deals_are_refused():
+    d = mjfast.deal(5, rules="american", seed=1)
+    for hands in (d.hands[2, 0], d.hands, d.hands[0, 0].astype(np.int64), mjfast.pack(d.hands[0])):
+        with pytest.raises(ValueError, match=r"no flowers or jokers.*pass the Deals itself, not its \.hands"):
+            CARD.distance(hands)
+    with pytest.raises(ValueError, match="American deals"):
+        CARD.distance(mjfast.deal(2, rules="classical", seed=1))
+    bad = np.zeros((2, 36), np.uint8)
+    bad[1, 3] = 5
+    with pytest.raises(ValueError, match="hand 1 holds 5 4m"):
+        CARD.distance(bad)
+    bad[1, 3], bad[0, FLOWER] = 0, 9
+    with pytest.raises(ValueError, match="hand 0 holds 9 flowers"):
+        CARD.distance(bad)
+
+
+def test_a_deal_with_more_jokers_is_read_with_its_set():
+    d = mjfast.deal(10, rules="american", seed=3, jokers=12)
+    assert d.jokers.max() >= 1
+    vis = np.zeros(36, np.int64)
+    vis[JOKER] = 8                                                   # eight jokers seen elsewhere
+    got = CARD.distance(d, visible=vis)                              # jokers=None: the deal's 12
+    assert np.array_equal(got, CARD.distance(d, visible=vis, jokers=12))
+    with pytest.raises(ValueError, match="the set has 8"):
+        CARD.distance(d, visible=vis, jokers=8)
+
+
 def test_batches_are_thread_count_independent():
     # batches of 64 or more hands run in parallel (smaller ones on one thread)
     rng = np.random.default_rng(2050)
@@ -505,7 +608,12 @@ def test_callable_against_brute_force(seed):
             continue
         held = [k for k in range(35) if c.hand[k]]
         extra = [int(k) for k in rng.choice(35, 3, replace=False)]
+        left = ref.unseen_counts(c.hand, c.exposures)
         for kind in sorted(set(held[:6] + extra)):
+            if not left[kind]:                  # every copy is in the hand or its exposures: no such discard
+                with pytest.raises(ValueError, match="would be copy"):
+                    CARD.callable(to43(c.hand), kind, exposures=list(c.exposures))
+                continue
             got = CARD.callable(to43(c.hand), kind, exposures=list(c.exposures))
             sets, mahjong = REF.calls(c.hand, kind, c.exposures)
             calls = [x for x in got if x.kind != "mahjong"]

@@ -322,9 +322,12 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
         raise TypeError(f"as_frame must be True or False, not {type(as_frame).__name__}")
     if min_fan is not None and kind != "mcr_ready":
         raise ValueError(f"min_fan is an option of kind 'mcr_ready' only (got kind {kind!r})")
-    if (card is not None) != (kind == "american_lines"):
-        raise ValueError("card is required by kind 'american_lines' and an option of it only"
-                         f" (got kind {kind!r})")
+    if kind == "american_lines" and card is None:
+        raise ValueError("odds_table('american_lines') needs a card, the lines it gives odds for: pass card= a card file "
+                         "(card='my-card.toml'), a loaded card (mjfast.load_card(...)) or mjfast.card.toy_card() to try "
+                         "it; mjfast ships no published card")
+    if card is not None and kind != "american_lines":
+        raise ValueError(f"card is an option of kind 'american_lines' only, not of kind {kind!r}")
     if rules is _RULES_DEFAULT:
         rules = {"mcr_ready": "mcr", "mcr_fans": "mcr", "american_lines": "american"}.get(kind, "classical")
     if kind == "american_lines":

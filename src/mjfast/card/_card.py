@@ -11,6 +11,7 @@ import numpy as np
 from .. import tiles
 from .._kernels import card as _kern
 from .._runtime.threads import resolve_threads
+from .._runtime.validation import hand_label, text_batch
 from ..hands import _american
 from . import _load, _pattern
 from ._pattern import FLOWER, JOKER, SET_NAMES, kind_text
@@ -115,12 +116,61 @@ def _tiles_text(counts: np.ndarray) -> str:
     return " ".join(out)
 
 
+#: the hand layouts of the card queries, for error messages
+_HAND_FORMS = ("text (with f1..f8 and j), 43 counts (34 kinds, f1..f8, jokers), 36 counts (34 kinds, flowers, "
+               "jokers), 5 packed uint32 words or a Deals of rules='american'; a batch as rows of any leading shape")
+
+
+def _count_array(hands: Any) -> np.ndarray | None:
+    """``hands`` as an integer array when it is one (or a list of numbers), else None (text,
+    a Deals, anything the shared validation should name)."""
+    if isinstance(hands, np.ndarray):
+        arr = hands
+    elif isinstance(hands, (list, tuple)) and hands and text_batch(hands) is None:
+        try:
+            arr = np.asarray(hands)
+        except (ValueError, TypeError):                      # ragged: let the shared checks say so
+            return None
+    else:
+        return None
+    return arr if arr.dtype.kind in "iu" and arr.ndim >= 1 else None
+
+
+def _rows36(arr: np.ndarray, what: str) -> tuple[np.ndarray, tuple]:
+    """(n, 48) rows from counts in the cards' 36-kind model (34 kinds 0-4, flowers 0-8, jokers)."""
+    shape = arr.shape[:-1]
+    flat = arr.reshape(-1, 36)
+    limits = np.array(list(_pattern.COPIES) + [16], dtype=np.int64)          # 16: the most jokers a set has
+    bad = (flat < 0) | (flat > limits)
+    if bad.any():
+        i, k = (int(x) for x in np.argwhere(bad)[0])
+        name = {FLOWER: "flowers", JOKER: "jokers"}.get(k, tiles.tile_name(k) if k < 34 else "")
+        raise ValueError(f"{hand_label(what, i, shape)} holds {int(flat[i, k])} {name}; 36 counts hold 0-4 of each "
+                         "of the 34 kinds, 0-8 flowers and 0-16 jokers")
+    out = np.zeros((len(flat), _ROW), dtype=np.uint8)
+    out[:, :36] = flat
+    return out, shape
+
+
+def _flower_names(hand: Any) -> list[str]:
+    """The names of a single hand's flowers (``f1``-``f8``; ``f`` each from 36 counts)."""
+    arr = _count_array(hand)
+    if arr is not None and arr.shape[-1] == 36:
+        return ["f"] * int(arr.reshape(-1)[FLOWER])
+    batch = _american.as_batch(hand, _SIZES_ANY, "hand")
+    full = tiles.unpack(batch.data) if batch.packed else batch.data
+    return [tiles.tile_name(34 + int(k)) for k in np.flatnonzero(full[0, 34:42])]
+
+
 class Card:
     """A compiled ``mjfast-card/1`` card: its lines, their concrete variations and the queries.
 
     Build one with :func:`mjfast.load_card`. Hands are American hands as everywhere in mjfast
-    (text with ``f1``-``f8`` and ``j``, 43 counts, or 5 packed words; a batch as rows), holding the
-    *concealed* tiles; the exposed sets are given apart as ``exposures``.
+    (text with ``f1``-``f8`` and ``j``, 43 counts, or 5 packed words; a batch as rows of any
+    leading shape, or a :class:`~mjfast.Deals` of ``rules="american"``), or 36 counts of the card
+    model (34 kinds, flowers, jokers), holding the *concealed* tiles; the exposed sets are given
+    apart as ``exposures``. Standard counts (34 kinds, or 4 packed words) are refused: they hold
+    no flowers or jokers.
 
     Attributes
     ----------
@@ -147,9 +197,10 @@ class Card:
         self.all_joker_sets: bool = data["all_joker_sets"]
         lines, all_sets, line_of, alt_of = [], [], [], []
         flags = []
-        for li, line in enumerate(data["lines"]):
-            comp = _pattern.compile_line(line["id"], line["pattern"], line["vars"],
-                                         all_joker_sets=self.all_joker_sets, jokers=jokers)
+        parsed = [_pattern.parse_line(line["id"], line["pattern"], line["vars"]) for line in data["lines"]]
+        _pattern.check_card_choices(parsed)           # the cost bound, before any line is expanded
+        for li, (line, pl) in enumerate(zip(data["lines"], parsed)):
+            comp = _pattern.expand_line(pl, all_joker_sets=self.all_joker_sets, jokers=jokers)
             if comp.structural and _expand_structural:       # tests: the beginner hand written out
                 comp = _pattern.CompiledLine(_pattern.beginner_variations(), [], False)
                 comp.alternative = [0] * len(comp.variations)
@@ -188,11 +239,13 @@ class Card:
                     xk[i, j], xs[i, j] = k, s
                     j += 1
         self._rows, self._xk, self._xs = rows, xk, xs
-        dtype = np.dtype([("line", np.int32), ("id", f"U{max(len(i) for i in self.ids)}"), ("pattern", np.int16),
+        # ids as references to each line's one str (a fixed-width text field would give every
+        # variation the longest id's width)
+        dtype = np.dtype([("line", np.int32), ("id", object), ("pattern", np.int16),
                           ("text", "U64"), ("natural", np.uint8, 36), ("flexible", np.uint8, 36)])
         var = np.zeros(v, dtype=dtype)
         var["line"] = line_of
-        var["id"] = [self.ids[li] for li in line_of]
+        var["id"] = np.array(self.ids, dtype=object)[np.asarray(line_of, dtype=np.intp)]
         var["pattern"] = alt_of
         var["text"] = [_variation_text(s) for s in all_sets]
         var["natural"] = rows[:, :36]
@@ -226,18 +279,25 @@ class Card:
             raise ValueError(f"no line {line_id!r} on this card; its lines are {', '.join(self.ids)}") from None
 
     # ------------------------------------------------------------------ inputs
-    def _hands(self, hands: Any, what: str = "hands") -> tuple[np.ndarray, bool]:
-        """(n, 48) uint8 rows of the 36-kind model and whether a single hand was given."""
-        if isinstance(hands, (list, tuple)) and hands and all(isinstance(h, str) for h in hands):
-            rows = [self._hands(h, what)[0] for h in hands]
-            return np.ascontiguousarray(np.concatenate(rows)), False
+    def _hands(self, hands: Any, what: str = "hands") -> tuple[np.ndarray, tuple]:
+        """(n, 48) uint8 rows of the 36-kind model and the batch's leading shape (() for one hand)."""
+        if _american.is_deals(hands) and hands.rules != "american":
+            raise ValueError(f"{what}: a card reads American deals (mjfast.deal(n, rules='american')), not a Deals "
+                             f"of rules={hands.rules!r}")
+        arr = _count_array(hands)
+        if arr is not None and arr.shape[-1] == 36:
+            return _rows36(arr, what)
+        if arr is not None and (arr.shape[-1] == 34 or (arr.shape[-1] == 4 and arr.dtype == np.uint32)):
+            raise ValueError(f"{what}: standard counts of shape {arr.shape} hold no flowers or jokers, which the lines "
+                             f"of a card use; give {_HAND_FORMS} (for mjfast.deal(..., rules='american') pass the "
+                             "Deals itself, not its .hands)")
         batch = _american.as_batch(hands, _SIZES_ANY, what)
         data = tiles.unpack(batch.data) if batch.packed else batch.data
         out = np.zeros((len(data), _ROW), dtype=np.uint8)
         out[:, :34] = data[:, :34]
         out[:, FLOWER] = data[:, 34:42].sum(axis=1)
         out[:, JOKER] = data[:, 42]
-        return out, batch.single
+        return out, batch.shape
 
     @staticmethod
     def _one_exposure(e: Any, what: str) -> tuple[int, int, int]:
@@ -278,8 +338,9 @@ class Card:
             raise ValueError(f"{what}: jokers alone are not an exposure")
         return kind, size, jokers
 
-    def _exposures(self, exposures: Any, n: int, single: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _exposures(self, exposures: Any, n: int, shape: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(n, 8) int8 (kind, size) pairs, (n,) counts and (n, 4) jokers in each exposure."""
+        single = not shape
         exps = np.zeros((n, 2 * _MAX_EXP), dtype=np.int8)
         n_exp = np.zeros(n, dtype=np.int8)
         jok = np.zeros((n, _MAX_EXP), dtype=np.int32)
@@ -289,9 +350,11 @@ class Card:
             arr = exposures
             if single and arr.ndim == 2:
                 arr = arr[None]
+            elif len(shape) > 1 and arr.shape[:-2] == shape:          # the batch's leading shape
+                arr = arr.reshape((n,) + arr.shape[-2:])
             if arr.ndim != 3 or arr.shape[0] != n or arr.shape[2] != 2 or arr.shape[1] > _MAX_EXP:
-                raise ValueError(f"exposures as an array must have shape (N, E, 2) = (kind, size) pairs with "
-                                 f"E <= 4 and N = {n} hands (size 0 = no exposure); got {arr.shape}")
+                raise ValueError(f"exposures as an array must have shape (N, E, 2) or (*shape, E, 2) = (kind, size) "
+                                 f"pairs with E <= 4 and N = {n} hands (size 0 = no exposure); got {arr.shape}")
             kinds, sizes = arr[..., 0], arr[..., 1]
             bad = (sizes != 0) & ((sizes < 3) | (sizes > 6) | (kinds < 0) | (kinds > 34))
             if bad.any():
@@ -389,9 +452,18 @@ class Card:
             raise ValueError(f"{label} holds {int(total[i])} tiles with its exposures; a hand has at most 14")
 
     def _prepare(self, hands, exposures, visible, jokers, what="hands"):
+        """Checked kernel inputs: rows, the batch's leading shape (() for one hand), exposures,
+        their counts, the jokers in them and the unseen counts."""
+        if jokers is None and _american.is_deals(hands):
+            jokers = hands.options.get("jokers")                  # the set the deals were dealt from
         n_jokers = self._jokers(jokers)
-        rows, single = self._hands(hands, what)
-        exps, n_exp, jok = self._exposures(exposures, len(rows), single)
+        rows, shape = self._hands(hands, what)
+        single = not shape
+        exps, n_exp, jok = self._exposures(exposures, len(rows), shape)
+        if visible is not None and not isinstance(visible, str) and len(shape) > 1:
+            vis = np.asarray(visible)
+            if vis.ndim == len(shape) + 1 and vis.shape[:-1] == shape:
+                visible = vis.reshape(len(rows), vis.shape[-1])   # one row per hand of the batch's shape
         sizes = exps[:, 1::2].astype(np.int64).sum(axis=1)
         self._check_sizes(rows, sizes, single)
         held = rows[:, JOKER].astype(np.int64) + jok.sum(axis=1)
@@ -401,7 +473,7 @@ class Card:
             raise ValueError(f"{label} holds {int(held[i])} jokers with its exposures; the set has {n_jokers}")
         unseen = self._unseen(np.zeros(36, np.int64) if visible is None else visible, rows, exps, n_exp, jok,
                               n_jokers, single)        # checks the copies of every kind
-        return rows, single, exps, n_exp, jok.sum(axis=1), unseen
+        return rows, shape, exps, n_exp, jok.sum(axis=1), unseen
 
     def distance(self, hands: Any, *, exposures: Any = None, visible: Any = None, jokers: Any = None,
                  threads: Any = None) -> np.ndarray:
@@ -409,29 +481,36 @@ class Card:
 
         Parameters
         ----------
-        hands : str, array_like or list of str
-            Concealed tiles: one hand (text, 43 counts, 5 packed words) or a batch ((N, 43) counts,
-            (N, 5) packed words, a list of texts). Any size up to 14 with the exposures.
+        hands : str, array_like, list of str or Deals
+            Concealed tiles: one hand (text, 43 counts, 36 counts, 5 packed words) or a batch of
+            any leading shape (``(..., 43)`` or ``(..., 36)`` counts, ``(..., 5)`` packed words,
+            nested lists of texts, or a :class:`~mjfast.Deals` of ``rules="american"``: its
+            ``(n, 4)`` hands with their flowers and jokers). Any size up to 14 with the exposures.
+            36 counts are the card model: 34 kinds, the flowers (0-8, one kind) and the jokers.
         exposures : optional
             For one hand, a sequence of exposures, each text like ``"444p"`` or ``"777sj"`` (jokers
-            included) or a tuple ``(tile, size)``; for a batch, one such sequence per hand or an
-            int array of shape (N, E, 2) holding ``(kind, size)`` pairs (kinds 0-33, 34 = flower;
-            size 0 = none). An exposure counts only as a whole set of a line (a pung never becomes
-            a kong); a concealed line is dead after any exposure.
+            included) or a tuple ``(tile, size)``; for a batch, one such sequence per hand (in
+            row-major order) or an int array of shape (N, E, 2) or (..., E, 2) with the batch's
+            leading shape, holding ``(kind, size)`` pairs (kinds 0-33, 34 = flower; size 0 = none).
+            An exposure counts only as a whole set of a line (a pung never becomes a kong); a
+            concealed line is dead after any exposure.
         visible : optional
             Tiles the player can see outside their own hand and exposures (discards, the others'
-            exposures): text, or counts of shape (36,)/(43,) or one row per hand. With it, lines that
-            the unseen tiles can no longer complete are dead.
+            exposures): text, or counts of shape (36,)/(43,) or one row per hand ((N, 36|43) or the
+            batch's leading shape). With it, lines that the unseen tiles can no longer complete are
+            dead.
         jokers : int, optional
-            Jokers in the set (default 8): bounds the unseen jokers.
+            Jokers in the set (default 8; for a Deals, the jokers it was dealt with): bounds the
+            unseen jokers.
         threads : int, optional
             Threads for a batch (default: all cores); the result does not depend on it.
 
         Returns
         -------
-        numpy.ndarray of int8, shape (L,) for one hand or (N, L)
+        numpy.ndarray of int8, shape (L,) for one hand, else the batch's leading shape + (L,)
             Column ``l`` is line ``card.ids[l]``; 0 = the line is complete (14 tiles), 127
             (:data:`DEAD`) = it cannot be completed. Jokers count only in sets of three or more.
+            A Deals of n deals gives shape (n, 4, L): deal, seat (0 = East), line.
 
         Examples
         --------
@@ -440,10 +519,16 @@ class Card:
         array([ 0, 10, 10,  9], dtype=int8)
         >>> int(card.distance("1111m 4444p j 44z", exposures=["777s"])[0])    # a pung never becomes a kong
         127
+        >>> import mjfast
+        >>> d = mjfast.deal(5, rules="american", seed=1)
+        >>> card.distance(d).shape                                          # deal, seat, line
+        (5, 4, 10)
+        >>> bool((card.distance(d)[2, 0] == card.distance(d.hand_text(2, 0))).all())
+        True
         """
-        rows, single, exps, n_exp, _jok, unseen = self._prepare(hands, exposures, visible, jokers)
+        rows, shape, exps, n_exp, _jok, unseen = self._prepare(hands, exposures, visible, jokers)
         out, _ = self._run(rows, exps, n_exp, None if visible is None else unseen, threads)
-        return out[0] if single else out
+        return out.reshape(shape + (len(self.lines),))
 
     def dead(self, hands: Any, *, exposures: Any = None, visible: Any = None, jokers: Any = None,
              threads: Any = None) -> np.ndarray:
@@ -476,8 +561,8 @@ class Card:
         """
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
             raise ValueError(f"k must be a positive int or None, not {k!r}")
-        rows, single, exps, n_exp, _jok, unseen = self._prepare(hand, exposures, visible, jokers, "hand")
-        if not single:
+        rows, shape, exps, n_exp, _jok, unseen = self._prepare(hand, exposures, visible, jokers, "hand")
+        if shape:
             raise ValueError("best() takes one hand; use distance() for a batch")
         dist, arg = self._run(rows, exps, n_exp, None if visible is None else unseen, 1, want_arg=True)
         assert arg is not None
@@ -523,8 +608,8 @@ class Card:
         >>> card.match("1111m 4444p 777s j 44z").value
         25
         """
-        rows, single, exps, n_exp, jok, _ = self._prepare(hand, exposures, None, None, "hand")
-        if not single:
+        rows, shape, exps, n_exp, jok, _ = self._prepare(hand, exposures, None, None, "hand")
+        if shape:
             raise ValueError("match() takes one hand")
         total = int(rows[0, :36].sum()) + int(exps[0, 1::2].astype(np.int64).sum())
         if total != 14:
@@ -555,8 +640,8 @@ class Card:
         {'4z': ['toy-1']}
         """
         n_jokers = self._jokers(jokers)
-        rows, single, exps, n_exp, jok, unseen = self._prepare(hand, exposures, visible, n_jokers, "hand")
-        if not single:
+        rows, shape, exps, n_exp, jok, unseen = self._prepare(hand, exposures, visible, n_jokers, "hand")
+        if shape:
             raise ValueError("waits() takes one hand")
         total = int(rows[0, :36].sum()) + int(exps[0, 1::2].astype(np.int64).sum())
         if total != 13:
@@ -589,8 +674,8 @@ class Card:
         >>> [c.kind for c in toy_card().callable("111m 4444p 7777s 4z j", "1m")]   # the quint: toy-3, X = 1
         ['pung', 'kong', 'quint']
         """
-        rows, single, exps, n_exp, jok, _ = self._prepare(hand, exposures, None, None, "hand")
-        if not single:
+        rows, shape, exps, n_exp, jok, unseen = self._prepare(hand, exposures, None, None, "hand")
+        if shape:
             raise ValueError("callable() takes one hand")
         total = int(rows[0, :36].sum()) + int(exps[0, 1::2].astype(np.int64).sum())
         if total != 13:
@@ -608,6 +693,10 @@ class Card:
                 return []
         else:
             raise ValueError(f"tile must be a tile name or a kind 0-34, not {tile!r}")
+        if unseen[0, kind] == 0:
+            copies, name = _pattern.COPIES[kind], "flowers" if kind == FLOWER else kind_text(kind)
+            raise ValueError(f"the hand and its exposures hold all {copies} {name}; a discarded {kind_text(kind)} "
+                             f"would be copy {copies + 1}")
         calls: list[Call] = []
         ne = int(n_exp[0])
         if ne < _MAX_EXP:
@@ -656,7 +745,8 @@ class Card:
         Returns
         -------
         list of str
-            Tile names from the hand (a flower as the hand's own ``f1``-``f8``).
+            Tile names from the hand (a flower as the hand's own ``f1``-``f8``; ``f`` for a hand
+            given as 36 counts, which do not say which flowers it holds).
 
         Examples
         --------
@@ -668,11 +758,9 @@ class Card:
                 raise TypeError(f"{name} must be an int, not {type(val).__name__}")
         if not 0 <= blind <= n <= 3:
             raise ValueError(f"pass 0-3 tiles (n={n}) of which 0-n blind (blind={blind})")
-        batch = _american.as_batch(hand, _SIZES_ANY, "hand")
-        if not batch.single:
+        rows, shape, exps, n_exp, _jok, _ = self._prepare(hand, exposures, None, None, "hand")
+        if shape:
             raise ValueError("charleston() takes one hand")
-        full = (tiles.unpack(batch.data) if batch.packed else batch.data)[0].astype(np.int64)
-        rows, _single, exps, n_exp, _jok, _ = self._prepare(hand, exposures, None, None, "hand")
         take = n - blind
         h36 = rows[0, :36].astype(np.int64)
         naturals = int(h36[:JOKER].sum())
@@ -692,14 +780,9 @@ class Card:
         best = int(np.lexsort(keys.T[::-1])[0])         # lexicographic minimum; lexsort is stable: first subset
         chosen = subsets[best]
         out = []
-        flowers = [int(k) for k in np.flatnonzero(full[34:42])]
-        fi = 0
+        flowers = iter(_flower_names(hand))
         for k in chosen:
-            if k == FLOWER:
-                out.append(tiles.tile_name(34 + flowers[fi]))
-                fi += 1
-            else:
-                out.append(tiles.tile_name(k))
+            out.append(next(flowers) if k == FLOWER else tiles.tile_name(k))
         return out
 
     def kernel_tables(self) -> dict:
@@ -764,7 +847,11 @@ def load_card(source: Any, *, jokers: int = 8) -> Card:
     Raises
     ------
     ValueError (CardError)
-        For a malformed card; the message names the line id and the column of the pattern.
+        For a malformed card; the message names the line id and the column of the pattern (for a
+        file that cannot be read, its line and column). Also for a line worth more than
+        5,000,000 (points x jokerless multiplier, so that no payment or score of a game
+        overflows), and for a line expanding to more than 250,000 combinations of alternatives,
+        suits and variable values or a card to more than 500,000 (counted before expanding).
 
     Examples
     --------

@@ -1,6 +1,7 @@
 """The ``mjfast-card/1`` pattern language: parse one line's pattern and expand it.
 
-Private: :mod:`mjfast.card` calls :func:`compile_line` for every line of a card file.
+Private: :mod:`mjfast.card` calls :func:`parse_line` for every line of a card file, checks the card's
+cost bound (:func:`check_card_choices`), then :func:`expand_line`.
 
 Kinds are the American 36-kind model: 0-33 the standard kinds (``1m``-``9m``, ``1p``-``9p``,
 ``1s``-``9s``, East South West North White Green Red), 34 the flower (the 8 bonus tiles are one
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import reprlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,6 +37,7 @@ _SUIT_DRAGON = {"m": RED, "s": GREEN, "p": WHITE}
 _SUITS = "mps"
 COPIES = (4,) * 34 + (8,)
 MAX_SET = 6
+_DIGITS = "0123456789"
 SET_NAMES = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
 BEGINNER = "KKKK0 KKKK1 KKKK2 KK3"
 
@@ -65,6 +68,16 @@ def kind_text(kind: int) -> str:
     return f"{kind % 9 + 1}{'mpsz'[kind // 9]}"
 
 
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 60
+_REPR.maxlevel = 3
+
+
+def _show(value: Any) -> str:
+    """A user's value for an error message: repr, shortened (long text, deep or long lists)."""
+    return _REPR.repr(value)
+
+
 def _err(line_id: str, col: int | None, msg: str, alt: int | None = None) -> CardError:
     where = f"line {line_id!r}"
     if alt is not None:
@@ -91,9 +104,9 @@ def parse_group(text: str, start_col: int, line_id: str, alt: int | None) -> lis
             j += 1
         run = j - i
         if ch in "XYK":
-            if j >= len(body) or not body[j].isdigit():
-                raise _err(line_id, col, f"{ch} needs an offset digit after it ({ch * run}0, {ch * run}1, ...)",
-                           alt)
+            if j >= len(body) or body[j] not in _DIGITS:      # ASCII only: str.isdigit() takes '²' and '١'
+                raise _err(line_id, col, f"{ch} needs an offset digit 0-9 after it ({ch * run}0, {ch * run}1, ...)"
+                           + (f", not {body[j]!r}" if j < len(body) else ""), alt)
             value = int(body[j])
             if ch in "XY" and value > 8:
                 raise _err(line_id, col, f"offset {value} of {ch} is larger than 8", alt)
@@ -165,27 +178,33 @@ class CompiledLine:
     structural: bool                # the beginner hand (not expanded)
 
 
-def _domain(line_id: str, var: str, offsets: set[int], given: Any) -> list[int]:
-    lo, hi = 1, 9 - max(offsets)
-    if given is None:
-        values = list(range(lo, hi + 1))
-        if not values:
-            raise _err(line_id, None, f"no value of {var} keeps every {var}+offset within 1-9")
-        return values
+def _given_values(line_id: str, var: str, given: Any) -> list[int]:
+    """A variable's domain as given in ``vars`` (ranks 1-9, duplicates dropped, in order)."""
     if isinstance(given, (str, bytes)) or not isinstance(given, Sequence):
         raise CardError(f"line {line_id!r}: vars.{var} must be a list of ranks 1-9")
-    values = []
+    values: list[int] = []
     for v in given:
         if isinstance(v, bool) or not isinstance(v, int):
-            raise CardError(f"line {line_id!r}: vars.{var} holds {v!r}; ranks are integers 1-9")
-        if not lo <= v <= hi:
-            raise CardError(f"line {line_id!r}: vars.{var} = {v} puts {var}+{max(offsets)} = {v + max(offsets)} "
-                            "outside the ranks 1-9")
+            raise CardError(f"line {line_id!r}: vars.{var} holds {_show(v)}; ranks are integers 1-9")
+        if not 1 <= v <= 9:
+            raise CardError(f"line {line_id!r}: vars.{var} = {v} is not a rank 1-9")
         if v not in values:
             values.append(v)
     if not values:
         raise CardError(f"line {line_id!r}: vars.{var} is empty (a variable needs at least one value)")
     return values
+
+
+def _domain(line_id: str, var: str, offsets: set[int], given: list[int] | None) -> list[int]:
+    """The values of ``var`` in one choice of alternatives: every X+offset stays within 1-9."""
+    hi = 9 - max(offsets)
+    if given is None:
+        return list(range(1, hi + 1))            # offsets are 0-8 (parse_group), so never empty
+    for v in given:
+        if v > hi:
+            raise CardError(f"line {line_id!r}: vars.{var} = {v} puts {var}+{max(offsets)} = {v + max(offsets)} "
+                            "outside the ranks 1-9")
+    return given
 
 
 def _kinds(it: Item, suits: dict[str, str], xv: dict[str, int]) -> list[int]:
@@ -201,61 +220,186 @@ def _kinds(it: Item, suits: dict[str, str], xv: dict[str, int]) -> list[int]:
     return [_FIXED[it.symbol]]
 
 
-def compile_line(line_id: str, patterns: Sequence[str], vars_: dict | None, *, all_joker_sets: bool,
-                 jokers: int = 8, limit: int = 250_000) -> CompiledLine:
-    """Expand a line's patterns into its distinct concrete variations (validated)."""
+#: Bounds on compiling: the combinations a line's patterns enumerate (choices of alternatives x
+#: suit assignments x variable values x any-dragon / any-wind kinds) before duplicates are removed,
+#: per line and over the whole card, counted before anything is expanded. A published card's line
+#: takes a few hundred; at the card's bound compiling takes seconds and the tables (about 0.7 kB
+#: per variation) stay below about 400 MB.
+MAX_LINE_CHOICES = 250_000
+MAX_CARD_CHOICES = 500_000
+
+
+#: one shared ``(kind, size)`` tuple per pair: a card's variations hold references, not copies
+_PAIR = [[(k, size) for size in range(MAX_SET + 1)] for k in range(N_CARD_KINDS)]
+
+
+def _signature(alt: Sequence[Item]) -> tuple:
+    return tuple((it.symbol, it.value, it.size, it.suit) for it in alt)
+
+
+def _distinct(alts: list[list[Item]]) -> list[list[Item]]:
+    """A group's alternatives without repeats (the first of identical alternatives is kept)."""
+    seen: set[tuple] = set()
+    out = []
+    for alt in alts:
+        sig = _signature(alt)
+        if sig not in seen:
+            seen.add(sig)
+            out.append(alt)
+    return out
+
+
+def _check_sizes(line_id: str, groups: list[list[list[Item]]], alt: int | None) -> None:
+    """Every choice of alternatives must hold 14 tiles; else name the first choice (in the order
+    the alternatives are written) that does not."""
+    sizes = [[sum(it.size for it in a) for a in g] for g in groups]
+    pick = [0] * len(groups)
+    if sum(s[0] for s in sizes) == 14:
+        differ = [gi for gi, s in enumerate(sizes) if any(x != s[0] for x in s)]
+        if not differ:
+            return
+        gi = differ[-1]
+        pick[gi] = next(i for i, x in enumerate(sizes[gi]) if x != sizes[gi][0])
+    sets = [it for g, i in zip(groups, pick) for it in g[i]]
+    total = sum(it.size for it in sets)
+    raise _err(line_id, None, f"{total} tiles, not 14 ({' '.join(_item_text(it) for it in sets)})", alt)
+
+
+def _count_choices(groups: list[list[list[Item]]], given: dict[str, list[int]]) -> int:
+    """How many combinations :func:`compile_line` enumerates for one pattern (before duplicates
+    are removed), without enumerating them: a sum over the choices of alternatives, grouped by
+    the suit letters and the largest X / Y offsets they use."""
+    states: dict[tuple[frozenset, int, int], int] = {(frozenset(), -1, -1): 1}
+    for group in groups:
+        nxt: dict[tuple[frozenset, int, int], int] = {}
+        for a in group:
+            letters = frozenset(it.suit for it in a if it.suit)
+            mx = max((it.value for it in a if it.symbol == "X"), default=-1)
+            my = max((it.value for it in a if it.symbol == "Y"), default=-1)
+            ways = 1
+            for it in a:
+                ways *= 3 if it.symbol == "D" and not it.suit else 4 if it.symbol == "Z" else 1
+            for (lt, sx, sy), w in states.items():
+                key = (lt | letters, max(sx, mx), max(sy, my))
+                nxt[key] = nxt.get(key, 0) + w * ways
+        states = nxt
+    total = 0
+    for (lt, mx, my), w in states.items():
+        perms = (1, 3, 6, 6)[len(lt)]                      # ordered choices of len(lt) of the 3 suits
+        for var, m in (("X", mx), ("Y", my)):
+            if m >= 0:
+                w *= len(given[var]) if var in given else 9 - m
+        total += w * perms
+    return total
+
+
+@dataclasses.dataclass
+class ParsedLine:
+    """A line's patterns parsed and checked, with the combinations expanding it will enumerate."""
+    line_id: str
+    patterns: list[tuple[int, int | None, list[list[list[Item]]]]]   # (index, alt for errors, groups)
+    vars: dict[str, Any]
+    given: dict[str, list[int]]
+    structural: bool
+    choices: int
+
+
+def parse_line(line_id: str, patterns: Sequence[str], vars_: dict | None) -> ParsedLine:
+    """Parse and check a line's patterns and count its combinations (choices of alternatives x
+    suit assignments x variable values x any-dragon / any-wind kinds), refused above
+    :data:`MAX_LINE_CHOICES`. Identical alternatives of a group count once."""
     if vars_ is not None and not isinstance(vars_, dict):
         raise CardError(f"line {line_id!r}: vars must be a mapping like {{X: [2, 4]}}")
     vars_ = dict(vars_ or {})
     for name in vars_:
         if name not in ("X", "Y"):
-            raise CardError(f"line {line_id!r}: unknown variable {name!r} in vars (the variables are X and Y)")
-    seen: dict[tuple, int] = {}
-    alternative: list[int] = []
+            raise CardError(f"line {line_id!r}: unknown variable {_show(name)} in vars (the variables are X and Y)")
+    given = {name: _given_values(line_id, name, v) for name, v in vars_.items()}
     structural = False
-    used_vars: set[str] = set()
+    parsed = []
+    choices = 0
     for a, pattern in enumerate(patterns):
         alt = a if len(patterns) > 1 else None
-        groups = parse_pattern(pattern, line_id, alt)
+        groups = [_distinct(g) for g in parse_pattern(pattern, line_id, alt)]
+        _check_sizes(line_id, groups, alt)
+        ks = [it for g in groups for a_ in g for it in a_ if it.symbol == "K"]
+        if ks:
+            sets = [it for g in groups for it in g[0]]
+            if (len(ks) != len(sets) or any(len(g) > 1 for g in groups) or not _is_beginner(sets)
+                    or len(patterns) > 1):
+                raise _err(line_id, ks[0].column, "K (structural kinds) is supported only as the whole "
+                                                  f"beginner hand {BEGINNER!r}", alt)
+            structural = True
+            continue
+        choices += _count_choices(groups, given)
+        parsed.append((a, alt, groups))
+    if choices > MAX_LINE_CHOICES:
+        raise _err(line_id, None, f"expands to {choices:,} combinations of alternatives, suits and variable values "
+                                  f"before duplicates are removed; a line may expand to at most {MAX_LINE_CHOICES:,}")
+    return ParsedLine(line_id, parsed, vars_, given, structural, choices)
+
+
+def check_card_choices(lines: Sequence[ParsedLine]) -> None:
+    """Refuse a card whose lines together expand to more than :data:`MAX_CARD_CHOICES` combinations
+    (naming the line that passes the bound), before any line is expanded."""
+    total = 0
+    for pl in lines:
+        total += pl.choices
+        if total > MAX_CARD_CHOICES:
+            rest = sum(p.choices for p in lines)
+            raise CardError(f"line {pl.line_id!r}: with this line ({pl.choices:,} combinations of alternatives, suits "
+                            f"and variable values) the card's lines expand to {total:,}, more than the "
+                            f"{MAX_CARD_CHOICES:,} a card may expand to (all its lines: {rest:,})")
+
+
+def expand_line(pl: ParsedLine, *, all_joker_sets: bool, jokers: int = 8) -> CompiledLine:
+    """The distinct concrete variations of a parsed line, in the order its patterns write them
+    (validated against the copies of each kind and the jokers of the set). Choices of
+    alternatives holding the same sets are expanded once."""
+    line_id, given = pl.line_id, pl.given
+    seen: dict[tuple, int] = {}
+    alternative: list[int] = []
+    used_vars: set[str] = set()
+    for a, alt, groups in pl.patterns:
+        done: set[tuple] = set()
         for choice in itertools.product(*groups):
             sets = [it for g in choice for it in g]
-            total = sum(it.size for it in sets)
-            if total != 14:
-                raise _err(line_id, None, f"{total} tiles, not 14 ({' '.join(_item_text(it) for it in sets)})", alt)
-            ks = [it for it in sets if it.symbol == "K"]
-            if ks:
-                if len(ks) != len(sets) or not _is_beginner(ks) or len(patterns) > 1:
-                    raise _err(line_id, ks[0].column, "K (structural kinds) is supported only as the whole "
-                                                      f"beginner hand {BEGINNER!r}", alt)
-                structural = True
+            sig = tuple(sorted(_signature(sets)))
+            if sig in done:                     # the same sets in another order: the same variations
                 continue
+            done.add(sig)
             letters = sorted({it.suit for it in sets if it.suit})
             offsets: dict[str, set[int]] = {}
             for it in sets:
                 if it.symbol in ("X", "Y"):
                     offsets.setdefault(it.symbol, set()).add(it.value)
             used_vars |= set(offsets)
-            domains = {v: _domain(line_id, v, offs, vars_.get(v)) for v, offs in offsets.items()}
+            domains = {v: _domain(line_id, v, offs, given.get(v)) for v, offs in offsets.items()}
             names = sorted(domains)
+            sizes = [it.size for it in sets]
             for perm in itertools.permutations(_SUITS, len(letters)):
                 suits = dict(zip(letters, perm))
                 for values in itertools.product(*(domains[v] for v in names)):
                     xv = dict(zip(names, values))
                     for kinds in itertools.product(*(_kinds(it, suits, xv) for it in sets)):
-                        key = tuple(sorted(zip(kinds, (it.size for it in sets))))
+                        key = tuple(sorted([_PAIR[k][sz] for k, sz in zip(kinds, sizes)]))
                         if key in seen:
                             continue
                         _check_copies(line_id, key, sets, kinds, all_joker_sets, alt, jokers)
                         seen[key] = len(seen)
                         alternative.append(a)
-                        if len(seen) > limit:
-                            raise _err(line_id, None, f"expands to more than {limit:,} variations", alt)
-    for name in vars_:
+    for name in pl.vars:
         if name not in used_vars:
             raise CardError(f"line {line_id!r}: vars.{name} is given but the pattern has no {name}")
-    if structural and seen:
+    if pl.structural and seen:
         raise _err(line_id, None, "mixes the structural beginner hand with other patterns")
-    return CompiledLine(list(seen), alternative, structural)
+    return CompiledLine(list(seen), alternative, pl.structural)
+
+
+def compile_line(line_id: str, patterns: Sequence[str], vars_: dict | None, *, all_joker_sets: bool,
+                 jokers: int = 8) -> CompiledLine:
+    """Parse, check and expand one line (:func:`parse_line` then :func:`expand_line`)."""
+    return expand_line(parse_line(line_id, patterns, vars_), all_joker_sets=all_joker_sets, jokers=jokers)
 
 
 def _item_text(it: Item) -> str:
