@@ -75,6 +75,12 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.timeout(SLOW_TIER_TIMEOUT))
 
 
+def pytest_addoption(parser, pluginmanager):
+    if not pluginmanager.hasplugin("timeout"):  # pyproject's settings for it, read without warnings
+        parser.addini("timeout", "per-test time limit (pytest-timeout, not installed)")
+        parser.addini("timeout_method", "how pytest-timeout ends a test (not installed)")
+
+
 def pytest_report_header(config):
     if not config.pluginmanager.hasplugin("timeout"):
         return "pytest-timeout is not installed: no per-test time limit (pip install -e \".[test]\")"
