@@ -1,4 +1,5 @@
-"""Shared helpers for the test suite: seeded random hands, complete hands, near-complete hands."""
+"""Shared helpers for the test suite: seeded random hands, complete hands, near-complete hands;
+the slow tier's per-test time limit."""
 from __future__ import annotations
 
 import numpy as np
@@ -61,3 +62,26 @@ def ref():
     from oracles import reference as _reference
 
     return _reference
+
+
+# pytest-timeout's default limit (pyproject: 300 s) is for the default tier; a slow test gets
+# this one unless it names its own with @pytest.mark.timeout(seconds).
+SLOW_TIER_TIMEOUT = 1800
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("slow") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(SLOW_TIER_TIMEOUT))
+
+
+def pytest_addoption(parser, pluginmanager):
+    if not pluginmanager.hasplugin("timeout"):  # pyproject's settings for it, read without warnings
+        parser.addini("timeout", "per-test time limit (pytest-timeout, not installed)")
+        parser.addini("timeout_method", "how pytest-timeout ends a test (not installed)")
+
+
+def pytest_report_header(config):
+    if not config.pluginmanager.hasplugin("timeout"):
+        return "pytest-timeout is not installed: no per-test time limit (pip install -e \".[test]\")"
+    return None

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import os
 import pathlib
-import subprocess
 import sys
 import textwrap
 
 import pytest
 
+import _proc
 import mjfast
 
 PYX = textwrap.dedent(
@@ -48,12 +48,12 @@ def test_cimport_from_other_cython_module(tmp_path: pathlib.Path):
     (tmp_path / "setup.py").write_text(SETUP)
     pkg_root = str(pathlib.Path(mjfast.__file__).resolve().parents[1])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), pkg_root, os.environ.get("PYTHONPATH", "")]))
-    build = subprocess.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
+    build = _proc.run([sys.executable, "setup.py"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
     assert build.returncode == 0, build.stderr[-3000:]
     code = (
         "import mjfast, user_ext\n"
         "print(user_ext.run(mjfast.parse_hand('19m19p19s1234567z')), user_ext.run(mjfast.parse_hand('123m456p789s11222z')))"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
+    out = _proc.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "(0, 8, False) (-1, -1, True)"

@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+import _proc
 import mjfast
 from mjfast import cli, hands
 from mjfast._runtime.threads import config
@@ -39,10 +40,11 @@ def _run_into_closed_pipe(argv: list[str], unbuffered: bool = False) -> tuple[in
     r, w = os.pipe()
     os.close(r)
     try:
-        p = subprocess.Popen(MJFAST + argv, stdout=w, stderr=subprocess.PIPE, text=True, env=_env(unbuffered))
+        p = _proc.start(MJFAST + argv, stdout=w, stderr=subprocess.PIPE, text=True, env=_env(unbuffered))
     finally:
         os.close(w)
-    _, err = p.communicate(timeout=300)
+    with p:
+        _, err = p.communicate(timeout=300)
     return p.returncode, err
 
 
@@ -91,8 +93,8 @@ def test_closed_pipe_unbuffered(name):
 
 def _shell(pipeline: str, unbuffered: bool = False) -> subprocess.CompletedProcess:
     """Run ``pipeline`` in bash; its exit status is that of the pipeline's first command."""
-    return subprocess.run(["bash", "-c", pipeline + '; exit "${PIPESTATUS[0]}"'], capture_output=True, text=True,
-                          env=_env(unbuffered), timeout=300)
+    return _proc.run(["bash", "-c", pipeline + '; exit "${PIPESTATUS[0]}"'], capture_output=True, text=True,
+                     env=_env(unbuffered), timeout=300)
 
 
 def _mjfast_cmd() -> str:
@@ -125,14 +127,11 @@ def test_progress_bar_into_closed_pipe(argv):
     stderr is a pipe) meets the closed pipe mid-run; the run stops at once with 141 instead of
     a traceback (or running on for hours)."""
     r, w = os.pipe()
-    p = subprocess.Popen(MJFAST + argv, stdout=w, stderr=w, env=_env())
+    p = _proc.start(MJFAST + argv, stdout=w, stderr=w, env=_env())
     os.close(w)
     try:
-        first = b""
-        while not first.endswith((b"\n", b"[")):        # the seed line, or the start of the bar
-            chunk = os.read(r, 1)
-            assert chunk, f"the command ended early: {first!r}"
-            first += chunk
+        first = _proc.read_until(r, (b"\n", b"["), timeout=120)    # the seed line, or the start of the bar
+        assert first.endswith((b"\n", b"[")), f"the command ended early: {first!r}"
         os.close(r)
         r = -1
         t = time.perf_counter()
@@ -141,9 +140,7 @@ def test_progress_bar_into_closed_pipe(argv):
     finally:
         if r >= 0:
             os.close(r)
-        if p.poll() is None:
-            p.kill()
-            p.wait()
+        _proc.stop(p)
     assert code == cli.EXIT_BROKEN_PIPE
     assert latency < 30, latency
     if "--seed" not in argv:
@@ -167,7 +164,7 @@ def test_closed_stdout_in_process(monkeypatch, capsys):
 # ---------------------------------------------------------------- 2. --version
 
 def test_version():
-    out = subprocess.run(MJFAST + ["--version"], capture_output=True, text=True, timeout=120)
+    out = _proc.run(MJFAST + ["--version"], capture_output=True, text=True, timeout=120)
     assert (out.returncode, out.stdout, out.stderr) == (0, f"mjfast {mjfast.__version__}\n", "")
 
 
@@ -368,9 +365,9 @@ def test_a_wrong_dask_scheduler_fails_within_the_connect_timeout():
     cmd = [sys.executable, "-m", "mjfast", "simulate", "--backend", "dask", "--scheduler", "tcp://127.0.0.1:9",
            "--games", "10", "--seed", "1", "--no-progress"]
     t = time.perf_counter()
-    r = subprocess.run(cmd + ["--connect-timeout", "1"], capture_output=True, text=True, timeout=60)
+    r = _proc.run(cmd + ["--connect-timeout", "1"], capture_output=True, text=True, timeout=60)
     assert time.perf_counter() - t < 20
     assert r.returncode == 2 and "cannot connect to the Dask scheduler tcp://127.0.0.1:9 within 1 s" in r.stderr
     assert "Traceback" not in r.stderr
-    bad = subprocess.run(cmd + ["--connect-timeout", "0"], capture_output=True, text=True, timeout=60)
+    bad = _proc.run(cmd + ["--connect-timeout", "0"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "a positive number of seconds" in bad.stderr

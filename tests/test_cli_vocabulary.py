@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import _proc
 import mjfast
 from mjfast import cli
 
@@ -30,7 +31,7 @@ def _env() -> dict:
 
 
 def run(*argv: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run(MJFAST + list(argv), capture_output=True, text=True, env=_env(), timeout=timeout)
+    return _proc.run(MJFAST + list(argv), capture_output=True, text=True, env=_env(), timeout=timeout)
 
 
 def _subparsers() -> dict[str, argparse.ArgumentParser]:
@@ -363,9 +364,9 @@ def test_compare_progress_when_asked():
     code = ("import sys, mjfast._runtime.progress as p, mjfast.cli as c; p.DELAY = 0.0; "
             "sys.exit(c.main(['compare', 'greedy', 'random', '-n', '300', '--seed', '1', '--format', 'json'] + "
             "sys.argv[1:]))")
-    shown = subprocess.run([sys.executable, "-c", code, "--progress"], capture_output=True, text=True, env=_env(),
-                           timeout=300)
+    shown = _proc.run([sys.executable, "-c", code, "--progress"], capture_output=True, text=True, env=_env(),
+                      timeout=300)
     assert shown.returncode == 0 and "compare classical:" in shown.stderr and "games/s" in shown.stderr, shown.stderr
     assert json.loads(shown.stdout)["wall_sets"] == 300
-    quiet = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=300)
+    quiet = _proc.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=300)
     assert quiet.returncode == 0 and quiet.stderr == ""        # stderr is a pipe: no bar unless asked

@@ -6,13 +6,13 @@ threads at once. Every result must equal the same call made alone.
 """
 from __future__ import annotations
 
-import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+import _proc
 import mjfast
 from mjfast.hands._random import random_hands
 
@@ -89,7 +89,7 @@ def test_concurrent_calls_from_a_cold_start():
         "assert all(out[i] == out[i % 3] for i in range(12)), out\n"
         "print('ok', threading.active_count())\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    out = _proc.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["ok", "1"]
 

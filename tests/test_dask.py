@@ -15,6 +15,7 @@ import time
 import numpy as np
 import pytest
 
+import _proc
 import mjfast
 from mjfast._runtime import progress as _progress
 
@@ -25,15 +26,15 @@ distributed = pytest.importorskip("distributed", reason='the Dask backend needs 
 def cluster():
     # Worker processes inherit the environment (PYTHONPATH=src or the editable install), so
     # they import the same mjfast as the test process.
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, silence_logs=40) as cl:
+    with _proc.local_cluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                             dashboard_address=None, silence_logs=40) as cl:
         yield cl
 
 
 @pytest.fixture(scope="module")
 def client(cluster):
     with distributed.Client(cluster) as c:
-        c.wait_for_workers(2)
+        c.wait_for_workers(2, timeout=120)
         yield c
 
 
@@ -219,14 +220,12 @@ def test_bad_backend_and_client(client):
 
 
 def test_no_current_client_message():
-    import subprocess
-
     code = ("import mjfast\n"
             "try:\n"
             "    mjfast.deal_stats(10, backend='dask', progress=False)\n"
             "except ValueError as e:\n"
             "    print(e)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    out = _proc.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "found no Dask client" in out.stdout, out.stderr
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pathlib
 import shutil
-import subprocess
 
 import pytest
+
+import _proc
 
 HEADER_DIR = pathlib.Path(__file__).resolve().parents[1] / "src" / "mjfast" / "_kernels"
 
@@ -54,9 +55,9 @@ def _run(cc: str, tmp: pathlib.Path, name: str, defines: list[str]) -> str:
     src = tmp / "deal136_check.c"
     src.write_text(PROGRAM)
     exe = tmp / name
-    subprocess.run([cc, "-O2", "-std=c99", *defines, f"-I{HEADER_DIR}", str(src), "-o", str(exe)],
-                   check=True, capture_output=True)
-    return subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.strip()
+    _proc.run([cc, "-O2", "-std=c99", *defines, f"-I{HEADER_DIR}", str(src), "-o", str(exe)],
+              check=True, capture_output=True, timeout=300)
+    return _proc.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stdout.strip()
 
 
 def test_portable_path_matches_sse2(tmp_path):

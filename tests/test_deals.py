@@ -11,6 +11,7 @@ import time
 import numpy as np
 import pytest
 
+import _proc
 import mjfast
 from mjfast import wall
 from mjfast.deals import deal_spec
@@ -298,13 +299,13 @@ def test_ctrl_c_stops_cleanly():
         "    print('partial', int(e.partial.shanten['dealer']['standard'].sum()), e.partial.n, flush=True)\n"
         "    sys.exit(3)\n"
     )
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    assert p.stdout.readline().strip() == "ready"
-    time.sleep(1.5)
-    t = time.perf_counter()
-    p.send_signal(signal.SIGINT)
-    out, _ = p.communicate(timeout=30)
-    assert time.perf_counter() - t < 2.0
+    with _proc.start([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True) as p:
+        assert _proc.read_line(p.stdout, timeout=120).strip() == "ready"
+        time.sleep(1.5)
+        t = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        out, _ = p.communicate(timeout=30)
+        assert time.perf_counter() - t < 2.0
     assert p.returncode == 3
     counted, n_done = map(int, out.split()[-2:])
     assert n_done > 0 and counted == n_done  # chunks are sized by time: any n, but every deal counted
@@ -318,7 +319,7 @@ def test_memory_flat_in_n():
     )
     peaks = []
     for n in (400_000, 4_000_000):
-        out = subprocess.run([sys.executable, "-c", code.format(n=n)], capture_output=True, text=True, timeout=300)
+        out = _proc.run([sys.executable, "-c", code.format(n=n)], capture_output=True, text=True, timeout=300)
         assert out.returncode == 0, out.stderr
         peaks.append(int(out.stdout))
     assert peaks[1] < peaks[0] * 1.1 + 2048

@@ -5,11 +5,11 @@ import doctest
 import json
 import math
 import pathlib
-import subprocess
 import sys
 
 import pytest
 
+import _proc
 import mjfast
 from mjfast import cli
 
@@ -93,8 +93,8 @@ def test_cli_errors_and_config(capsys):
 
 
 def test_console_script_entry_point():
-    out = subprocess.run([sys.executable, "-m", "mjfast", "shanten", "19m19p19s1234567z"],
-                         capture_output=True, text=True, timeout=120)
+    out = _proc.run([sys.executable, "-m", "mjfast", "shanten", "19m19p19s1234567z"],
+                    capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "waits     1m 9m 1p 9p 1s 9s 1z 2z 3z 4z 5z 6z 7z" in out.stdout
 

@@ -10,7 +10,6 @@ the suite.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
+import _proc
 import mjfast
 from mjfast import wall
 from oracles import reference as _reference
@@ -57,9 +57,9 @@ def test_kernel_facing_fuzz_in_subprocess():
     root = Path(__file__).resolve().parents[1]
     here = str(Path(mjfast.__file__).resolve().parents[1])  # the subprocess imports this same mjfast
     env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
-    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "ignore::DeprecationWarning",
-                          str(root / "tests" / "_fuzz_risky.py")], capture_output=True, text=True, timeout=900,
-                         cwd=root, env=env)
+    out = _proc.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "ignore::DeprecationWarning",
+                     str(root / "tests" / "_fuzz_risky.py")], capture_output=True, text=True, timeout=900,
+                    cwd=root, env=env)
     assert out.returncode == 0, (f"kernel fuzz subprocess exited with {out.returncode} "
                                  f"({'crashed by a signal' if out.returncode < 0 else 'failures'}):\n"
                                  f"{out.stdout[-6000:]}\n{out.stderr[-3000:]}")

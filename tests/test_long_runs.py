@@ -13,6 +13,8 @@ import time
 
 import pytest
 
+import _proc
+
 psutil = pytest.importorskip("psutil", reason="psutil checks for stray processes (pip install psutil)")
 
 MEASURE = """
@@ -38,7 +40,7 @@ CASES = {
 
 def _measure(warm: str, run: str, n: int) -> dict:
     code = MEASURE.format(warm=warm, run=run, n=n)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    out = _proc.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -93,21 +95,17 @@ CALLS = {
 
 def _interrupt(call: str, setup: str = "", teardown: str = "", wait: float = 0.6):
     code = INTERRUPT.format(call=call, setup=setup, teardown=teardown)
-    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = p.stdout.readline()
-        assert line.strip() == "ready", (line, p.stderr.read() if p.poll() is not None else "")
+    with _proc.start([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as p:
+        line = _proc.read_line(p.stdout, timeout=120)
+        assert line.strip() == "ready", (line, p.communicate(timeout=60)[1] if p.poll() is not None else "")
         time.sleep(wait)
         assert p.poll() is None, "the run ended before the signal"
         t = time.perf_counter()
         p.send_signal(signal.SIGINT)
-        first = p.stdout.readline()  # "interrupted ...": printed once the run has stopped
+        first = _proc.read_line(p.stdout, timeout=60)  # "interrupted ...": printed once the run has stopped
         stopped = time.perf_counter() - t
         rest, err = p.communicate(timeout=60)
         exited = time.perf_counter() - t
-    finally:
-        if p.poll() is None:
-            p.kill()
     return p.returncode, first + rest, err, (stopped, exited)
 
 
@@ -138,21 +136,15 @@ def test_sigint_with_a_drawn_bar():
 
 def test_cli_sigint_exit_130():
     # --progress: the bar is drawn although stderr is a pipe (by default it is not)
-    p = subprocess.Popen([sys.executable, "-m", "mjfast", "deal-stats", "-n", str(10**12), "--seed", "1", "--progress"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        seen = ""
-        while "deal-stats classical:" not in seen:  # the progress bar shows: the run is going
-            ch = p.stderr.read(1)
-            assert ch, f"the command ended early: {seen}"
-            seen += ch
+    with _proc.start([sys.executable, "-m", "mjfast", "deal-stats", "-n", str(10**12), "--seed", "1", "--progress"],
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as p:
+        # the progress bar shows: the run is going
+        seen = _proc.read_until(p.stderr, "deal-stats classical:", timeout=120)
+        assert seen.endswith("deal-stats classical:"), f"the command ended early: {seen}"
         t = time.perf_counter()
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=30)
         latency = time.perf_counter() - t
-    finally:
-        if p.poll() is None:
-            p.kill()
     assert p.returncode == 130, seen + err
     assert "mjfast: interrupted after" in err and latency < 1.0, (err, latency)
 

@@ -3,12 +3,12 @@ mcr_fans odds table, the CLI's MCR options, and that the old flat scoring stays 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
 import numpy as np
 import pytest
 
+import _proc
 import mjfast
 from mjfast.game.results import FanStats
 from mjfast.mcr import FANS
@@ -103,23 +103,24 @@ TIMING = ("seconds", "games_per_second", "turns_per_second", "hands_per_second")
 def test_cli_mcr_options_and_fan_statistics():
     run = [sys.executable, "-m", "mjfast", "simulate", "--rules", "mcr", "--games", "40", "--seed", "1",
            "--no-progress"]
-    out = subprocess.run(run + ["--format", "json"], capture_output=True, text=True, check=True).stdout
+    out = _proc.run(run + ["--format", "json"], capture_output=True, text=True, check=True, timeout=300).stdout
     d = json.loads(out)
     assert d["options"]["min_fan"] == 8 and d["fans"]["wins"] > 0
-    out = subprocess.run(run + ["--min-fan", "0", "--scoring", "basic", "--format", "json"], capture_output=True,
-                         text=True, check=True).stdout
+    out = _proc.run(run + ["--min-fan", "0", "--scoring", "basic", "--format", "json"], capture_output=True,
+                    text=True, check=True, timeout=300).stdout
     d = json.loads(out)
     assert "fans" not in d and d["options"]["scoring"] == "basic"
-    again = json.loads(subprocess.run(run + ["--min-fan", "0", "--scoring", "basic", "--format", "json",
-                                             "--threads", "1"], capture_output=True, text=True).stdout)
+    again = json.loads(_proc.run(run + ["--min-fan", "0", "--scoring", "basic", "--format", "json",
+                                        "--threads", "1"], capture_output=True, text=True, timeout=300).stdout)
     assert {k: v for k, v in d.items() if k not in TIMING} == {k: v for k, v in again.items()
                                                                      if k not in TIMING}
-    out = subprocess.run(run + ["--no-flowers", "--format", "json"], capture_output=True, text=True, check=True).stdout
+    out = _proc.run(run + ["--no-flowers", "--format", "json"], capture_output=True, text=True, check=True,
+                    timeout=300).stdout
     assert json.loads(out)["options"]["tiles"] == 136
-    bad = subprocess.run([sys.executable, "-m", "mjfast", "simulate", "--rules", "classical", "--min-fan", "8",
-                          "--games", "2", "--seed", "1"], capture_output=True, text=True)
+    bad = _proc.run([sys.executable, "-m", "mjfast", "simulate", "--rules", "classical", "--min-fan", "8",
+                     "--games", "2", "--seed", "1"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "--min-fan does not apply to --rules classical" in bad.stderr
-    table = subprocess.run(run, capture_output=True, text=True, check=True).stdout
+    table = _proc.run(run, capture_output=True, text=True, check=True, timeout=300).stdout
     assert "fans (min 8)" in table and "most frequent fans" in table
 
 

@@ -21,6 +21,7 @@ import zipfile
 
 import pytest
 
+import _proc
 import mjfast
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -34,7 +35,7 @@ _BUILD_PRODUCTS = shutil.ignore_patterns("*.so", "*.pyd", "*.c", "*.html", "*.o"
 
 def _run(cmd, cwd, log):
     env = {k: v for k, v in os.environ.items() if not k.startswith("MJFAST_") and k not in ("CFLAGS", "LDFLAGS")}
-    proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = _proc.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=1200)
     log.write_text(proc.stdout)
     assert proc.returncode == 0, f"{' '.join(map(str, cmd))} failed (log: {log}):\n{proc.stdout[-4000:]}"
     return proc.stdout
@@ -170,6 +171,6 @@ def test_wheel_imports_and_runs(build, tmp_path):
     zipfile.ZipFile(build["wheel"]).extractall(site)
     code = ("import mjfast, sys; assert mjfast.__file__.startswith(sys.argv[1]), mjfast.__file__; "
             "print(mjfast.__version__, mjfast.shanten('123m456p789s1122z'), mjfast.deal(2, seed=1).hands.shape)")
-    out = subprocess.run([sys.executable, "-c", code, str(site)], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(site)},
-                         capture_output=True, text=True, check=True).stdout
+    out = _proc.run([sys.executable, "-c", code, str(site)], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(site)},
+                    capture_output=True, text=True, check=True, timeout=120).stdout
     assert out.split() == [mjfast.__version__, "0", "(2,", "4,", "34)"]

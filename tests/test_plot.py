@@ -207,20 +207,21 @@ def test_every_rule_set_drawn_or_named():
 def test_cli_plot_writes_the_legend_into_the_file(tmp_path):
     import json
     import os
-    import subprocess
+
+    import _proc
 
     out = tmp_path / "rates.png"
     env = dict(os.environ, MPLBACKEND="Agg")
-    r = subprocess.run([sys.executable, "-m", "mjfast", "odds-table", "win-rate", "--rules", "classical,basic", "-n", "40",
-                        "--seed", "1", "--plot", str(out), "--format", "json"], capture_output=True, text=True, env=env,
-                       timeout=300)
+    r = _proc.run([sys.executable, "-m", "mjfast", "odds-table", "win-rate", "--rules", "classical,basic", "-n", "40",
+                   "--seed", "1", "--plot", str(out), "--format", "json"], capture_output=True, text=True, env=env,
+                  timeout=300)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["kind"] == "win_rate" and out.read_bytes()[:8] == PNG
-    bad = subprocess.run([sys.executable, "-m", "mjfast", "odds-table", "mcr-fans", "--plot", str(out)],
-                         capture_output=True, text=True, env=env, timeout=300)
+    bad = _proc.run([sys.executable, "-m", "mjfast", "odds-table", "mcr-fans", "--plot", str(out)],
+                    capture_output=True, text=True, env=env, timeout=300)
     assert bad.returncode == 2 and "--plot does not apply to odds-table mcr-fans" in bad.stderr
-    small = subprocess.run([sys.executable, "-m", "mjfast", "odds-table", "win-by-turn", "-n", "3000", "--draws", "3",
-                            "--seed", "1", "--plot", str(out)], capture_output=True, text=True, env=env, timeout=300)
+    small = _proc.run([sys.executable, "-m", "mjfast", "odds-table", "win-by-turn", "-n", "3000", "--draws", "3",
+                       "--seed", "1", "--plot", str(out)], capture_output=True, text=True, env=env, timeout=300)
     assert small.returncode == 0, small.stderr
     notes = [ln for ln in small.stderr.splitlines() if ln.startswith("mjfast: note: ")]
     assert len(notes) == 1 and "not drawn, fewer than 100 hands: start shanten" in notes[0], small.stderr

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import io
 import os
-import subprocess
 import sys
 import warnings
 
 import pytest
 
+import _proc
 import mjfast
 from mjfast._runtime import progress as _progress
 
@@ -146,8 +146,8 @@ SCRIPT = ("import mjfast; mjfast.deal_stats(3_000_000, seed=1, threads=1, chunk_
 
 def _run(code: str, env_extra: dict) -> str:
     env = dict(os.environ, **env_extra)
-    out = subprocess.run([sys.executable, "-c", "import mjfast._runtime.progress as p; p.DELAY = 0.0; " + code],
-                         capture_output=True, text=True, env=env, timeout=300)
+    out = _proc.run([sys.executable, "-c", "import mjfast._runtime.progress as p; p.DELAY = 0.0; " + code],
+                    capture_output=True, text=True, env=env, timeout=300)
     assert out.returncode == 0, out.stderr
     return out.stderr
 
@@ -171,8 +171,8 @@ def test_cli_progress_flags():
     env = {k: v for k, v in os.environ.items() if k != "MJFAST_PROGRESS"}
 
     def cli(*flags, **extra):
-        return subprocess.run([sys.executable, "-c", code, *flags], capture_output=True, text=True,
-                              env=dict(env, **extra), timeout=300)
+        return _proc.run([sys.executable, "-c", code, *flags], capture_output=True, text=True,
+                         env=dict(env, **extra), timeout=300)
 
     quiet = cli()
     assert quiet.returncode == 0 and quiet.stderr == ""              # stderr is a pipe: no bar

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import _proc
 from oracles import reference as ref
 
 SUIT_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
@@ -723,8 +724,8 @@ def _old_oracle():
     """The oracle before these changes, read from git (skip when the history is not there)."""
     root = Path(ref.__file__).resolve().parents[2]
     try:
-        src = subprocess.run(["git", "-C", str(root), "show", f"{OLD_COMMIT}:src/mjfast/_reference.py"],
-                             capture_output=True, text=True, check=True, timeout=30).stdout
+        src = _proc.run(["git", "-C", str(root), "show", f"{OLD_COMMIT}:src/mjfast/_reference.py"],
+                        capture_output=True, text=True, check=True, timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
         pytest.skip(f"git history with commit {OLD_COMMIT[:10]} not available")
     spec = importlib.util.spec_from_loader("_reference_before_called", loader=None)

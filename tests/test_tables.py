@@ -1,11 +1,11 @@
 """The generated lookup tables: pinned checksums, sizes, lazy thread-safe build."""
 from __future__ import annotations
 
-import subprocess
 import sys
 
 import numpy as np
 
+import _proc
 from mjfast._kernels import tables as _tables
 
 # sha256 of each table's bytes. A change here means the tables changed: re-derive and check
@@ -99,7 +99,7 @@ def test_build_is_lazy_and_thread_safe():
         "assert len(set(res)) == 1, res\n"
         "print(mjfast.shanten('123m456p789s1122z'))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    out = _proc.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "0"
 
@@ -108,7 +108,7 @@ def test_import_is_fast():
     code = "import time; t = time.perf_counter(); import mjfast; print(time.perf_counter() - t)"
     times = []
     for _ in range(3):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        out = _proc.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr
         times.append(float(out.stdout))
     assert min(times) < 1.0
