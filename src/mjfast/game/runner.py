@@ -517,7 +517,7 @@ def rerun(log, *, policies=None, card=None, verify: bool = True) -> GameLog:
     """
     verify = check_flag("verify", verify)
     log = read_log(log, "rerun")
-    g = logged_game(log, policies, "rerun", card=card)
+    g = logged_game(log, policies, "rerun", card=card, cards=True)
     if verify:
         if not log.events:
             raise ValueError("this log holds its header only (no events), so there is nothing to check the replay "
@@ -548,10 +548,14 @@ class LoggedGame:
     game_index: int | None
 
 
-def logged_game(log, policies=None, where: str = "rerun", *, card=None) -> LoggedGame:
+def logged_game(log, policies=None, where: str = "rerun", *, card=None, cards: bool = False) -> LoggedGame:
     """Read and check a log's header: rules and options (and the card, see :func:`rerun`),
     walls and dice, policies, and the built-in policies' key. ``log`` is what :func:`rerun`
-    accepts. Raises ValueError naming the field that is wrong."""
+    accepts. Raises ValueError naming the field that is wrong.
+
+    A log of a game played with a card is refused (by ``where``'s name) unless the caller
+    plays cards (``cards=True``): the engine's card scratch must be allocated by whatever
+    plays the game (the batched environments behind ``decisions`` do not yet)."""
     log = read_log(log, where)
     h = log.header
     missing = [k for k in ("version", "seed", "game_index", "rules", "options", "policies", "wall_ids")
@@ -575,6 +579,10 @@ def logged_game(log, policies=None, where: str = "rerun", *, card=None) -> Logge
     if base.name == "mcr" and "scoring" not in opts:       # a log from before fans: played without them
         opts = {**PRE_FAN_MCR_OPTIONS, **opts}
     r = base.replace(**opts)
+    if "card" in h["options"] and not cards:
+        name = h["options"]["card"].get("name") if isinstance(h["options"]["card"], dict) else None
+        raise ValueError(f"{where}: this log's game was played with the card {name!r}; {where} does not take logs "
+                         "of card games (mjfast.rerun does)")
     if "card" in h["options"] or card is not None:
         r = _logged_card(h, r, card, where)
     fam = family(r)
