@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html.parser
 import json
+import pickle
 import re
 import sys
 
@@ -339,6 +340,8 @@ def test_events_stay_a_list(log):
     again = mjfast.GameLog.from_jsonl(log.to_jsonl())
     assert again == log and again.events == list(log.events) and list(log.events) == again.events
     assert json.loads(json.dumps(log.events)) == log.events
+    back = pickle.loads(pickle.dumps(log))
+    assert back == log and back.events.attrs == log.events.attrs
     with pytest.raises(TypeError, match="header must be a dict"):
         mjfast.GameLog([], [])
     with pytest.raises(TypeError, match="events must be a list"):

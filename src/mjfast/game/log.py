@@ -86,7 +86,7 @@ class GameLog(Displayed):
     index, rules and options, policies, each hand's wall order (physical tile ids) and dice,
     and for a game played with a card the card itself (``card``, an ``mjfast-card/1``
     mapping) and its content hash (``card_sha256``); then the final ``scores``. ``events``
-    is a list of dicts (:class:`Events`: ``events.to_pandas()`` gives a DataFrame).
+    is a list of dicts (:class:`~mjfast.game.log.Events`: ``events.to_pandas()`` gives a DataFrame).
 
     ``repr`` (and Jupyter's HTML) show a summary: one row per hand (dealer, winner, how, the
     points each seat won or lost) and the final scores; ``to_jsonl()`` gives the whole log.
