@@ -1056,5 +1056,7 @@ def test_compare_and_charleston_effect_in_pieces_same_result(monkeypatch):
         assert part_e[o].to_dict() == whole_e[o].to_dict()
         assert part_e[o].on.to_dict() == whole_e[o].on.to_dict()
         assert part_e[o].off.to_dict() == whole_e[o].off.to_dict()
-    assert mjfast.compare("greedy", "random", 0, rules="american", progress=False).wall_sets == 0
-    assert mjfast.charleston_effect(0, progress=False)["courtesy"].games == 0
+    with pytest.raises(ValueError, match="games must be at least 1"):     # a run of no games (issue 25 item 5)
+        mjfast.compare("greedy", "random", 0, rules="american", progress=False)
+    with pytest.raises(ValueError, match="games must be at least 1"):
+        mjfast.charleston_effect(0, progress=False)

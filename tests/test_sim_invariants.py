@@ -433,7 +433,9 @@ def test_rerun_plays_the_headers_walls(rules):
         w[59], w[swap] = w[swap], w[59]
         h.pop("walls", None)                      # tile names are optional; ids are the truth
     edited = _edited(text, move)
-    again = mjfast.rerun(edited)
+    with pytest.raises(ValueError, match="does not match its replay: event"):
+        mjfast.rerun(edited)                      # the logged events are not those of the edited walls
+    again = mjfast.rerun(edited, verify=False)    # a what-if: play the header, ignore the events
     assert again.header["wall_ids"] == json.loads(edited.splitlines()[0])["wall_ids"]
     assert again.events != log.events             # the edited walls were played
     assert mjfast.rerun(again.to_jsonl()).to_jsonl() == again.to_jsonl()
@@ -454,7 +456,7 @@ def test_rerun_plays_the_headers_walls(rules):
         with pytest.raises(ValueError, match="'dice'"):
             mjfast.rerun(_edited(text, lambda h: h.update(dice=[[13, 2]] * len(h["dice"]))))
         other_dice = _edited(text, lambda h: h.update(dice=[[12, 12]] * len(h["dice"])))
-        assert mjfast.rerun(other_dice).header["dice"] == [[12, 12]] * len(log.header["dice"])
+        assert mjfast.rerun(other_dice, verify=False).header["dice"] == [[12, 12]] * len(log.header["dice"])
 
 
 def test_rerun_of_play_walls_logs():

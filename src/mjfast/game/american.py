@@ -177,7 +177,7 @@ class Bridge(BridgeBase):
             except (TypeError, ValueError):
                 k = -1
             if not 0 <= k < 36 or view.hand[k] == 0:
-                self._raise(seat, view, choice, "a tile in hand")
+                self._raise(seat, view, choice, "a tile in hand: " + _hand_text(view.hand))
             return k
         if what == _ASK["claim"]:
             labels = ["win" if options[0] == 1 else None, "quad" if options[1] == 2 else None]
@@ -224,6 +224,11 @@ class Bridge(BridgeBase):
 
     def _kind_name(self, kind: int):
         return tiles.american_kind_name(kind) if 0 <= kind < 36 else kind
+
+
+def _hand_text(counts: np.ndarray) -> str:
+    """36 American counts as text: the standard tiles, then ``f`` per flower, ``j`` per joker."""
+    return tiles.format_hand(counts[:34]) + "f" * int(counts[34]) + "j" * int(counts[35])
 
 
 def table(kern: dict, bridge, capacity: int = 0):

@@ -10,7 +10,6 @@ from .. import rules as _rules
 from .._runtime.progress import Progress, timed_chunks
 from .._runtime.seeding import root_key
 from .._runtime.threads import resolve_threads
-from .._runtime.validation import check_games
 from ..stats import Mean
 from . import american, runner
 from .policy import policy_name
@@ -42,6 +41,7 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
     ``games`` (same walls, same policy random streams, same seats) are played with that pass
     on (``second_charleston=True``: always danced) and off, the other options as in
     ``rule_options``. Per-game differences are paired, so most of the luck of the deal cancels.
+    ``games`` must be at least 1.
 
     Returns
     -------
@@ -57,7 +57,7 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
     >>> d.mean < 0 and d.high < 0       # a second Charleston brings hands closer to Mahjong
     True
     """
-    games = check_games(games, "games")
+    games = runner.check_run_games(games, "games")
     base = _rules.get("american", **rule_options)
     pols = runner.resolve(american, policies)
     if isinstance(options, str):

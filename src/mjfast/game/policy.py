@@ -3,6 +3,7 @@ subclasses (Policy, AmericanPolicy), and the error an illegal choice raises."""
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Sequence
 
 import numpy as np
@@ -315,7 +316,15 @@ class Bridge:
 
     def _raise(self, seat: int, view, action, allowed) -> None:
         raise IllegalActionError(f"seat {seat} ({policy_name(self.policies[seat])}), hand {view.hand_number}, "
-                                 f"turn {view.turn}: {action!r} is not allowed; choose {allowed}")
+                                 f"turn {view.turn}: {self._action_text(action)} is not allowed; choose {allowed}")
+
+    def _action_text(self, action) -> str:
+        """An answer as the message shows it: a kind index with its tile's name (``33 (7z)``)."""
+        if isinstance(action, numbers.Integral) and not isinstance(action, (bool, np.bool_)):
+            name = self._kind_name(int(action))
+            if isinstance(name, str):
+                return f"{int(action)} ({name})"
+        return repr(action)
 
     def fail(self, exc: BaseException) -> None:
         if self.error is None:

@@ -23,13 +23,32 @@ from .._runtime.validation import check_flag, check_games
 from ..stats import Mean
 from . import american, chinese
 from .batch import play_batch, play_batch_logged
-from .log import LOG_VERSION, PRE_FAN_MCR_OPTIONS, V1_OPTIONS, GameLog, decode
+from .log import (
+    LOG_VERSION,
+    PRE_FAN_MCR_OPTIONS,
+    V1_OPTIONS,
+    GameLog,
+    card_sha256,
+    check_events,
+    decode,
+    first_difference,
+    read_log,
+)
 from .policy import BatchPolicy, Policy, policy_name, resolve_policies
 from .results import Accumulator, Comparison, SimResult
 
 FAMILIES = {m.NAME: m for m in (chinese, american)}
 COMPARE_CHUNK = 4096      # at most this many wall sets per engine call in compare()
 _LOG_CAPACITY = 65536     # events a game's log holds
+
+
+def check_run_games(games, name: str = "games") -> int:
+    """The size of a run of games: an int from 1 to below 2**40 (a run of no games has no
+    statistics to give, so 0 is refused as the CLI refuses ``-n 0``)."""
+    g = check_games(games, name)
+    if g == 0:
+        raise ValueError(f"{name} must be at least 1 (a run of no games has no statistics), got {games}")
+    return g
 
 
 def family(rules: _rules.RuleSet):
@@ -110,7 +129,7 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
     Parameters
     ----------
     games : int
-        Games to play (``duplicate=True``: wall sets, each played 4 times).
+        Games to play, at least 1 (``duplicate=True``: wall sets, each played 4 times).
     rules : {"classical", "basic", "mcr", "american"} or RuleSet
         The rule set (see :mod:`mjfast.rules`); its options (``flowers``, ``special_forms``,
         ``dead_wall``, ``ready_declaration``, ``base_points``, ``payment``, ``rounds``,
@@ -149,6 +168,8 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
 
     Raises
     ------
+    ValueError
+        ``games`` below 1 (or from 2**40), an unknown rule set, option or policy.
     IllegalActionError
         A Python policy chose an action the rules do not allow.
     KeyboardInterrupt
@@ -168,7 +189,7 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
     >>> am.hands, int(am.points.sum()) == 100 * 4 * 650
     (400, True)
     """
-    games = check_games(games, "games")
+    games = check_run_games(games, "games")
     chunk_size = check_games(chunk_size, "chunk_size")
     if chunk_size == 0:
         raise ValueError("chunk_size must be positive")
@@ -211,7 +232,7 @@ def compare(policy_a, policy_b, games: int, *, rules: str | _rules.RuleSet = "cl
     same walls are also played by four copies of B. The difference in seat r's points (and in
     hands won) between the two tables is paired: walls, dice and seat are identical, so most of
     the luck cancels. Differences are averaged over the four seats of a wall set, and the mean
-    and standard error are taken over wall sets.
+    and standard error are taken over wall sets. ``games`` (wall sets) must be at least 1.
 
     Examples
     --------
@@ -223,7 +244,7 @@ def compare(policy_a, policy_b, games: int, *, rules: str | _rules.RuleSet = "cl
     >>> c.points_diff.mean > 0 and c.win_rate_diff.low > 0
     True
     """
-    games = check_games(games, "games")
+    games = check_run_games(games, "games")
     check_flag("progress", progress)
     r = _rules.get(rules, **rule_options)
     fam = family(r)
@@ -292,6 +313,10 @@ def _header(r, fam, pols, walls, dice, seed, gi) -> dict:
          "walls": [[tiles.physical_tile_name(int(i)) for i in w] for w in walls], "wall_ids": np.asarray(walls).tolist()}
     if fam.DICE:
         h["dice"] = np.asarray(dice).tolist()
+    card = getattr(r, "card", None)
+    if card is not None:               # the card itself (the log re-runs alone) and its content hash
+        h["card"] = card.to_dict()
+        h["card_sha256"] = card_sha256(card)
     return h
 
 
@@ -421,27 +446,60 @@ def check_walls(walls, r, field: str = "walls") -> np.ndarray:
 
 
 def check_dice(dice, hands: int, field: str = "dice") -> np.ndarray:
+    """Dice as an (hands, 2) int32 array of totals 2-12 (whole numbers: 2.5 is refused, not
+    truncated)."""
     try:
-        d = np.asarray(dice, dtype=np.int32)
+        d = np.asarray(dice)
     except (TypeError, ValueError):
         d = None
-    if d is None or d.shape != (hands, 2) or d.min() < 2 or d.max() > 12:
-        raise ValueError(f"{field} must be one (total, total) pair per wall, each total 2-12")
-    return d
+    if d is None or d.dtype.kind not in "iu" or d.shape != (hands, 2) or d.min() < 2 or d.max() > 12:
+        raise ValueError(f"{field} must be one (total, total) pair per wall, each total a whole number 2-12")
+    return d.astype(np.int32)
 
 
-def rerun(log: GameLog | str, *, policies=None) -> GameLog:
-    """Re-run a logged game from its header and return the new log (equal for the same code).
+def rerun(log, *, policies=None, card=None, verify: bool = True) -> GameLog:
+    """Re-run a logged game from its header, check it against the log's events, and return
+    the new log (equal to the old one).
 
     The game is played on the header's walls (``wall_ids``) and dice, with the header's rules,
-    options and policies; the header's seed and game index key the built-in policies' random
-    choices. A header whose walls or dice were edited therefore plays the edited game (a
-    what-if); a header that contradicts itself (``walls`` naming other tiles than
-    ``wall_ids``), an unknown ``version``, or malformed walls or dice raise ``ValueError``
-    naming the field. Logs written by :func:`play_walls` re-run too.
+    options, card and policies; the header's seed and game index key the built-in policies'
+    random choices. The replayed events are then compared with the logged ones: the first
+    difference (an edited discard, a missing or extra event, an edited final score in the
+    header) raises ``ValueError`` naming the event's index and line, the field, and the
+    logged and replayed values.
 
-    ``policies`` must be given when the logged game used Python policies (they are logged by
-    name only).
+    Parameters
+    ----------
+    log : GameLog, str, os.PathLike or list of str
+        The log, its JSON-lines text (:meth:`GameLog.to_jsonl`), the list of those lines, or
+        the path of a file holding that text (a str that is neither a log nor an existing
+        file raises ``ValueError``).
+    policies : str, Policy, or a list of 4, optional
+        Must be given when the logged game used Python policies (they are logged by name only).
+    card : Card, str, os.PathLike or mapping, optional
+        The card of a game played with one (a :class:`~mjfast.card.Card`, its file or
+        mapping). A log's header holds its card (``card``) and the card's content hash
+        (``card_sha256``), so it re-runs alone; pass ``card=`` for a log whose ``card`` was
+        removed (to share the log without the card) or written before mjfast kept it. A card
+        whose name or content (hash) differs from the logged one is refused.
+    verify : bool, default True
+        Compare the replay with the log's events. A log of only its header line has nothing
+        to compare: with ``verify=True`` it is refused. ``verify=False`` plays the game the
+        header describes without looking at the events, e.g. a header whose walls or dice
+        were edited (a what-if), or a header alone.
+
+    Returns
+    -------
+    GameLog
+        The replayed log; it keeps the given header (with the final scores of the replay).
+
+    Raises
+    ------
+    ValueError
+        A header that contradicts itself (``walls`` naming other tiles than ``wall_ids``), an
+        unknown ``version``, malformed walls or dice (naming the field); a malformed event
+        (naming it); a replay that differs from the log (naming the first difference); a
+        header-only log with ``verify=True``; a missing or mismatched card.
 
     Examples
     --------
@@ -449,11 +507,30 @@ def rerun(log: GameLog | str, *, policies=None) -> GameLog:
     >>> text = mjfast.replay(7, 3, rules="basic").to_jsonl()
     >>> mjfast.rerun(text).to_jsonl() == text
     True
+    >>> header = text.splitlines()[0]
+    >>> mjfast.rerun(header)
+    Traceback (most recent call last):
+    ...
+    ValueError: this log holds its header only (no events), ...; pass verify=False to play the game its header describes
+    >>> len(mjfast.rerun(header, verify=False).events)
+    504
     """
-    g = logged_game(log, policies, "rerun")
+    verify = check_flag("verify", verify)
+    log = read_log(log, "rerun")
+    g = logged_game(log, policies, "rerun", card=card, cards=True)
+    if verify:
+        if not log.events:
+            raise ValueError("this log holds its header only (no events), so there is nothing to check the replay "
+                             "against; pass verify=False to play the game its header describes")
+        check_events(log.events, g.walls.shape[0])
     header = dict(g.header, policies=[policy_name(p) for p in g.policies])
-    return _play_scripted(g.rules, family(g.rules), g.walls, g.dice, g.policies, g.k0, g.k1, g.game_index or 0,
-                          g.seed, g.game_index, header)
+    new = _play_scripted(g.rules, family(g.rules), g.walls, g.dice, g.policies, g.k0, g.k1, g.game_index or 0,
+                         g.seed, g.game_index, header)
+    if verify:
+        diff = first_difference(log, new)
+        if diff is not None:
+            raise ValueError(f"rerun: the log does not match its replay: {diff}")
+    return new
 
 
 @dataclasses.dataclass(frozen=True)
@@ -471,13 +548,15 @@ class LoggedGame:
     game_index: int | None
 
 
-def logged_game(log, policies=None, where: str = "rerun") -> LoggedGame:
-    """Read and check a log's header: rules and options, walls and dice, policies, and the
-    built-in policies' key. Raises ValueError naming the field that is wrong."""
-    if isinstance(log, str):
-        log = GameLog.from_jsonl(log)
-    if not isinstance(log, GameLog):
-        raise TypeError(f"{where} expects a GameLog or its JSON-lines text, not {type(log).__name__}")
+def logged_game(log, policies=None, where: str = "rerun", *, card=None, cards: bool = False) -> LoggedGame:
+    """Read and check a log's header: rules and options (and the card, see :func:`rerun`),
+    walls and dice, policies, and the built-in policies' key. ``log`` is what :func:`rerun`
+    accepts. Raises ValueError naming the field that is wrong.
+
+    A log of a game played with a card is refused (by ``where``'s name) unless the caller
+    plays cards (``cards=True``): the engine's card scratch must be allocated by whatever
+    plays the game (the batched environments behind ``decisions`` do not yet)."""
+    log = read_log(log, where)
     h = log.header
     missing = [k for k in ("version", "seed", "game_index", "rules", "options", "policies", "wall_ids")
                if k not in h]
@@ -492,7 +571,7 @@ def logged_game(log, policies=None, where: str = "rerun") -> LoggedGame:
     if gi is not None:
         gi = check_games(gi, "the header's 'game_index'")
     base = _rules.get(h["rules"])
-    opts = {k: v for k, v in h["options"].items() if k not in ("name", "tiles")}
+    opts = {k: v for k, v in h["options"].items() if k not in ("name", "tiles", "card")}
     if "special_forms" in opts:
         opts["special_forms"] = tuple(opts["special_forms"])
     if h["version"] == 1 and base.family == "chinese":      # version-1 logs: the refilled dead wall
@@ -500,6 +579,12 @@ def logged_game(log, policies=None, where: str = "rerun") -> LoggedGame:
     if base.name == "mcr" and "scoring" not in opts:       # a log from before fans: played without them
         opts = {**PRE_FAN_MCR_OPTIONS, **opts}
     r = base.replace(**opts)
+    if "card" in h["options"] and not cards:
+        name = h["options"]["card"].get("name") if isinstance(h["options"]["card"], dict) else None
+        raise ValueError(f"{where}: this log's game was played with the card {name!r}; {where} does not take logs "
+                         "of card games (mjfast.rerun does)")
+    if "card" in h["options"] or card is not None:
+        r = _logged_card(h, r, card, where)
     fam = family(r)
     if h["options"].get("tiles", r.n_tiles) != r.n_tiles:
         raise ValueError(f"the header's options say 'tiles': {h['options']['tiles']!r}, but its rules use {r.n_tiles}")
@@ -518,3 +603,46 @@ def logged_game(log, policies=None, where: str = "rerun") -> LoggedGame:
         key = root_key(seed)
         k0, k1 = key.k0, key.k1
     return LoggedGame(h, r, w, d, pols, k0, k1, seed, gi)
+
+
+def _logged_card(h: dict, r: _rules.RuleSet, card, where: str) -> _rules.RuleSet:
+    """The rules ``r`` with the logged game's card: ``card`` if given, else the header's own;
+    refused unless its name (and its content hash, or for a log without one its line ids) is
+    the logged card's."""
+    meta = h["options"].get("card")
+    if meta is None:
+        raise ValueError(f"{where}: card= was given, but this log's game was played without a card")
+    if not (isinstance(meta, dict) and isinstance(meta.get("name"), str) and isinstance(meta.get("lines"), list)):
+        raise ValueError("the header's options hold a malformed 'card' (it names the card: {'name': ..., "
+                         "'lines': [line ids]})")
+    logged_hash = h.get("card_sha256")
+    if logged_hash is not None and not isinstance(logged_hash, str):
+        raise ValueError(f"the header's 'card_sha256' must be a hex string, not {type(logged_hash).__name__}")
+    named = f"the card {meta['name']!r}" + (f" (sha256 {logged_hash})" if logged_hash else "")
+    if card is None:
+        if "card" not in h:
+            raise ValueError(f"this log's game was played with {named}, which the log does not hold (its header "
+                             f"has no 'card'); pass card= (the Card, its file or mapping) to {where} it")
+        if not isinstance(h["card"], dict):
+            raise ValueError(f"the header's 'card' must be an mjfast-card/1 mapping, not {type(h['card']).__name__}")
+        try:
+            played = r.replace(card=h["card"])
+        except ValueError as exc:
+            raise ValueError(f"the header's 'card' is not a valid card: {exc}") from None
+        what = "the header's 'card'"
+    else:
+        played = r.replace(card=card)
+        what = "card="
+    assert isinstance(played, _rules.AmericanRules)         # (only American rule sets take a card)
+    c = played.card
+    if c.name != meta["name"]:
+        raise ValueError(f"{what} is the card {c.name!r}, but this log's game was played with {named}")
+    if logged_hash is not None:
+        got = card_sha256(c)
+        if got != logged_hash:
+            raise ValueError(f"{what} is not the card this log's game was played with: both are named {c.name!r}, "
+                             f"but its content hash (sha256 {got}) is not the header's 'card_sha256' ({logged_hash})")
+    elif list(c.ids) != meta["lines"]:
+        raise ValueError(f"{what} is not the card this log's game was played with: both are named {c.name!r}, but "
+                         f"its line ids {list(c.ids)} are not the logged ones {meta['lines']}")
+    return played
