@@ -201,6 +201,8 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
     backend = _dask.check_backend(backend, client)
     key = root_key(seed)
     units = 4 * games if duplicate else games
+    if backend != "dask":      # before the bar starts: its rate and ETA must not count the one-time table build
+        _core.ensure_tables()
     bar = Progress(units, label=f"simulate {r.name}", unit="games", enabled=bool(progress))
     if backend == "dask":
         threads = 1 if threads is None else resolve_threads(threads)
@@ -210,7 +212,6 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
                                 lambda acc, done: acc.result(r, pols, duplicate, key.seed_value()),
                                 Accumulator(fam.COUNTERS), Accumulator.merge)
     threads = resolve_threads(threads)
-    _core.ensure_tables()
     acc = Accumulator(fam.COUNTERS)
     try:
         for lo, m in timed_chunks(0, units, chunk_size, 2 * threads):
