@@ -276,6 +276,17 @@ def test_american_tables_show_net_points(capsys):
         assert re.search(rf"\s{re.escape(mjfast._runtime.display.fmt(net[s]))}\s", row), row
     rows = mjfast.odds_table("win_rate", rules="american", games=80, seed=3, progress=False).rows
     assert [r["mean_points"] for r in rows] == pytest.approx(net)
+    assert res.to_dict()["seats"][0]["mean_points"]["mean"] == pytest.approx(net[0] + 650)   # the data: final scores
+
+
+def test_compare_table_shows_net_points(capsys):
+    assert cli.main(["compare", "greedy", "random", "--rules", "american", "-n", "20", "--seed", "1",
+                     "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    c = mjfast.compare("greedy", "random", 20, rules="american", seed=1, progress=False)
+    for label, res, pol in (("A greedy", c.a, "greedy"), ("B random", c.b, "random")):
+        row = next(line for line in out.splitlines() if line.startswith(label))
+        assert row.split()[-1] == f"{res.mean_points(policy=pol).mean - 650:+.2f}", row
 
 
 def test_second_charleston_share_is_a_percentage():

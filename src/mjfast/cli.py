@@ -798,8 +798,9 @@ def _cmd_compare(args) -> int:
     for name, m, fmt in rows:
         print(f"{name:<20}{format(m.mean, fmt):>12}   [{format(m.low, fmt)}, {format(m.high, fmt)}]")
     print(f"\n{'':<20}{'win rate':>10}{'deal-in rate':>14}{'mean points':>13}")
+    start = c.a._points_start()      # the table shows points won or lost per game (American players start at 650)
     for label, d in (("A " + c.policy_a, data["a"]), ("B " + c.policy_b, data["b"])):
-        print(f"{label:<20}{d['win_rate']:>10.4f}{d['deal_in_rate']:>14.4f}{d['mean_points']:>+13.2f}")
+        print(f"{label:<20}{d['win_rate']:>10.4f}{d['deal_in_rate']:>14.4f}{d['mean_points'] - start:>+13.2f}")
     print(f"\n{data['games']:,} games in {dt:.2f} s")
     return 0
 
@@ -1353,7 +1354,7 @@ def build_parser() -> argparse.ArgumentParser:
     cd.set_defaults(func=_cmd_card)
 
     ot = sub.add_parser("odds-table", help="standard odds tables: deal odds, win-by-turn curves, win rates per seat, "
-                                           "Chinese Official deals one tile from an 8-fan win",
+                                           "Chinese Official ready deals and fans, American card lines",
                         description="Standard odds tables (mjfast.odds_table). Each option applies to the kinds "
                                     "it names; -n counts what the kind counts: deals (deal, mcr-ready, "
                                     "american-lines), samples "

@@ -623,10 +623,8 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
     backend = _dask.check_backend(backend, client)
     spec = deal_spec(rules, flowers=flowers, jokers=jokers, forms=forms)
     key = root_key(seed)
-    if backend != "dask":      # before the bar starts: its rate and ETA must not count the one-time table build
-        _core.ensure_tables()
-    bar = Progress(n, label=f"deal-stats {spec.rules}", unit="deals", enabled=bool(progress))
     if backend == "dask":
+        bar = Progress(n, label=f"deal-stats {spec.rules}", unit="deals", enabled=bool(progress))
         threads = 1 if threads is None else resolve_threads(threads)
         pieces = (((spec, key.k0, key.k1, lo, min(chunk_size, n - lo), threads), min(chunk_size, n - lo))
                   for lo in range(0, n, chunk_size))
@@ -639,16 +637,20 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
     threads = resolve_threads(threads)
     hist = _stats_zero(spec)
     done = 0
+    local_bar: Progress | None = None
     try:
+        _core.ensure_tables()      # before the bar starts: its rate and ETA must not count the one-time build
+        local_bar = Progress(n, label=f"deal-stats {spec.rules}", unit="deals", enabled=bool(progress))
         for lo, m in timed_chunks(0, n, chunk_size, 1 << 16):
             hist += _deal_stats_chunk(spec, key.k0, key.k1, lo, m, threads)
             done += m
-            bar.update(done)
+            local_bar.update(done)
     except KeyboardInterrupt as exc:
-        bar.close()
+        if local_bar is not None:
+            local_bar.close()
         attach_partial(exc, DealStats._from_hist(spec, done, hist, key.seed_value()))
         raise
-    bar.close()
+    local_bar.close()
     return DealStats._from_hist(spec, n, hist, key.seed_value())
 
 
