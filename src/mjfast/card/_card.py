@@ -188,6 +188,7 @@ class Card:
                     xk[i, j], xs[i, j] = k, s
                     j += 1
         self._rows, self._xk, self._xs = rows, xk, xs
+        self._blocks = _kern.CardBlocks(rows, self._line_start)    # the rows in blocks of 16 (the batch kernel's)
         dtype = np.dtype([("line", np.int32), ("id", f"U{max(len(i) for i in self.ids)}"), ("pattern", np.int16),
                           ("text", "U64"), ("natural", np.uint8, 36), ("flexible", np.uint8, 36)])
         var = np.zeros(v, dtype=dtype)
@@ -377,7 +378,8 @@ class Card:
         arg = np.empty((n if want_arg else 0, len(self.lines)), dtype=np.int32)
         un = unseen if unseen is not None else np.zeros((0, _ROW), np.uint8)
         _kern.line_distance_batch(self._rows, self._line_start, self._flags, self._xk, self._xs, rows, exps,
-                                  n_exp, un, self.all_joker_sets, out, arg, resolve_threads(threads))
+                                  n_exp, un, self.all_joker_sets, out, arg, resolve_threads(threads),
+                                  self._blocks)
         return out, (arg if want_arg else None)
 
     def _check_sizes(self, rows: np.ndarray, n_exp_sizes: np.ndarray, single: bool) -> None:
