@@ -88,8 +88,10 @@ cdef class CardBlocks:
         self.poff = &o[0]
 
 
-cdef inline int structural_distance(const uint8_t* h, const int8_t* exps, int n_exp) noexcept nogil:
-    """The beginner hand with exposures: only distinct kongs (of kinds 0-34) fit it."""
+cdef inline int structural_distance(const uint8_t* h, const int8_t* exps, int n_exp, bint all_joker_sets) noexcept nogil:
+    """The beginner hand with exposures: only distinct kongs (of kinds 0-34) fit it; its
+    concealed kongs read jokers as the card does (all_joker_sets: a concealed set may be all
+    jokers, else each keeps a natural tile)."""
     cdef unsigned char excl[35]
     cdef int hist[9]
     cdef int e, k
@@ -103,7 +105,7 @@ cdef inline int structural_distance(const uint8_t* h, const int8_t* exps, int n_
             return DEAD
         excl[k] = 1
     am_hist(h, excl, hist)
-    return am_dist_hist(hist, h[35], n_exp)
+    return am_dist_hist(hist, h[35], n_exp, 0 if all_joker_sets else 1)
 
 
 cdef inline bint exposed_rows(const uint8_t* row, const int8_t* xk, const int8_t* xs, const int8_t* exps,
@@ -145,7 +147,7 @@ cdef void hand_lines(const uint8_t* rows, const int32_t* line_start, const uint8
         best = DEAD
         barg = -1
         if flags[l] & FLAG_STRUCTURAL:
-            best = structural_distance(h, exps, n_exp)
+            best = structural_distance(h, exps, n_exp, all_joker_sets)
         elif n_exp == 0 or not flags[l] & FLAG_CONCEALED:
             for v in range(line_start[l], line_start[l + 1]):
                 r = rows + <Py_ssize_t>v * VROW
@@ -167,14 +169,14 @@ cdef void hand_lines(const uint8_t* rows, const int32_t* line_start, const uint8
 
 cdef void hand_lines_blocks(const uint8_t* data, const uint16_t* kind16, const int32_t* off, int nblocks,
                            const int32_t* line_start, const uint8_t* flags, int n_lines, const uint8_t* h,
-                           uint8_t* dv, int8_t* out) noexcept nogil:
+                           bint all_joker_sets, uint8_t* dv, int8_t* out) noexcept nogil:
     """hand_lines for a hand without exposures, unseen tiles or best variations: every variation
     in blocks of 16 (CardBlocks), then each line's minimum."""
     cdef int l, d
     mj_card_blocks_dv(data, kind16, off, nblocks, h, dv)
     for l in range(n_lines):
         if flags[l] & FLAG_STRUCTURAL:
-            d = structural_distance(h, NULL, 0)
+            d = structural_distance(h, NULL, 0, all_joker_sets)
         else:
             d = mj_card_min(dv, line_start[l], line_start[l + 1])
             if d > DEAD:
@@ -219,7 +221,7 @@ def line_distance_batch(const uint8_t[:, ::1] rows, const int32_t[::1] line_star
             for i in range(n):
                 if fast and n_exp[i] == 0:
                     hand_lines_blocks(bdata, bkinds, boff, nblocks, &line_start[0], &flags[0], n_lines, &hands[i, 0],
-                                      &dv[0, 0], &out[i, 0])
+                                      all_joker_sets, &dv[0, 0], &out[i, 0])
                 else:
                     hand_lines(rp, &line_start[0], &flags[0], kp, sp, n_lines, &hands[i, 0], &exps[i, 0], n_exp[i],
                                &unseen[i, 0] if with_unseen else NULL, all_joker_sets, &out[i, 0],
@@ -228,7 +230,7 @@ def line_distance_batch(const uint8_t[:, ::1] rows, const int32_t[::1] line_star
             for i in prange(n, schedule="dynamic", chunksize=16, num_threads=threads):
                 if fast and n_exp[i] == 0:
                     hand_lines_blocks(bdata, bkinds, boff, nblocks, &line_start[0], &flags[0], n_lines, &hands[i, 0],
-                                      &dv[threadid(), 0], &out[i, 0])
+                                      all_joker_sets, &dv[threadid(), 0], &out[i, 0])
                 else:
                     hand_lines(rp, &line_start[0], &flags[0], kp, sp, n_lines, &hands[i, 0], &exps[i, 0], n_exp[i],
                                &unseen[i, 0] if with_unseen else NULL, all_joker_sets, &out[i, 0],

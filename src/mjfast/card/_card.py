@@ -134,8 +134,10 @@ class Card:
         be natural, and places a joker may fill).
     jokerless_multiplier : int
     all_joker_sets : bool
-        Whether a set of three or more may consist of jokers only (default False: each keeps one
-        natural tile, the reading mjfast uses for the beginner hand).
+        The joker reading (the file's ``all_joker_sets``). True (the default, the common NMJL
+        reading): a concealed set of three or more may be all jokers; False: each set of three
+        or more keeps one natural tile. Either way an exposure holds at least one natural tile
+        (the called one) and jokers never fill singles or pairs.
     """
 
     def __init__(self, data: dict, *, jokers: int = 8, _expand_structural: bool = False):

@@ -75,7 +75,7 @@ def check_card(data: dict) -> dict:
     mult = data.get("jokerless_multiplier", 2)
     if isinstance(mult, bool) or not isinstance(mult, int) or mult < 1:
         raise CardError(f"jokerless_multiplier must be a whole number of at least 1, not {mult!r}")
-    all_joker = _bool(data.get("all_joker_sets", False), "all_joker_sets")
+    all_joker = _bool(data.get("all_joker_sets", True), "all_joker_sets")
     lines = data.get("lines")
     if not isinstance(lines, list) or not lines:
         raise CardError("lines must be a non-empty list of lines")
