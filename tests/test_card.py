@@ -233,9 +233,10 @@ def test_charleston_examples():
 
 # ------------------------------------------------------------------------------------------ beginner hand
 
-@pytest.fixture(scope="module")
-def beginner_cards():
-    return Card(BEGINNER, _expand_structural=True), Card(BEGINNER)
+@pytest.fixture(scope="module", params=[True, False], ids=["all-joker-sets", "one-natural-per-set"])
+def beginner_cards(request):
+    data = {**BEGINNER, "all_joker_sets": request.param}
+    return Card(data, _expand_structural=True), Card(data)
 
 
 def _beginner_cases(rng, n):
@@ -295,7 +296,8 @@ def test_beginner_line_written_out_equals_the_beginner_distance(beginner_cards):
     n_checked = 0
     for (h, x), d in zip(cases, a.tolist()):
         if all(s == 4 for _, s, _ in x):
-            assert d == american_distance(np.array(h), [(k, j) for k, _, j in x]), (h, x)
+            assert d == american_distance(np.array(h), [(k, j) for k, _, j in x],
+                                          all_joker_sets=structural.all_joker_sets), (h, x)
             n_checked += 1
         else:
             assert d == DEAD
