@@ -94,7 +94,7 @@ def test_blocks_with_exposed_hands_in_the_batch(card):
     np.testing.assert_array_equal(fast[1::3], _run(card, rows)[1::3])
 
 
-def test_public_distance_uses_blocks_and_agrees():
+def test_public_distance_agrees_with_the_per_variation_path():
     card = load_card(DATA / "invented-large.json")
     rows = _rows(400, 13)
     h43 = np.zeros((len(rows), 43), np.uint8)
