@@ -269,17 +269,20 @@ def _card_rows(n: int, games: int) -> list[Row]:
     from mjfast.card import load_card
 
     path = os.path.join(ROOT, "tests", "data", "cards", "invented-large.json")
+    small = os.path.join(ROOT, "tests", "data", "cards", "invented-small.json")
 
-    def distance():
-        card = load_card(path)
-        d = mjfast.deal(n, rules="american", seed=1, threads=1)
-        rows = np.ascontiguousarray(np.concatenate([d.hands[:, 0], d.bonus[:, 0], d.jokers[:, 0, None]], axis=1))
-        card.distance(rows[:100], threads=1)
+    def distance(card_path=path):
+        def prepare():
+            card = load_card(card_path)
+            d = mjfast.deal(n, rules="american", seed=1, threads=1)
+            rows = np.ascontiguousarray(np.concatenate([d.hands[:, 0], d.bonus[:, 0], d.jokers[:, 0, None]], axis=1))
+            card.distance(rows[:100], threads=1)
 
-        def run():
-            card.distance(rows, threads=1)
-            return {"units": n}
-        return run
+            def run():
+                card.distance(rows, threads=1)
+                return {"units": n}
+            return run
+        return prepare
 
     def play():
         card = load_card(path)
@@ -290,7 +293,8 @@ def _card_rows(n: int, games: int) -> list[Row]:
             return {"units": res.turns, "games": res.games, "hands": res.hands}
         return run
 
-    return [Row("card distance (958 variations, dealt 14)", "hand", ("card",), distance),
+    return [Row("card distance (958 variations, dealt 14)", "hand", ("card",), distance(path)),
+            Row("card distance (129 variations, dealt 14)", "hand", ("card",), distance(small)),
             Row("simulate american card greedy (958 variations)", "turn", ("american_game",), play)]
 
 

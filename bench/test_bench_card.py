@@ -32,10 +32,22 @@ def card_hands(bench_sizes):
 def test_card_distance_large(benchmark, card_hands, threads):
     card = load_card(LARGE)
     benchmark.group = "card distance, 958 variations (14 tiles)"
+    _distance(benchmark, card, card_hands, threads)
+
+
+def test_card_distance_small(benchmark, card_hands):
+    """A small card (9 lines, 129 variations; issue 25: at most 10 µs per 1,000 variations)."""
+    card = load_card(LARGE.with_name("invented-small.json"))
+    benchmark.group = "card distance, 129 variations (14 tiles)"
+    _distance(benchmark, card, card_hands, 1)
+
+
+def _distance(benchmark, card, card_hands, threads):
     benchmark.extra_info.update(library="mjfast.card.distance", threads=threads, variations=len(card.variations))
     out = benchmark.pedantic(lambda: card.distance(card_hands, threads=threads), rounds=7, iterations=1,
                              warmup_rounds=1)
     benchmark.extra_info["us_per_hand"] = benchmark.stats.stats.median / len(card_hands) * 1e6
+    benchmark.extra_info["us_per_1000_variations"] = benchmark.extra_info["us_per_hand"] * 1000 / len(card.variations)
     assert out.shape == (len(card_hands), len(card.ids)) and out.min() >= 0
 
 

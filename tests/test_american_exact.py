@@ -15,7 +15,7 @@ from mjfast.exact import _american_counts, exact_deal_odds, exact_deal_odds_tabl
 from oracles import reference as ref
 
 
-def brute_force(tiles: int, kinds: int, flowers: int, jokers: int):
+def brute_force(tiles: int, kinds: int, flowers: int, jokers: int, all_joker_sets: bool = True):
     """Every physical hand of a small world: (distance histogram, hands with a standard kong, total)."""
     world = [k for k in range(kinds) for _ in range(4)] + [34 + f for f in range(flowers)] + [42] * jokers
     hist: dict = {}
@@ -24,7 +24,7 @@ def brute_force(tiles: int, kinds: int, flowers: int, jokers: int):
         counts = [0] * 43
         for t in hand:
             counts[world[t]] += 1
-        d = ref.american_distance(counts)
+        d = ref.american_distance(counts, all_joker_sets)
         hist[d] = hist.get(d, 0) + 1
         four += any(c == 4 for c in counts[:34])
         total += 1
@@ -37,9 +37,10 @@ def brute_force(tiles: int, kinds: int, flowers: int, jokers: int):
     (14, 2, 8, 3), (13, 2, 8, 3),   # more flowers than a set of four holds
     (13, 3, 1, 5),                  # joker-heavy
 ])
-def test_dp_equals_brute_force(tiles, kinds, flowers, jokers):
-    hist, four, total = _american_counts(tiles, kinds, flowers, jokers)
-    want = brute_force(tiles, kinds, flowers, jokers)
+@pytest.mark.parametrize("aj", [True, False], ids=["all-joker-sets", "one-natural-per-set"])
+def test_dp_equals_brute_force(tiles, kinds, flowers, jokers, aj):
+    hist, four, total = _american_counts(tiles, kinds, flowers, jokers, aj)
+    want = brute_force(tiles, kinds, flowers, jokers, aj)
     assert total == comb(4 * kinds + flowers + jokers, tiles) == want[2]
     assert (hist, four) == want[:2]
 
@@ -125,8 +126,9 @@ def _partitions(total: int, top: int = 4):
             yield (c,) + rest
 
 
+@pytest.mark.parametrize("aj", [True, False], ids=["all-joker-sets", "one-natural-per-set"])
 @pytest.mark.parametrize("tiles,jokers", [(14, 8), (13, 8), (14, 3)])
-def test_full_world_by_count_profiles(tiles, jokers):
+def test_full_world_by_count_profiles(tiles, jokers, aj):
     """The whole 152-tile world, counted a second way: every profile of standard counts (a
     partition), the flowers and jokers, weighted by the ways to place it on the 34 kinds, and
     the distance from the reference. Independent of the DP and of the kernel."""
@@ -147,9 +149,9 @@ def test_full_world_by_count_profiles(tiles, jokers):
                 h[: len(prof)] = prof
                 h[34:34 + f] = [1] * f
                 h[42] = j
-                d = ref.american_distance(h)
+                d = ref.american_distance(h, aj)
                 hist[d] = hist.get(d, 0) + ways * comb(8, f) * comb(jokers, j)
     total = comb(144 + jokers, tiles)
     assert sum(hist.values()) == total
-    r = exact_deal_odds("american", tiles, jokers=jokers)
+    r = exact_deal_odds(mjfast.rules.get("american", all_joker_sets=aj), tiles, jokers=jokers)
     assert r["shanten"] == {d - 1: Fraction(n, total) for d, n in hist.items() if n}

@@ -48,28 +48,31 @@ def random_american(n: int, size: int, seed: int, joker_heavy: bool = False) -> 
 # hand-crafted cases (expected values worked out by hand in the comments)
 
 CASES = [
-    # text, tiles missing
-    ("1111m2222p3333s44z", 0),                 # three sets of four + a pair
-    ("1m jjj 2p jjj 3s jjj 44z", 0),           # each set all jokers but one natural tile
-    ("f1f2f3f4 1111m 2222p 33s", 0),           # flowers as a set of four
-    ("f1f5 1111m 2222p 3333s", 0),             # flowers as the pair
-    ("f2f4f6 j 1111m 2222p 33s", 0),           # flower set of three + a joker
-    ("1111m2222p3333s4z j", 1),                # a joker never completes the pair
-    ("jjjj 1111m 2222p 44z", 1),               # no set of four jokers: one natural still missing
-    ("1111m2222p44z jjjj", 1),                 # same with the jokers written last
-    ("f1f2f3f4f5 1111m 2222p 3s", 1),          # a fifth flower is a surplus tile
-    ("f1f2f3f4f5f6f7f8 1111m 22p", 4),         # flowers 4 + 1111m + pair 22p; a fourth kind missing
-    ("jjjjjjjjjjjjjj", 5),                     # 14 jokers: 9 usable (3 per set), 5 naturals missing
-    ("1m2p3s4z f1f2f3f4 jjjjjj", 1),           # flower set, two sets 1+3j, pair 4z short of one
-    ("1111m 1111p 1111s 1z j", 1),             # pair 1z short one (the joker cannot help)
-    ("123456789m12345p", 10),                  # 14 singles: 4 useful naturals
-    ("11m22p33s44z55z66z7z", 6),               # 13 tiles: pair 2 + sets 2+2+2 = 8 of 14
-    ("1111m2222p3333s", None),                 # 12 tiles: refused (see test_case_list_is_checked)
+    # text, tiles missing under the default reading (a concealed set of four may be all jokers),
+    # tiles missing when each set keeps a natural tile (all_joker_sets=False)
+    ("1111m2222p3333s44z", 0, 0),              # three sets of four + a pair
+    ("1m jjj 2p jjj 3s jjj 44z", 0, 0),        # each set all jokers but one natural tile
+    ("f1f2f3f4 1111m 2222p 33s", 0, 0),        # flowers as a set of four
+    ("f1f5 1111m 2222p 3333s", 0, 0),          # flowers as the pair
+    ("f2f4f6 j 1111m 2222p 33s", 0, 0),        # flower set of three + a joker
+    ("1111m2222p3333s4z j", 1, 1),             # a joker never completes the pair
+    ("jjjj 1111m 2222p 44z", 0, 1),            # a set of four jokers; else one natural still missing
+    ("1111m2222p44z jjjj", 0, 1),              # same with the jokers written last
+    ("f1f2f3f4f5 1111m 2222p 3s", 1, 1),       # a fifth flower is a surplus tile
+    ("f1f2f3f4f5f6f7f8 1111m 22p", 4, 4),      # flowers 4 + 1111m + pair 22p; a fourth kind missing
+    ("jjjjjjjjjjjjjj", 2, 5),                  # 14 jokers: 12 fill the sets (else 9, 3 per set); the pair 2
+    ("1m2p3s4z f1f2f3f4 jjjjjj", 1, 1),        # flower set, two sets 1+3j, pair 4z short of one
+    ("1111m 1111p 1111s 1z j", 1, 1),          # pair 1z short one (the joker cannot help)
+    ("1111m 2222p jjjjj 4z", 1, 2),            # a set of four jokers and a spare; the pair short one
+    ("123456789m12345p", 10, 10),              # 14 singles: 4 useful naturals
+    ("11m22p33s44z55z66z7z", 6, 6),            # 13 tiles: pair 2 + sets 2+2+2 = 8 of 14
+    ("1111m2222p3333s", None, None),           # 12 tiles: refused (see test_case_list_is_checked)
 ]
+KEEP_ONE = mjfast.rules.get("american", all_joker_sets=False)
 
 
-@pytest.mark.parametrize("text,missing", [c for c in CASES if vec(c[0]).sum() in (13, 14)])
-def test_hand_crafted(text, missing):
+@pytest.mark.parametrize("text,missing,missing_one", [c for c in CASES if vec(c[0]).sum() in (13, 14)])
+def test_hand_crafted(text, missing, missing_one):
     h = vec(text)
     assert ref.american_distance(h) == missing
     assert ref.american_distance_literal(h) == missing
@@ -81,11 +84,34 @@ def test_hand_crafted(text, missing):
         assert mjfast.is_winning(mjfast.pack(h)[None, :], rules="american").tolist() == [missing == 0]
 
 
+@pytest.mark.parametrize("text,missing,missing_one", [c for c in CASES if vec(c[0]).sum() in (13, 14)])
+def test_hand_crafted_one_natural_per_set(text, missing, missing_one):
+    h = vec(text)
+    assert ref.american_distance(h, all_joker_sets=False) == missing_one
+    assert ref.american_distance_literal(h, all_joker_sets=False) == missing_one
+    assert mjfast.shanten(text, rules=KEEP_ONE) == missing_one - 1
+    assert mjfast.shanten(mjfast.pack(h), rules=KEEP_ONE) == missing_one - 1
+    if h.sum() == 14:
+        assert mjfast.is_winning(text, rules=KEEP_ONE) == (missing_one == 0)
+        assert mjfast.is_winning(mjfast.pack(h)[None, :], rules=KEEP_ONE).tolist() == [missing_one == 0]
+
+
 def test_case_list_is_checked():
     # every case above has 13 or 14 tiles except the last (12 tiles), which the API refuses
-    assert [vec(t).sum() for t, _ in CASES].count(12) == 1
+    assert [vec(t).sum() for t, _, _ in CASES].count(12) == 1
     with pytest.raises(ValueError, match="has 12 tiles; American hands here hold 13 or 14"):
         mjfast.shanten("1111m2222p3333s", rules="american")
+
+
+def test_waits_joker_reading():
+    # a set of four jokers completes the hand under the default reading only
+    assert mjfast.waits("1111m 2222p jjjj 4z", rules="american") == ["4z"]
+    assert mjfast.waits("1111m 2222p jjjj 4z", rules=KEEP_ONE) == []
+    # three jokers: any natural tile not of the other kinds makes a set with them; a fourth joker
+    # only under the default reading
+    default, one = mjfast.waits("1111m 2222p jjj 44z", rules="american"), mjfast.waits("1111m 2222p jjj 44z",
+                                                                                       rules=KEEP_ONE)
+    assert default == one + ["j"] and "5m" in one and "1m" not in one and len(one) == 31 + 8   # f1-f8 each
 
 
 def test_waits():
@@ -105,25 +131,27 @@ def test_waits():
         mjfast.waits("1m2p3s4z jjjjjjjjj", rules="american")
 
 
+@pytest.mark.parametrize("aj", [True, False], ids=["all-joker-sets", "one-natural-per-set"])
 @pytest.mark.parametrize("seed", range(4))
-def test_waits_and_effective_tiles_equal_reference(seed):
+def test_waits_and_effective_tiles_equal_reference(seed, aj):
+    rs = "american" if aj else KEEP_ONE
     hands13 = np.concatenate([random_american(15, 13, seed, joker_heavy=True), random_american(10, 13, seed + 50)])
     for h in hands13:
         if h[42] > 8:
             continue
-        want = [tile_name(k) for k in ref.american_waits(h)]
-        assert mjfast.waits(h, rules="american") == want
-        imp = mjfast.effective_tiles(h, rules="american")
-        ref_imp = ref.american_effective_tiles(h)
-        assert imp.shanten == ref.american_shanten(h)
+        want = [tile_name(k) for k in ref.american_waits(h, all_joker_sets=aj)]
+        assert mjfast.waits(h, rules=rs) == want
+        imp = mjfast.effective_tiles(h, rules=rs)
+        ref_imp = ref.american_effective_tiles(h, all_joker_sets=aj)
+        assert imp.shanten == ref.american_shanten(h, aj)
         assert imp.tiles == {tile_name(k): v for k, v in ref_imp.items()}
         assert imp.count == sum(ref_imp.values())
     h14 = random_american(3, 14, seed, joker_heavy=True)
     for h in h14:
         if h[42] > 8:
             continue
-        imps = mjfast.effective_tiles(h, rules="american")
-        ref_imps = ref.american_effective_tiles(h)
+        imps = mjfast.effective_tiles(h, rules=rs)
+        ref_imps = ref.american_effective_tiles(h, all_joker_sets=aj)
         assert {i.discard for i in imps} == {tile_name(k) for k in ref_imps}
         for i in imps:
             r = ref_imps[tile_index(i.discard)]
@@ -145,28 +173,41 @@ def test_effective_tiles_visible():
 # ---------------------------------------------------------------------------
 # kernels against the reference
 
+READINGS = pytest.mark.parametrize("aj", [True, False], ids=["all-joker-sets", "one-natural-per-set"])
+
+
+def _rules(aj: bool):
+    return "american" if aj else KEEP_ONE
+
+
+@READINGS
 @pytest.mark.parametrize("size", [13, 14])
 @pytest.mark.parametrize("heavy", [False, True])
-def test_random_hands_equal_reference(size, heavy):
+def test_random_hands_equal_reference(size, heavy, aj):
     hands = random_american(3000, size, seed=size + 100 * heavy, joker_heavy=heavy)
-    want = np.array([ref.american_distance(h) - 1 for h in hands], dtype=np.int8)
-    assert (mjfast.shanten(hands, rules="american") == want).all()
-    assert (mjfast.shanten(mjfast.pack(hands), rules="american") == want).all()
-    assert (mjfast.shanten(hands.astype(np.int64), rules="american", threads=1) == want).all()
+    want = np.array([ref.american_distance(h, aj) - 1 for h in hands], dtype=np.int8)
+    r = _rules(aj)
+    assert (mjfast.shanten(hands, rules=r) == want).all()
+    assert (mjfast.shanten(mjfast.pack(hands), rules=r) == want).all()
+    assert (mjfast.shanten(hands.astype(np.int64), rules=r, threads=1) == want).all()
     if size == 14:
-        assert (mjfast.is_winning(hands, rules="american") == (want == -1)).all()
-        assert (mjfast.is_winning(mjfast.pack(hands), rules="american") == (want == -1)).all()
+        assert (mjfast.is_winning(hands, rules=r) == (want == -1)).all()
+        assert (mjfast.is_winning(mjfast.pack(hands), rules=r) == (want == -1)).all()
     if heavy:
         assert (want == (-1 if size == 14 else 0)).any() and (want >= 3).any()
+        other = np.array([ref.american_distance(h, not aj) - 1 for h in hands], dtype=np.int8)
+        assert (want != other).any()                       # the joker-heavy hands tell the readings apart
 
 
-def test_dealt_hands_equal_reference():
+@READINGS
+def test_dealt_hands_equal_reference(aj):
     d = mjfast.deal(2000, rules="american", seed=11)
     for seat, size in ((0, 14), (1, 13)):
         rows = np.concatenate([d.hands[:, seat], d.bonus[:, seat], d.jokers[:, seat, None]], axis=1)
         assert (rows.sum(axis=1) == size).all()
-        want = np.array([ref.american_distance(h) - 1 for h in rows], dtype=np.int8)
-        assert (mjfast.shanten(rows, rules="american") == want).all()
+        want = np.array([ref.american_distance(h, aj) - 1 for h in rows], dtype=np.int8)
+        assert (mjfast.shanten(rows, rules=_rules(aj)) == want).all()
+        assert (mjfast.shanten(d, rules=_rules(aj))[:, seat] == want).all()
 
 
 def test_big_batch_threads_agree():
@@ -178,11 +219,12 @@ def test_big_batch_threads_agree():
     assert (mjfast.is_winning(packed, rules="american", threads=2) == (one == -1)).all()
 
 
-def test_profile_reference_equals_literal_definition():
+@READINGS
+def test_profile_reference_equals_literal_definition(aj):
     """The cached reference (sorted profile + 4 unheld kinds) equals the full 35-kind search."""
     hands = np.concatenate([random_american(6, 14, seed=7, joker_heavy=True), random_american(4, 13, seed=8)])
     for h in hands:
-        assert ref.american_distance(h) == ref.american_distance_literal(h)
+        assert ref.american_distance(h, aj) == ref.american_distance_literal(h, aj)
 
 
 def _profiles(total: int, max_parts: int = 34):
@@ -199,12 +241,15 @@ def _profiles(total: int, max_parts: int = 34):
     yield from rec(total, 4, max_parts)
 
 
-def test_exhaustive_profiles():
-    """Every hand shape: standard counts profile x flowers 0-8 x jokers, 13 and 14 tiles.
+@READINGS
+def test_exhaustive_profiles(aj):
+    """Every hand shape: standard counts profile x flowers 0-8 x jokers, 13 and 14 tiles, under
+    each joker reading.
 
     The distance depends only on the multiset of kind counts and the joker count (the 35 kinds
     are symmetric), so this covers every American hand up to relabelling the kinds.
     """
+    r = _rules(aj)
     rows = []
     for size in (13, 14):
         for f in range(9):
@@ -216,16 +261,18 @@ def test_exhaustive_profiles():
                     h[42] = j
                     rows.append(h)
     rows = np.array(rows)
-    want = np.array([ref.american_distance(h) - 1 for h in rows], dtype=np.int8)
+    want = np.array([ref.american_distance(h, aj) - 1 for h in rows], dtype=np.int8)
     assert len(rows) > 1500
-    assert (mjfast.shanten(rows, rules="american") == want).all()
-    assert (mjfast.shanten(mjfast.pack(rows), rules="american") == want).all()
+    assert (mjfast.shanten(rows, rules=r) == want).all()
+    assert (mjfast.shanten(mjfast.pack(rows), rules=r) == want).all()
     # and the same profiles spread over other kinds (honors, last kinds of each word)
     perm = np.random.default_rng(1).permutation(34)
     moved = rows.copy()
     moved[:, perm] = rows[:, :34]
-    assert (mjfast.shanten(moved, rules="american") == want).all()
-    assert (mjfast.shanten(mjfast.pack(moved), rules="american") == want).all()
+    assert (mjfast.shanten(moved, rules=r) == want).all()
+    assert (mjfast.shanten(mjfast.pack(moved), rules=r) == want).all()
+    win = rows.sum(axis=1) == 14
+    assert (mjfast.is_winning(rows[win], rules=r) == (want[win] == -1)).all()
 
 
 @st.composite
@@ -247,14 +294,15 @@ def american_hands(draw):
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
-@given(american_hands())
-def test_hypothesis_equals_reference(h):
-    want = ref.american_distance(h) - 1
-    assert mjfast.shanten(h, rules="american") == want
-    assert mjfast.shanten(mjfast.pack(h), rules="american") == want
-    assert mjfast.shanten(mjfast.format_hand(h), rules="american") == want
+@given(american_hands(), st.booleans())
+def test_hypothesis_equals_reference(h, aj):
+    want = ref.american_distance(h, aj) - 1
+    r = _rules(aj)
+    assert mjfast.shanten(h, rules=r) == want
+    assert mjfast.shanten(mjfast.pack(h), rules=r) == want
+    assert mjfast.shanten(mjfast.format_hand(h), rules=r) == want
     if h.sum() == 14:
-        assert mjfast.is_winning(h, rules="american") == (want == -1)
+        assert mjfast.is_winning(h, rules=r) == (want == -1)
 
 
 # ---------------------------------------------------------------------------

@@ -161,15 +161,31 @@ def _random_state(rng):
     return h, exposed
 
 
+READINGS = pytest.mark.parametrize("aj", [True, False], ids=["all-joker-sets", "one-natural-per-set"])
+
+
+def test_distance_reference_readings():
+    h = np.zeros(36, int); h[0] = 4; h[1] = 4; h[3] = 2; h[35] = 4      # noqa: E702  a set of four jokers
+    assert _amreference.distance(h) == 0 and _amreference.is_complete(h)
+    assert _amreference.distance(h, all_joker_sets=False) == 1 and not _amreference.is_complete(h, (), False)
+    assert american_distance(h) == 0 and american_distance(h, all_joker_sets=False) == 1
+    h = np.zeros(36, int); h[5] = 2; h[35] = 4                           # noqa: E702  two exposed sets
+    assert _amreference.distance(h, (0, 1)) == 0 == american_distance(h, [(0, 1), (1, 0)])
+    assert _amreference.distance(h, (0, 1), False) == 1 == american_distance(h, [(0, 1), (1, 0)], all_joker_sets=False)
+
+
+@READINGS
 @pytest.mark.parametrize("n", [300, pytest.param(5_000, marks=pytest.mark.slow)])
-def test_distance_kernel_matches_reference(n):
+def test_distance_kernel_matches_reference(n, aj):
     rng = np.random.default_rng(5)
     for _ in range(n):
         h, exposed = _random_state(rng)
-        assert american_distance(h, [(k, 0) for k in exposed]) == _amreference.distance(h, exposed), (h, exposed)
+        assert (american_distance(h, [(k, 0) for k in exposed], all_joker_sets=aj)
+                == _amreference.distance(h, exposed, aj)), (h, exposed)
 
 
-def test_distance_kernel_matches_reference_on_dense_hands():
+@READINGS
+def test_distance_kernel_matches_reference_on_dense_hands(aj):
     """Hands concentrated on few kinds and many jokers (where the set/pair choice matters)."""
     rng = np.random.default_rng(6)
     for _ in range(1500):
@@ -180,7 +196,8 @@ def test_distance_kernel_matches_reference_on_dense_hands():
         h[35] = rng.integers(0, 9)
         n_exp = int(rng.integers(0, 4))
         exposed = [int(k) for k in rng.choice([k for k in range(35) if k not in ks], n_exp, replace=False)]
-        assert american_distance(h, [(k, 0) for k in exposed]) == _amreference.distance(h, exposed)
+        assert (american_distance(h, [(k, 0) for k in exposed], all_joker_sets=aj)
+                == _amreference.distance(h, exposed, aj))
 
 
 def _partitions(n, largest):
@@ -193,7 +210,8 @@ def _partitions(n, largest):
 
 
 @pytest.mark.slow
-def test_distance_kernel_exhaustive_over_count_profiles():
+@READINGS
+def test_distance_kernel_exhaustive_over_count_profiles(aj):
     """The distance depends only on the multiset of counts, the flowers, the jokers and the
     number of exposed sets: every profile of a 13- or 14-tile hand (13 - 4e / 14 - 4e
     concealed tiles), against the reference."""
@@ -210,14 +228,16 @@ def test_distance_kernel_exhaustive_over_count_profiles():
                         for k, c in enumerate(parts):
                             h[k] = c
                         h[34], h[35] = flowers, jokers
-                        assert american_distance(h, [(k, 0) for k in exposed]) == _amreference.distance(h, exposed)
+                        assert (american_distance(h, [(k, 0) for k in exposed], all_joker_sets=aj)
+                                == _amreference.distance(h, exposed, aj))
                         checked += 1
     assert checked > 1000
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(0, 34), max_size=14), st.integers(0, 8), st.sets(st.integers(0, 34), max_size=3))
-def test_distance_kernel_property(tiles_, jokers, exposed):
+@given(st.lists(st.integers(0, 34), max_size=14), st.integers(0, 8), st.sets(st.integers(0, 34), max_size=3),
+       st.booleans())
+def test_distance_kernel_property(tiles_, jokers, exposed, aj):
     """Random concealed tiles (up to the copies of each kind), jokers and exposed kinds."""
     h = np.zeros(36, np.uint8)
     for k in tiles_:
@@ -225,7 +245,7 @@ def test_distance_kernel_property(tiles_, jokers, exposed):
             h[k] += 1
     h[35] = jokers
     exposed = sorted(exposed)
-    assert american_distance(h, [(k, 0) for k in exposed]) == _amreference.distance(h, exposed)
+    assert american_distance(h, [(k, 0) for k in exposed], all_joker_sets=aj) == _amreference.distance(h, exposed, aj)
 
 
 def test_distance_validation():
@@ -239,15 +259,16 @@ def test_distance_validation():
         american_distance(np.zeros(36, int), [(1, 0), (1, 0)])
 
 
-def test_exposure_free_distance_is_the_shared_kernel():
+@READINGS
+def test_exposure_free_distance_is_the_shared_kernel(aj):
     rng = np.random.default_rng(7)
     hands = np.zeros((500, 36), np.uint8)
     for i in range(500):
         hands[i], _ = _random_state(np.random.default_rng(rng.integers(1 << 30)))
     a = np.zeros(500, np.int32)
     b = np.zeros(500, np.int32)
-    _american_batch.distance_batch(hands, np.zeros((500, 35), np.uint8), np.zeros(500, np.int32), a)
-    _american_batch.concealed_distance_batch(hands, b)
+    _american_batch.distance_batch(hands, np.zeros((500, 35), np.uint8), np.zeros(500, np.int32), a, aj)
+    _american_batch.concealed_distance_batch(hands, b, aj)
     assert np.array_equal(a, b)
 
 
@@ -606,23 +627,27 @@ def test_illegal_discard_raises():
 # ---------------------------------------------------------------------------------------------
 # invariants
 
-def _complete(hand, exposed) -> bool:
+def _complete(hand, exposed, all_joker_sets=True) -> bool:
     """A complete beginner hand, directly: the held natural kinds are one per remaining set plus
-    the pair, none exposed already, at most four of each, one of them exactly two (the pair,
-    never a joker); the fixed tile count makes the jokers fill the sets exactly. Checked against
-    the reference below; fast enough to run after every discard of a game log."""
+    the pair (all_joker_sets: at most that many, a concealed set may be all jokers), none exposed
+    already, at most four of each, one of them exactly two (the pair, never a joker); the fixed
+    tile count makes the jokers fill the sets exactly. Checked against the reference below; fast
+    enough to run after every discard of a game log."""
     need = 3 - len(exposed)
     if int(hand.sum()) != 14 - 4 * len(exposed):
         return False
     kinds = np.flatnonzero(hand[:35])
-    if len(kinds) != need + 1 or any(int(k) in exposed for k in kinds) or hand[kinds].max() > 4:
+    if (len(kinds) > need + 1 if all_joker_sets else len(kinds) != need + 1) or not len(kinds):
+        return False
+    if any(int(k) in exposed for k in kinds) or hand[kinds].max() > 4:
         return False
     return bool((hand[kinds] == 2).any())
 
 
-def test_direct_completeness_matches_the_reference():
+@pytest.mark.parametrize("all_joker_sets", [True, False])
+def test_direct_completeness_matches_the_reference(all_joker_sets):
     rng = np.random.default_rng(3)
-    seen = 0
+    seen = differ = 0
     for _ in range(3000):
         exposed = [int(k) for k in rng.choice(35, size=rng.integers(0, 4), replace=False)]
         kinds = rng.choice(35, size=4, replace=False)
@@ -634,20 +659,23 @@ def test_direct_completeness_matches_the_reference():
             hand[rng.choice(np.flatnonzero(hand))] -= 1
         while hand.sum() < 14 - 4 * len(exposed):
             hand[rng.choice(kinds)] += 1
-        want = _amreference.is_complete(hand, exposed)
-        assert _complete(hand, exposed) == want, (hand, exposed)
+        want = _amreference.is_complete(hand, exposed, all_joker_sets)
+        assert _complete(hand, exposed, all_joker_sets) == want, (hand, exposed)
         seen += want
-    assert seen > 50
+        differ += _amreference.is_complete(hand, exposed, not all_joker_sets) != want
+    assert seen > 50 and differ > 10
 
 
-def _check_log(log, jokers=8, builtin=False):
+def _check_log(log, jokers=8, builtin=False, all_joker_sets=True, wins=None):
     """Replay a log with plain counters: every count stays >= 0, every hand holds 13 tiles
     (exposed sets counted as 4) after each discard and 14 at Mahjong, the winning hand is
     complete by the reference, every tile is accounted for at the end of each hand (hands +
     exposed sets + discards on the table + the wall left = the whole set, kind by kind), and
     the scores move by zero sum. With ``builtin`` (built-in policies only, which never pass a
     win): nobody discards from a complete hand (after a draw, a call or joker exchanges), and a
-    discard that a live player can go Mahjong on is won by the first such player in turn order."""
+    discard that a live player can go Mahjong on is won by the first such player in turn order.
+    Completeness is read with the game's joker reading ``all_joker_sets``; ``wins`` (a list)
+    collects each winning (concealed hand, exposed kinds)."""
     full = np.array([4] * 34 + [8, jokers])
     checked = 0
     for h, wall in enumerate(log.header["wall_ids"]):
@@ -679,7 +707,7 @@ def _check_log(log, jokers=8, builtin=False):
                 hand[s][am_tile_index(e["tile"])] += 1
             elif t == "discard":
                 if builtin:                   # a complete hand is always declared
-                    assert not _complete(hand[s], exposed[s]), (h, e)
+                    assert not _complete(hand[s], exposed[s], all_joker_sets), (h, e)
                     checked += 1
                 last = am_tile_index(e["tile"])
                 hand[s][last] -= 1
@@ -691,7 +719,7 @@ def _check_log(log, jokers=8, builtin=False):
                         if dead[o]:
                             continue
                         hand[o][last] += 1
-                        won = _complete(hand[o], exposed[o])
+                        won = _complete(hand[o], exposed[o], all_joker_sets)
                         hand[o][last] -= 1
                         if won:
                             must_win = o
@@ -716,7 +744,9 @@ def _check_log(log, jokers=8, builtin=False):
                     hand[s][last] += 1
                     table[last] -= 1
                 assert hand[s].sum() + 4 * len(exposed[s]) == 14
-                assert _amreference.is_complete(hand[s], exposed[s])
+                assert _amreference.is_complete(hand[s], exposed[s], all_joker_sets)
+                if wins is not None:
+                    wins.append((hand[s].copy(), list(exposed[s])))
             assert min(x.min() for x in hand) >= 0 and table.min() >= 0 and exp_tiles.min() >= 0
         rest = np.zeros(36, int)
         for i in wall[taken:]:
@@ -736,6 +766,25 @@ def test_logs_are_consistent_greedy_and_random():
         log = mjfast.replay(g, 0, rules="american")
         blind += len(events(log, "blind_pass"))
     assert blind > 0
+
+
+def test_logs_under_each_joker_reading():
+    """Under the default reading players go Mahjong with a concealed set of four jokers (hands
+    the other reading does not count complete: found in these games, 1 win in ~1,000 with 10
+    jokers); with all_joker_sets=False never. Every log is checked by the reference under its own
+    reading (every win complete, every complete hand declared, every Mahjong on a discard taken)."""
+    games = [(7, 180), (8, 127), (8, 188)] + [(5, g) for g in range(12)]
+    need_all_joker = {}
+    for aj in (True, False):
+        rules = mjfast.rules.get("american", jokers=10, all_joker_sets=aj)
+        wins: list = []
+        for seed, g in games:
+            _check_log(mjfast.replay(seed, g, rules=rules), jokers=10, builtin=True, all_joker_sets=aj, wins=wins)
+        need_all_joker[aj] = [(hd.tolist(), ex) for hd, ex in wins if not _amreference.is_complete(hd, ex, False)]
+        assert len(wins) > 40
+    assert len(need_all_joker[True]) >= 3 and need_all_joker[False] == []
+    hand, exposed = need_all_joker[True][0]
+    assert hand[35] >= 4 and len([k for k in range(35) if hand[k]]) + len(exposed) < 4     # a set of jokers only
 
 
 def test_complete_hands_are_always_declared():
@@ -820,12 +869,14 @@ def test_jokers_option_changes_the_game():
 
 class PyGreedy(AmericanPolicy):
     name = "py-greedy"
+    all_joker_sets = True               # the game's joker reading, read from each view (exposed())
 
-    @staticmethod
-    def dist(hand, exposed) -> int:
-        return american_distance(np.asarray(hand, dtype=np.int64), [(k, 0) for k in exposed])
+    def dist(self, hand, exposed) -> int:
+        return american_distance(np.asarray(hand, dtype=np.int64), [(k, 0) for k in exposed],
+                                 all_joker_sets=self.all_joker_sets)
 
     def exposed(self, view):
+        self.all_joker_sets = view.all_joker_sets         # every hook asks for exposures before a distance
         return [am_tile_index(t) for t, _ in view.exposures[view.seat]]
 
     def pick(self, view, h, exposed, allow_joker):
@@ -921,6 +972,15 @@ def test_python_greedy_reproduces_builtin(game):
     slow = mjfast.replay(21, game, rules="american", policies=[PyGreedy() for _ in range(4)])
     assert slow.events == fast.events
     assert any(e["type"] == "call" for e in fast.events) and any(e["type"] == "joker_exchange" for e in fast.events)
+
+
+@pytest.mark.parametrize("aj", [True, False], ids=["all-joker-sets", "one-natural-per-set"])
+@pytest.mark.parametrize("seed,game", [(7, 180), (8, 127)])     # a win with a set of four jokers (default)
+def test_python_greedy_reproduces_builtin_each_reading(seed, game, aj):
+    rules = mjfast.rules.get("american", jokers=10, all_joker_sets=aj)
+    fast = mjfast.replay(seed, game, rules=rules, policies="greedy")
+    slow = mjfast.replay(seed, game, rules=rules, policies=[PyGreedy() for _ in range(4)])
+    assert slow.events == fast.events
 
 
 def test_python_greedy_with_python_none_hooks_is_builtin():

@@ -244,9 +244,10 @@ def test_charleston_examples():
 
 # ------------------------------------------------------------------------------------------ beginner hand
 
-@pytest.fixture(scope="module")
-def beginner_cards():
-    return Card(BEGINNER, _expand_structural=True), Card(BEGINNER)
+@pytest.fixture(scope="module", params=[True, False], ids=["all-joker-sets", "one-natural-per-set"])
+def beginner_cards(request):
+    data = {**BEGINNER, "all_joker_sets": request.param}
+    return Card(data, _expand_structural=True), Card(data)
 
 
 def _beginner_cases(rng, n):
@@ -306,7 +307,8 @@ def test_beginner_line_written_out_equals_the_beginner_distance(beginner_cards):
     n_checked = 0
     for (h, x), d in zip(cases, a.tolist()):
         if all(s == 4 for _, s, _ in x):
-            assert d == american_distance(np.array(h), [(k, j) for k, _, j in x]), (h, x)
+            assert d == american_distance(np.array(h), [(k, j) for k, _, j in x],
+                                          all_joker_sets=structural.all_joker_sets), (h, x)
             n_checked += 1
         else:
             assert d == DEAD
@@ -334,7 +336,9 @@ BAD = [
     (one("1111a 4444b 7777c NNN"), ["'x1'", "15 tiles, not 14"]),
     (one(["1111a 4444b 7777c NN", "1111a 4444b 7777c N"]), ["'x1'", "pattern 2", "13 tiles"]),
     (one("1111a 4444b 7777c NN|EEE"), ["'x1'", "15 tiles"]),
-    (one("11a 11a 111a 2222b 333c"), ["'x1'", "column 1", "5 natural 1m", "only 4"]),
+    ({**one("11a 11a 111a 2222b 333c"), "all_joker_sets": False}, ["'x1'", "column 1", "5 natural 1m", "only 4",
+                                                                    "keeps one natural tile"]),
+    (one("11a 11a 1a 2222b 33333c"), ["'x1'", "column 1", "5 natural 1m", "only 4"]),
     (one("1a 1a 1a 1a 1a 2222b 333c NN"), ["'x1'", "5 natural 1m"]),
     (one("FF FF FF FF FF 11a 22b"), ["'x1'", "10 natural f", "only 8"]),
     (one("1111111a 2222b 333c"), ["'x1'", "column 1", "longer than a sextet"]),

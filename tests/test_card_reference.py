@@ -21,11 +21,13 @@ from oracles import card_ref as ref
 JOKER, FLOWER = ref.JOKER, ref.FLOWER
 WALL0 = tuple(ref.COPIES) + (8,)            # the American set in the 36-kind model (8 jokers)
 
+# both joker readings: the default (a concealed set of 3+ may be all jokers) and all_joker_sets=False
+# (each set of 3+ keeps a natural tile), each against the reference built with the same reading
 CARD = toy_card()
-REF = ref.RefCard(ref.TOY_LINES)
-AJ_CARD = load_card({"format": "mjfast-card/1", "name": "toy, all-joker sets", "all_joker_sets": True,
-                     "lines": [dict(line) for line in ref.TOY_LINES]})
-AJ_REF = ref.RefCard(ref.TOY_LINES, all_joker_sets=True)
+REF = ref.RefCard(ref.TOY_LINES, all_joker_sets=True)
+ONE_CARD = load_card({"format": "mjfast-card/1", "name": "toy, a natural tile per set", "all_joker_sets": False,
+                      "lines": [dict(line) for line in ref.TOY_LINES]})
+ONE_REF = ref.RefCard(ref.TOY_LINES, all_joker_sets=False)
 HYP = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
@@ -217,7 +219,12 @@ def test_reference_card_is_the_toy_card():
         assert line.vars == r["vars"]
 
 
-@pytest.mark.parametrize("card,rc", [(CARD, REF), (AJ_CARD, AJ_REF)], ids=["toy", "all-joker-sets"])
+def test_readings():
+    assert CARD.all_joker_sets and REF.all_joker_sets            # the default reading
+    assert not ONE_CARD.all_joker_sets and not ONE_REF.all_joker_sets
+
+
+@pytest.mark.parametrize("card,rc", [(CARD, REF), (ONE_CARD, ONE_REF)], ids=["toy", "one-natural-per-set"])
 def test_expansion_equals_reference(card, rc):
     var = card.variations
     assert len(var) == 195
@@ -261,11 +268,26 @@ def test_random_hands_with_visible_tiles(seed):
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_random_hands_all_joker_sets(seed):
+@pytest.mark.parametrize("card,rc", [(CARD, REF), (ONE_CARD, ONE_REF)], ids=["all-joker-sets", "one-natural-per-set"])
+def test_random_hands_each_reading(seed, card, rc):
     rng = np.random.default_rng(2000 + seed)
-    cases = [near_case(rng, AJ_REF, int(rng.choice([13, 14])), visible=bool(i % 2))
+    cases = [near_case(rng, rc, int(rng.choice([13, 14])), visible=bool(i % 2))
              for i in range(50)]
-    check_cases(AJ_CARD, AJ_REF, cases)
+    check_cases(card, rc, cases)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_readings_differ_exactly_on_all_joker_sets(seed):
+    """Hands whose sets are all jokers: the default reading counts them, the other does not;
+    and no distance is larger under the default (it only adds places a joker may take)."""
+    rng = np.random.default_rng(2100 + seed)
+    cases = [near_case(rng, REF, int(rng.choice([13, 14])), visible=bool(i % 2)) for i in range(80)]
+    a, b = _batch(CARD, cases), _batch(ONE_CARD, cases)
+    assert (a <= b).all()
+    assert (a < b).any()
+    check_cases(ONE_CARD, ONE_REF, cases)
+    assert CARD.distance("1111m 4444p jjjj 44z")[0] == 0           # toy-1 with a kong of four jokers
+    assert ONE_CARD.distance("1111m 4444p jjjj 44z")[0] == 1
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -426,9 +448,9 @@ def hypothesis_cases(draw, rc=REF):
     v = line["variations"][draw(st.integers(0, len(line["variations"]) - 1))]
     groups = []
     for k, s in v:
-        j = draw(st.integers(0, s - 1)) if s >= 3 and draw(st.booleans()) else 0
+        j = draw(st.integers(0, s if rc.all_joker_sets else s - 1)) if s >= 3 and draw(st.booleans()) else 0
         groups.append((k, s, [k] * (s - j) + [JOKER] * j))
-    big = [i for i, (k, s, _) in enumerate(groups) if s >= 3]
+    big = [i for i, (k, s, tiles) in enumerate(groups) if s >= 3 and k in tiles]     # an exposure holds a natural
     exposed = draw(st.lists(st.sampled_from(big), max_size=2, unique=True)) if big else []
     exps = [(groups[i][0], groups[i][1], groups[i][2].count(JOKER)) for i in exposed]
     tiles = [t for i, g in enumerate(groups) if i not in exposed for t in g[2]]
@@ -473,9 +495,21 @@ def test_hypothesis_uniform_hands(jokers, kinds, thirteen):
 
 
 @HYP
-@given(hypothesis_cases(rc=AJ_REF))
-def test_hypothesis_all_joker_sets(case):
-    assert kernel_distances(AJ_CARD, case) == ref_distances(AJ_REF, case), explain(case)
+@given(hypothesis_cases(rc=ONE_REF))
+def test_hypothesis_one_natural_per_set(case):
+    assert kernel_distances(ONE_CARD, case) == ref_distances(ONE_REF, case), explain(case)
+
+
+@HYP
+@given(st.integers(0, 8), st.lists(st.integers(0, 34), min_size=14, max_size=14), st.booleans())
+def test_hypothesis_uniform_hands_one_natural_per_set(jokers, kinds, thirteen):
+    hand = [0] * 36
+    for k in kinds[:(13 if thirteen else 14) - jokers]:
+        hand[k] += 1
+    hand[JOKER] = jokers
+    assume(all(h <= c for h, c in zip(hand, WALL0)))
+    case = Case(hand, [], None)
+    assert kernel_distances(ONE_CARD, case) == ref_distances(ONE_REF, case), explain(case)
 
 
 def test_visible_with_jokers_in_an_exposure():
@@ -538,18 +572,23 @@ def test_removing_a_tile_never_decreases_a_distance(seed):
 def test_distance_zero_exactly_when_match_finds_a_line(seed):
     rng = np.random.default_rng(2800 + seed)
     cases = [near_case(rng, REF, 14, wrong=0.1) for _ in range(150)]
-    cases += [near_case(rng, AJ_REF, 14, exposures=False) for _ in range(30)]   # jokers in places the toy card refuses
-    d = _batch(CARD, cases)
+    cases += [near_case(rng, REF, 14, exposures=False) for _ in range(30)]   # more all-joker sets
+    check_zero_iff_match(CARD, cases)
+    check_zero_iff_match(ONE_CARD, cases)           # all-joker sets: places this reading refuses
+
+
+def check_zero_iff_match(card, cases):
+    d = _batch(card, cases)
     complete = 0
     for c, row in zip(cases, d):
-        m = CARD.match(to43(c.hand), exposures=list(c.exposures))
+        m = card.match(to43(c.hand), exposures=list(c.exposures))
         assert (m is not None) == (row == 0).any(), explain(c)
         if m is not None:
             complete += 1
             zero = [i for i in range(len(row)) if row[i] == 0]
-            assert row[CARD.line_index(m.id)] == 0
-            assert m.points == max(CARD.lines[i].points for i in zero)
-            assert m.id == next(CARD.ids[i] for i in zero if CARD.lines[i].points == m.points)
+            assert row[card.line_index(m.id)] == 0
+            assert m.points == max(card.lines[i].points for i in zero)
+            assert m.id == next(card.ids[i] for i in zero if card.lines[i].points == m.points)
     assert 20 <= complete < len(cases)
 
 

@@ -64,10 +64,19 @@ class DealSpec:
     form_bits: tuple
     rule_set: _rules.RuleSet | None = dataclasses.field(repr=False, compare=False, default=None)
     american: bool = False     # the American hand model (one form, flowers a kind, jokers)
+    all_joker_sets: bool = True  # American: the rules' joker reading of the beginner hand
 
     @property
     def options(self) -> dict:
         return {"flowers": self.flowers, "jokers": self.jokers, "tiles": self.n_tiles}
+
+    @property
+    def stats_options(self) -> dict:
+        """The options of deal statistics: the tile set's, and the American joker reading when
+        it is not the default (the beginner-hand distances depend on it; the deals do not)."""
+        if self.american and not self.all_joker_sets:
+            return {**self.options, "all_joker_sets": False}
+        return self.options
 
 
 def deal_spec(rules: str = "classical", *, flowers: bool | None = None, jokers: int | None = None,
@@ -110,7 +119,8 @@ def _preset(rules, flowers, jokers) -> DealSpec:
             raise TypeError(f"jokers must be an int, not {type(j).__name__}")
         if not 0 <= int(j) <= _rules.TileSet.MAX_JOKERS:
             raise ValueError(f"jokers must be between 0 and {_rules.TileSet.MAX_JOKERS}, got {j}")
-        return DealSpec(r.name, 144 + int(j), False, True, int(j), r.forms, (0,), r, True)
+        return DealSpec(r.name, 144 + int(j), False, True, int(j), r.forms, (0,), r, True,
+                        bool(getattr(r, "all_joker_sets", True)))
     if flowers is not None:
         r = r.replace(flowers=bool(flowers))
         ts = r.tile_set
@@ -363,7 +373,9 @@ class DealStats(Displayed):
     seeds : tuple
         The seed of each merged run (None for a run seeded by a Generator).
     options : dict
-        Tile-set options (flowers, jokers, tiles).
+        Tile-set options (flowers, jokers, tiles); ``all_joker_sets: False`` when American
+        statistics were taken under that joker reading (``rules=mjfast.rules.get("american",
+        all_joker_sets=False)``).
     """
 
     rules: str
@@ -392,7 +404,7 @@ class DealStats(Displayed):
         bonus = {seat: hist[base_bonus + e * _N_COUNT : base_bonus + (e + 1) * _N_COUNT].copy()
                  for e, seat in enumerate(SEATS)}
         jok = {seat: hist[base_jok + e * _N_COUNT : base_jok + (e + 1) * _N_COUNT].copy() for e, seat in enumerate(SEATS)}
-        return cls(spec.rules, n, spec.forms, shan, four, bonus, jok, (seed,), spec.options)
+        return cls(spec.rules, n, spec.forms, shan, four, bonus, jok, (seed,), spec.stats_options)
 
     # -- merging ---------------------------------------------------------------------------
     def __add__(self, other: DealStats) -> DealStats:
@@ -673,5 +685,5 @@ def _deal_stats_chunk(spec: DealSpec, k0: int, k1: int, start: int, count: int, 
     bits = np.array(spec.form_bits, dtype=np.intc)
     hist = np.zeros((threads, _deal.stats_row_size(len(bits))), np.int64)
     _deal.stats_batch(count, start, k0, k1, spec.n_tiles, spec.replace_bonus, bits, spec.american,
-                      hist, threads)
+                      hist, threads, spec.all_joker_sets)
     return hist.sum(axis=0)

@@ -1083,7 +1083,8 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz", jo
         forms, seven pairs counting a four-of-a-kind as two pairs. Also sets the seven
         pairs rule when ``form="seven_pairs"``. "american": the beginner hand (its one form;
         ``"all"`` is the same) dealt from the American set: the standard tiles of `suits`,
-        the 8 flowers and `jokers` jokers (152 tiles by default).
+        the 8 flowers and `jokers` jokers (152 tiles by default), read with the rules' joker
+        reading (a RuleSet with ``all_joker_sets=False``: each set of four keeps a natural tile).
     tiles : int
         Hand size: 14 (dealer, before the first discard) or 13 (non-dealer). The standard
         form also takes any 3k+1 / 3k+2 size from 1 to 14, and so does ``"all"``, which
@@ -1111,7 +1112,8 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz", jo
         ``"tenpai"``: P(shanten == 0) -- exactly 0, so complete hands are not counted;
         ``"four_of_a_kind"``: P(some kind is held four times), which does not depend on
         the form. Each value is a :class:`fractions.Fraction`. ``rules="american"`` adds
-        ``"options"`` (``{"flowers": True, "jokers": J, "tiles": 144 + J}``) and the exact
+        ``"options"`` (``{"flowers": True, "jokers": J, "tiles": 144 + J}``, and
+        ``"all_joker_sets": False`` under that reading) and the exact
         distributions ``"bonus_tiles"`` {flowers held: Fraction} and ``"jokers"`` {jokers
         held: Fraction}; ``"four_of_a_kind"`` counts standard kinds only, as in
         :func:`mjfast.deal_stats`. Only 13 and 14 tiles.
@@ -1146,14 +1148,17 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz", jo
     Fraction(1, 9)
     >>> am = exact_deal_odds("american", 14)
     >>> am["options"], f"{float(am['complete']):.3g}", am["jokers"][0] == Fraction(comb(144, 14), comb(152, 14))
-    ({'flowers': True, 'jokers': 8, 'tiles': 152}, '8.91e-09', True)
+    ({'flowers': True, 'jokers': 8, 'tiles': 152}, '8.93e-09', True)
+    >>> from mjfast.rules import get
+    >>> f"{float(exact_deal_odds(get('american', all_joker_sets=False), 14)['complete']):.3g}"  # no set of jokers only
+    '8.91e-09'
     """
     label, all_forms, kong_two_pairs, model = _check_rules(rules)
     suits = _check_suits(suits)
     with _progress_bar(progress, _bar_label(label), 1) as bar:
         before = bar.done
         if model == "american":
-            res = _american_odds_dict(tiles, form, suits, jokers)
+            res = _american_odds_dict(tiles, form, suits, jokers, bool(getattr(rules, "all_joker_sets", True)))
         else:
             res = _exact_odds(label, all_forms, kong_two_pairs, tiles, form, suits, jokers)
         if bar.done == before:      # one step, unless it went through thresholds
@@ -1252,9 +1257,9 @@ def _insert_top(top: tuple, c: int) -> tuple:
 
 
 @functools.cache
-def _american_counts(tiles: int, kinds: int, flowers: int, jokers: int) -> tuple:
+def _american_counts(tiles: int, kinds: int, flowers: int, jokers: int, all_joker_sets: bool = True) -> tuple:
     """Exact counts of ``tiles``-tile subsets of a world of ``kinds`` standard kinds (4 copies),
-    ``flowers`` flowers and ``jokers`` jokers.
+    ``flowers`` flowers and ``jokers`` jokers; distances under the joker reading ``all_joker_sets``.
 
     Returns ((distance, subsets) ..., subsets holding a standard kind four times, total).
     """
@@ -1282,7 +1287,7 @@ def _american_counts(tiles: int, kinds: int, flowers: int, jokers: int) -> tuple
         rows[i, :4] = top  # any four different kinds: the distance is symmetric in the kinds
         rows[i, 42] = j
     shanten = np.empty(len(keys), dtype=np.int8)
-    _american_batch.shanten_counts_batch(rows, shanten, 1)
+    _american_batch.shanten_counts_batch(rows, shanten, 1, all_joker_sets)
     hist: dict = {}
     four_count = 0
     for (top, j, four), s in zip(keys, shanten.tolist()):
@@ -1295,7 +1300,7 @@ def _american_counts(tiles: int, kinds: int, flowers: int, jokers: int) -> tuple
     return tuple(sorted(hist.items())), four_count, total
 
 
-def _american_odds_dict(tiles, form, suits: str, jokers) -> dict:
+def _american_odds_dict(tiles, form, suits: str, jokers, all_joker_sets: bool = True) -> dict:
     if not isinstance(form, str):
         raise TypeError(f"form must be a str, not {type(form).__name__}")
     if form not in ("all",) + AMERICAN_FORMS:
@@ -1307,7 +1312,7 @@ def _american_odds_dict(tiles, form, suits: str, jokers) -> dict:
     tiles = int(tiles)
     n_jokers = _american_jokers(jokers)
     kinds = sum(7 if ch == "z" else 9 for ch in suits)
-    hist, four, total = _american_counts(tiles, kinds, 8, n_jokers)
+    hist, four, total = _american_counts(tiles, kinds, 8, n_jokers, all_joker_sets)
     dist = {d - 1: Fraction(n, total) for d, n in hist if n}
     rest = 4 * kinds + n_jokers
     bonus = {f: Fraction(comb(8, f) * comb(rest, tiles - f), total) for f in range(min(8, tiles) + 1)}
@@ -1318,7 +1323,8 @@ def _american_odds_dict(tiles, form, suits: str, jokers) -> dict:
         "tiles": tiles,
         "form": form,
         "suits": suits,
-        "options": {"flowers": True, "jokers": n_jokers, "tiles": 4 * kinds + 8 + n_jokers},
+        "options": {"flowers": True, "jokers": n_jokers, "tiles": 4 * kinds + 8 + n_jokers,
+                    **({} if all_joker_sets else {"all_joker_sets": False})},
         "shanten": dist,
         "complete": dist.get(-1, Fraction(0)),
         "tenpai": dist.get(0, Fraction(0)),

@@ -15,8 +15,11 @@ Nothing here uses ``mjfast.card`` or the kernel's counting formula:
 Kinds are the American 36-kind model: 0-33 standard (``1m``..``9m``, ``1p``..``9p``, ``1s``..``9s``,
 E S W N, white green red), 34 flower (8 copies), 35 joker. Hands are 36 counts.
 
-Joker rule: a joker may stand only in a set of three or more, never in a single or a pair;
-unless ``all_joker_sets``, each set of three or more keeps one place for a natural tile.
+Joker rule: a joker may stand only in a set of three or more, never in a single or a pair.
+The reading ``all_joker_sets`` (a card's option): True (the default, the common NMJL reading),
+a concealed set of three or more may be all jokers; False, each set of three or more keeps one
+place for a natural tile. Exposures are given with their jokers and hold at least one natural
+tile (the called one) in both readings; :meth:`RefCard.calls` offers only such exposures.
 """
 from __future__ import annotations
 
@@ -100,7 +103,7 @@ class RefCard:
     """A card as lines of variations (``lines``: dicts with id, points, concealed,
     jokerless_bonus and ``variations``, a list of sorted set tuples)."""
 
-    def __init__(self, lines, all_joker_sets: bool = False, jokerless_multiplier: int = 2):
+    def __init__(self, lines, all_joker_sets: bool = True, jokerless_multiplier: int = 2):
         self.lines = []
         for line in lines:
             d = {"concealed": False, "jokerless_bonus": True, "vars": None, **line}
@@ -233,7 +236,7 @@ def remove_exposed(sets, exposures):
     return tuple(rest)
 
 
-def slots(sets, all_joker_sets=False) -> list[tuple[int, bool]]:
+def slots(sets, all_joker_sets: bool) -> list[tuple[int, bool]]:
     """One ``(kind, joker_ok)`` place per tile of the sets."""
     out = []
     for k, s in sets:
@@ -264,14 +267,14 @@ def max_matching(tiles, places) -> int:
     return sum(1 for i in range(len(tiles)) if fits[i] and augment(i, set()))
 
 
-def variation_distance(hand, sets, all_joker_sets=False) -> int:
+def variation_distance(hand, sets, all_joker_sets: bool) -> int:
     """Places of ``sets`` that the hand (36 counts) cannot fill."""
     places = slots(sets, all_joker_sets)
     tiles = [k for k in range(36) for _ in range(hand[k])]
     return len(places) - max_matching(tiles, places)
 
 
-def feasible(hand, sets, unseen, all_joker_sets=False) -> bool:
+def feasible(hand, sets, unseen, all_joker_sets: bool) -> bool:
     """Whether the hand's tiles plus the unseen ones (36 counts) can fill every place of ``sets``.
 
     The supply of each kind is cut to the number of places it could take (more identical tiles

@@ -1009,9 +1009,12 @@ def effective_tiles(counts, visible=None, form: str = "all", rules=None, called=
 # Hands are 43 counts (34 standard kinds, f1..f8, jokers; the layout of mjfast.tiles).
 # The 8 flowers f1..f8 are one kind, "flower", so there are 35 natural kinds. A target is
 # three sets of four of kinds q1, q2, q3 and a pair of kind p, the four kinds different; set i
-# holds a_i >= 1 natural tiles of its kind and 4 - a_i jokers, the pair 2 natural tiles (jokers
-# never in a pair). As for the other forms, distance = 14 - max over targets of the overlap
-# sum over tile types of min(target count, hand count), jokers being one more tile type.
+# holds a_i natural tiles of its kind and 4 - a_i jokers, the pair 2 natural tiles (jokers
+# never in a pair). The joker reading ``all_joker_sets`` (the rules' option) bounds a_i:
+# True (the default, the common NMJL reading): a_i >= 0, a concealed set may be all jokers;
+# False: a_i >= 1, each set keeps a natural tile. As for the other forms, distance = 14 - max
+# over targets of the overlap sum over tile types of min(target count, hand count), jokers
+# being one more tile type.
 # ---------------------------------------------------------------------------
 
 AMERICAN_KINDS = 35  # 34 standard + flower
@@ -1025,13 +1028,14 @@ def _american_kinds(counts) -> tuple:
     return tuple(c[:34]) + (sum(c[34:42]),), c[42]
 
 
-def _american_overlap(pair_count: int, quad_counts: tuple, jokers: int) -> int:
+def _american_overlap(pair_count: int, quad_counts: tuple, jokers: int, all_joker_sets: bool = True) -> int:
     """Largest overlap with targets whose pair kind / quad kinds hold these counts.
 
-    Tries every split of each set of four into a >= 1 natural tiles and 4 - a jokers.
+    Tries every split of each set of four into a natural tiles and 4 - a jokers: a >= 0 with
+    ``all_joker_sets`` (a set may be all jokers), a >= 1 without.
     """
     best = 0
-    for naturals in itertools.product(range(1, 5), repeat=3):
+    for naturals in itertools.product(range(0 if all_joker_sets else 1, 5), repeat=3):
         jokers_in_target = sum(4 - a for a in naturals)
         ov = (min(2, pair_count) + sum(min(a, c) for a, c in zip(naturals, quad_counts))
               + min(jokers_in_target, jokers))
@@ -1039,7 +1043,7 @@ def _american_overlap(pair_count: int, quad_counts: tuple, jokers: int) -> int:
     return best
 
 
-def american_distance_literal(counts) -> int:
+def american_distance_literal(counts, all_joker_sets: bool = True) -> int:
     """Tiles missing for the beginner hand, searching all 35 * C(34, 3) kind choices.
 
     The literal definition, without any symmetry argument (a few seconds per hand): used to
@@ -1051,11 +1055,11 @@ def american_distance_literal(counts) -> int:
         others = [k for k in range(AMERICAN_KINDS) if k != p]
         for quads in itertools.combinations(others, 3):
             seen.add((kinds[p], tuple(sorted(kinds[q] for q in quads))))
-    return 14 - max(_american_overlap(pc, qc, jokers) for pc, qc in seen)
+    return 14 - max(_american_overlap(pc, qc, jokers, all_joker_sets) for pc, qc in seen)
 
 
 @functools.cache
-def _american_profile_distance(profile: tuple, jokers: int) -> int:
+def _american_profile_distance(profile: tuple, jokers: int, all_joker_sets: bool = True) -> int:
     # The 35 kinds play identical roles, so only the multiset of counts matters; the kinds
     # not held are interchangeable and a target uses at most 4 of them.
     kinds = list(profile) + [0] * 4
@@ -1064,10 +1068,10 @@ def _american_profile_distance(profile: tuple, jokers: int) -> int:
         others = [k for k in range(len(kinds)) if k != p]
         for quads in itertools.combinations(others, 3):
             seen.add((kinds[p], tuple(sorted(kinds[q] for q in quads))))
-    return 14 - max(_american_overlap(pc, qc, jokers) for pc, qc in seen)
+    return 14 - max(_american_overlap(pc, qc, jokers, all_joker_sets) for pc, qc in seen)
 
 
-def american_distance(counts) -> int:
+def american_distance(counts, all_joker_sets: bool = True) -> int:
     """Tiles still missing from the American beginner hand (0 = complete; 14-tile target).
 
     Same definition as :func:`american_distance_literal`, computed on the sorted profile of
@@ -1076,22 +1080,22 @@ def american_distance(counts) -> int:
     """
     kinds, jokers = _american_kinds(counts)
     profile = tuple(sorted((min(c, 4) for c in kinds if c), reverse=True))
-    return _american_profile_distance(profile, jokers)
+    return _american_profile_distance(profile, jokers, bool(all_joker_sets))
 
 
-def american_shanten(counts) -> int:
+def american_shanten(counts, all_joker_sets: bool = True) -> int:
     """Beginner-hand shanten of a 13- or 14-tile American hand: distance - 1."""
     n = int(np.asarray(counts).sum())
     if n not in (13, 14):
         raise ValueError(f"American hands here hold 13 or 14 tiles, got {n}")
-    return american_distance(counts) - 1
+    return american_distance(counts, all_joker_sets) - 1
 
 
-def american_is_winning(counts) -> bool:
+def american_is_winning(counts, all_joker_sets: bool = True) -> bool:
     """True when a 14-tile hand is a complete beginner hand."""
     if int(np.asarray(counts).sum()) != 14:
         raise ValueError("a complete American hand has 14 tiles")
-    return american_distance(counts) == 0
+    return american_distance(counts, all_joker_sets) == 0
 
 
 def american_limits(n_jokers: int = 8) -> tuple:
@@ -1099,23 +1103,23 @@ def american_limits(n_jokers: int = 8) -> tuple:
     return (4,) * 34 + (1,) * 8 + (n_jokers,)
 
 
-def american_waits(counts, n_jokers: int = 8) -> list:
+def american_waits(counts, n_jokers: int = 8, all_joker_sets: bool = True) -> list:
     """Kinds (0-42) whose draw completes a 13-tile hand, among those with a copy left."""
     h = tuple(int(x) for x in np.asarray(counts).reshape(-1))
     if sum(h) != 13:
         raise ValueError("waits needs a 13-tile American hand")
     lim = american_limits(n_jokers)
-    return [t for t in range(43) if h[t] < lim[t] and american_distance(_add(h, t, 1)) == 0]
+    return [t for t in range(43) if h[t] < lim[t] and american_distance(_add(h, t, 1), all_joker_sets) == 0]
 
 
-def american_effective_tiles(counts, visible=None, n_jokers: int = 8) -> dict:
+def american_effective_tiles(counts, visible=None, n_jokers: int = 8, all_joker_sets: bool = True) -> dict:
     """As :func:`effective_tiles`, for the beginner hand on 43 counts (13 or 14 tiles)."""
     h = tuple(int(x) for x in np.asarray(counts).reshape(-1))
     vis = (0,) * 43 if visible is None else tuple(int(v) for v in np.asarray(visible).reshape(-1))
     lim = american_limits(n_jokers)
     if sum(h) == 14:
-        return {d: american_effective_tiles(_add(h, d, -1), _add(vis, d, 1), n_jokers)
+        return {d: american_effective_tiles(_add(h, d, -1), _add(vis, d, 1), n_jokers, all_joker_sets)
                 for d in range(43) if h[d] > 0}
-    base = american_distance(h)
+    base = american_distance(h, all_joker_sets)
     return {t: lim[t] - h[t] - vis[t] for t in range(43)
-            if h[t] + vis[t] < lim[t] and american_distance(_add(h, t, 1)) < base}
+            if h[t] + vis[t] < lim[t] and american_distance(_add(h, t, 1), all_joker_sets) < base}

@@ -4,7 +4,9 @@
 Hands use the extended model of :mod:`mjfast.tiles`: ``(n, 43)`` uint8 count rows (34
 standard kinds, f1..f8, jokers) or ``(n, 5)`` uint32 packed rows. Every ``*_batch`` function
 takes validated input (see ``check_*_batch``), a preallocated output array and a thread
-count, and fills the output with the GIL released. The per-hand code is in ``_american.pxd``.
+count, and fills the output with the GIL released. The per-hand code is in ``american.pxd``.
+``all_joker_sets`` is the joker reading of the rules (True: a concealed set of four may be all
+jokers; False: each set keeps a natural tile).
 """
 import numpy as np
 from cython.parallel cimport prange
@@ -16,60 +18,68 @@ from mjfast._kernels.bits cimport mj_fields_sum, mj_popcount32, mj_load64, mj_la
 from mjfast._kernels.hand cimport PAR_MIN
 
 
-def shanten_counts_batch(const uint8_t[:, ::1] hands, int8_t[::1] out, int threads):
+def shanten_counts_batch(const uint8_t[:, ::1] hands, int8_t[::1] out, int threads,
+                         bint all_joker_sets=True):
     """out[i] = beginner-hand shanten (distance - 1) of 43-count row i."""
     cdef Py_ssize_t i, n = hands.shape[0]
+    cdef int keep = 0 if all_joker_sets else 1
     if n < PAR_MIN:
         threads = 1
     with nogil:
         if threads == 1:
             for i in range(n):
-                out[i] = <int8_t>(american_distance_counts(&hands[i, 0]) - 1)
+                out[i] = <int8_t>(american_distance_counts(&hands[i, 0], keep) - 1)
         else:
             for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                out[i] = <int8_t>(american_distance_counts(&hands[i, 0]) - 1)
+                out[i] = <int8_t>(american_distance_counts(&hands[i, 0], keep) - 1)
 
 
-def shanten_packed_batch(const uint32_t[:, ::1] hands, int8_t[::1] out, int threads):
+def shanten_packed_batch(const uint32_t[:, ::1] hands, int8_t[::1] out, int threads,
+                         bint all_joker_sets=True):
     """out[i] = beginner-hand shanten of packed row i (5 words)."""
     cdef Py_ssize_t i, n = hands.shape[0]
+    cdef int keep = 0 if all_joker_sets else 1
     if n < PAR_MIN:
         threads = 1
     with nogil:
         if threads == 1:
             for i in range(n):
-                out[i] = <int8_t>(american_distance_packed(&hands[i, 0]) - 1)
+                out[i] = <int8_t>(american_distance_packed(&hands[i, 0], keep) - 1)
         else:
             for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                out[i] = <int8_t>(american_distance_packed(&hands[i, 0]) - 1)
+                out[i] = <int8_t>(american_distance_packed(&hands[i, 0], keep) - 1)
 
 
-def winning_counts_batch(const uint8_t[:, ::1] hands, uint8_t[::1] out, int threads):
+def winning_counts_batch(const uint8_t[:, ::1] hands, uint8_t[::1] out, int threads,
+                         bint all_joker_sets=True):
     """out[i] = 1 if 43-count row i (14 tiles) is a complete beginner hand."""
     cdef Py_ssize_t i, n = hands.shape[0]
+    cdef int keep = 0 if all_joker_sets else 1
     if n < PAR_MIN:
         threads = 1
     with nogil:
         if threads == 1:
             for i in range(n):
-                out[i] = american_distance_counts(&hands[i, 0]) == 0
+                out[i] = american_distance_counts(&hands[i, 0], keep) == 0
         else:
             for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                out[i] = american_distance_counts(&hands[i, 0]) == 0
+                out[i] = american_distance_counts(&hands[i, 0], keep) == 0
 
 
-def winning_packed_batch(const uint32_t[:, ::1] hands, uint8_t[::1] out, int threads):
+def winning_packed_batch(const uint32_t[:, ::1] hands, uint8_t[::1] out, int threads,
+                         bint all_joker_sets=True):
     """out[i] = 1 if packed row i (14 tiles) is a complete beginner hand."""
     cdef Py_ssize_t i, n = hands.shape[0]
+    cdef int keep = 0 if all_joker_sets else 1
     if n < PAR_MIN:
         threads = 1
     with nogil:
         if threads == 1:
             for i in range(n):
-                out[i] = american_distance_packed(&hands[i, 0]) == 0
+                out[i] = american_distance_packed(&hands[i, 0], keep) == 0
         else:
             for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                out[i] = american_distance_packed(&hands[i, 0]) == 0
+                out[i] = american_distance_packed(&hands[i, 0], keep) == 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,20 +151,22 @@ def check_packed_batch(const uint32_t[:, ::1] hands, uint64_t size_mask):
 
 
 def distance_batch(const uint8_t[:, ::1] hands, const uint8_t[:, ::1] excl, const int32_t[::1] n_exp,
-                   int32_t[::1] out):
+                   int32_t[::1] out, bint all_joker_sets=True):
     """Exposure-aware distance of each row: hands (n, 36) concealed counts (35 = jokers),
     excl (n, 35) exposed kinds, n_exp (n,) number of exposed sets."""
     cdef Py_ssize_t i, n = hands.shape[0]
     cdef int hist[9]
+    cdef int keep = 0 if all_joker_sets else 1
     with nogil:
         for i in range(n):
             am_hist(&hands[i, 0], &excl[i, 0], hist)
-            out[i] = am_dist_hist(hist, hands[i, 35], n_exp[i])
+            out[i] = am_dist_hist(hist, hands[i, 35], n_exp[i], keep)
 
 
-def concealed_distance_batch(const uint8_t[:, ::1] hands, int32_t[::1] out):
-    """american_distance (no exposures) of each row of (n, 36) counts: the kernel of _american.pxd."""
+def concealed_distance_batch(const uint8_t[:, ::1] hands, int32_t[::1] out, bint all_joker_sets=True):
+    """american_distance (no exposures) of each row of (n, 36) counts: the kernel of american.pxd."""
     cdef Py_ssize_t i, n = hands.shape[0]
+    cdef int keep = 0 if all_joker_sets else 1
     with nogil:
         for i in range(n):
-            out[i] = american_distance(&hands[i, 0], hands[i, 34], hands[i, 35])
+            out[i] = american_distance(&hands[i, 0], hands[i, 34], hands[i, 35], keep)

@@ -53,6 +53,8 @@ ctypedef struct amrules_t:
     int base_points
     int start_points
     int hands_per_game
+    int keep            # the beginner hand's joker reading: 0 = a concealed set of four may be all
+                        # jokers (all_joker_sets, the default), 1 = each set keeps a natural tile
     # a card (mjfast.card; c_lines = 0: the beginner hand): its compiled tables (card.pyx)
     int c_lines
     int c_nvar
@@ -82,6 +84,7 @@ ctypedef struct amplayer_t:
     uint8_t exp_jokers[4]
     uint8_t exp_size[4]     # 4 under the beginner hand; 3-6 with a card
     int dead
+    int keep                # = its rules' keep (set by init_game), for pdist
     int policy
     int d                   # distance of the hand at its last refresh (after the Charleston, after each discard)
     int plan_valid          # plan/plan_raises hold greedy_pass_plan of the current hand (Charleston)
@@ -152,7 +155,7 @@ cdef inline int copies(int k) noexcept nogil:
 cdef inline int pdist(amplayer_t* p) noexcept nogil:
     cdef int hist[9]
     am_hist(p.h, p.excl, hist)
-    return am_dist_hist(hist, p.h[JOKER], p.n_exp)
+    return am_dist_hist(hist, p.h[JOKER], p.n_exp, p.keep)
 
 
 cdef inline int dist_plus(amplayer_t* p, int k) noexcept nogil:

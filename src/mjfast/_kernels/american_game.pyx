@@ -540,7 +540,7 @@ cdef int greedy_pick(amgame_t* g, amplayer_t* p, bint allow_joker, int* d_after)
         return card_pick_cached(g, <int>(p - &g.p[0]), d_after)
     am_hist(p.h, p.excl, hist)
     am_top(hist, need + 1, top)
-    base = full - am_overlap(top, need, J)
+    base = full - am_overlap(top, need, J, p.keep)
     for c in range(1, 9):
         if not hist[c]:
             continue
@@ -553,7 +553,7 @@ cdef int greedy_pick(amgame_t* g, amplayer_t* p, bint allow_joker, int* d_after)
         for i in range(need):
             u_[i] = top[i]
         u_[j] = c - 1 if c - 1 > top[need] else top[need]
-        dc[c] = full - am_overlap(u_, need, J)
+        dc[c] = full - am_overlap(u_, need, J, p.keep)
     for k in range(35):
         c = p.h[k]
         if not c:
@@ -566,7 +566,7 @@ cdef int greedy_pick(amgame_t* g, amplayer_t* p, bint allow_joker, int* d_after)
             best_u = u
             best_k = k
     if allow_joker and J:
-        d = full - am_overlap(top, need, J - 1)
+        d = full - am_overlap(top, need, J - 1, p.keep)
         if d < best_d:
             best_d = d
             best_k = JOKER
@@ -637,6 +637,7 @@ cdef object seat_view(amgame_t* g, int seat):
         "dead": tuple(bool(g.p[s].dead) for s in range(4)),
         "wall_left": g.n_tiles - g.front, "drawn": g.drawn if seat == g.cur else -1,
         "scores": tuple(g.t.score[s] for s in range(4)), "hands_per_game": g.t.hands_per_game, "jokers": g.R.jokers,
+        "all_joker_sets": g.R.keep == 0,
     }
 
 
@@ -1471,6 +1472,7 @@ cdef void init_game(amgame_t* g, amrules_t* R) noexcept nogil:
     g.pick_d = -1
     for s in range(4):
         memset(g.p[s].h, 0, HROW)
+        g.p[s].keep = R.keep
 
 
 cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k1, const int* policies,
@@ -1519,6 +1521,7 @@ cdef amrules_t make_rules(dict r) except *:
     R.base_points = r["base_points"]
     R.start_points = r["start_points"]
     R.hands_per_game = r["hands_per_game"]
+    R.keep = 0 if r.get("all_joker_sets", True) else 1
     card = r.get("card")
     R.c_lines = 0
     R.c_nvar = 0

@@ -4,7 +4,9 @@
 Kinds 0-33 are the standard kinds, 34 is "flower" (8 interchangeable tiles); jokers are
 counted apart. A player with ``n_exp`` exposed sets of four (each of a different kind) needs
 ``3 - n_exp`` more sets of four and a pair from the other kinds; the exposed kinds' concealed
-tiles are of no use to the hand.
+tiles are of no use to the hand. ``keep`` is the joker reading of the concealed sets (see
+american.pxd): 0 = a concealed set may be all jokers, 1 = each set keeps a natural tile; an
+exposed set always holds the natural tile it was called with.
 
 The distance depends only on how many eligible kinds hold each count (``hist[c]`` = number of
 non-exposed kinds with c concealed tiles, c = 1..8), the concealed jokers and ``n_exp``: the
@@ -29,28 +31,29 @@ cdef inline void am_top(const int* hist, int n, int* top) noexcept nogil:
         i += 1
 
 
-cdef inline int am_overlap(const int* top, int need, int jokers) noexcept nogil:
+cdef inline int am_overlap(const int* top, int need, int jokers, int keep) noexcept nogil:
     """Largest overlap with a target whose kinds hold top[0..need-1] tiles: one of them is the
     pair (at most 2 natural tiles), the others sets of four (at most 4 natural tiles, and
-    jokers in the places left, each set keeping one natural place)."""
+    jokers in the places left; keep = 1: each set keeps one natural place, keep = 0: a
+    concealed set may be all jokers)."""
     cdef int a, q, s_nat = 0, s_room = 0, ov, best = 0
     for a in range(need):
         q = imin(top[a], 4)
         s_nat += q
-        s_room += 4 - (q if q > 0 else 1)
+        s_room += 4 - (q if q > keep else keep)
     for a in range(need):
         q = imin(top[a], 4)
-        ov = s_nat - q + imin(top[a], 2) + imin(jokers, s_room - (4 - (q if q > 0 else 1)))
+        ov = s_nat - q + imin(top[a], 2) + imin(jokers, s_room - (4 - (q if q > keep else keep)))
         if ov > best:
             best = ov
     return best
 
 
-cdef inline int am_dist_hist(const int* hist, int jokers, int n_exp) noexcept nogil:
+cdef inline int am_dist_hist(const int* hist, int jokers, int n_exp, int keep) noexcept nogil:
     """Tiles missing for the beginner hand (14 tiles, exposures included; 0 = complete)."""
     cdef int top[4]
     am_top(hist, 4 - n_exp, top)
-    return 14 - 4 * n_exp - am_overlap(top, 4 - n_exp, jokers)
+    return 14 - 4 * n_exp - am_overlap(top, 4 - n_exp, jokers, keep)
 
 
 cdef inline void am_hist(const unsigned char* hand, const unsigned char* excl, int* hist) noexcept nogil:

@@ -17,7 +17,8 @@
 #ifndef MJ_CARD_H
 #define MJ_CARD_H
 #include <stdint.h>
-#if defined(__SSE2__) || defined(_M_X64)
+/* MJ_CARD_PORTABLE: the plain C path even where SSE2 is available (tests build it so) */
+#if (defined(__SSE2__) || defined(_M_X64)) && !defined(MJ_CARD_PORTABLE)
 #include <emmintrin.h>
 #define MJ_CARD_SSE2 1
 #endif
@@ -175,6 +176,118 @@ static inline int mj_card_dv(const uint8_t* sr, const uint8_t* sf, int J, uint8_
         best = d < best ? d : best;
     }
     return best;
+}
+
+#ifdef MJ_CARD_SSE2
+/* out[i] = byte i of x in all 16 lanes (i = 0..15): a tree of unpacks, 3 per byte. */
+static inline void mj_card_splat16(__m128i x, __m128i* out) {
+    __m128i q[4];
+    int i;
+    __m128i lo = _mm_unpacklo_epi8(x, x), hi = _mm_unpackhi_epi8(x, x);
+    q[0] = _mm_unpacklo_epi16(lo, lo);
+    q[1] = _mm_unpackhi_epi16(lo, lo);
+    q[2] = _mm_unpacklo_epi16(hi, hi);
+    q[3] = _mm_unpackhi_epi16(hi, hi);
+    for (i = 0; i < 4; i++) {
+        __m128i a = _mm_unpacklo_epi32(q[i], q[i]), b = _mm_unpackhi_epi32(q[i], q[i]);
+        out[4 * i] = _mm_unpacklo_epi64(a, a);
+        out[4 * i + 1] = _mm_unpackhi_epi64(a, a);
+        out[4 * i + 2] = _mm_unpacklo_epi64(b, b);
+        out[4 * i + 3] = _mm_unpackhi_epi64(b, b);
+    }
+}
+#endif
+
+/* Line distances of one hand without exposures or unseen tiles, 16 variations at a time.
+ *
+ * With T = R + F, per kind max(0, R - h) + max(0, F - max(0, h - R)) = max(0, T - h), so a
+ * variation misses  max(short_R, short_T - J)  tiles (short_T = sum_k max(0, T_k - h_k)): the
+ * formula of mj_card_eval, from two demand rows and no dependent subtraction.
+ *
+ * The variations are stored in blocks of 16 (the last one padded with empty variations), kind-major
+ * within a block: entry e is 16 bytes of R then 16 bytes of T of kind kind16[e] / 16, one byte per
+ * variation, for the kinds some variation of the block demands (the others add nothing); block b's
+ * entries are off[b] .. off[b + 1]. kind16 holds 16 x the kind: the byte offset of the kind's
+ * broadcast count in the per-hand table. dv[16 b + i] = tiles variation 16 b + i misses (padding
+ * variations: 0). h: 48 bytes, jokers at 35. */
+static inline void mj_card_blocks_dv(const uint8_t* data, const uint16_t* kind16, const int32_t* off, int nblocks,
+                                     const uint8_t* h, uint8_t* dv) {
+    int b;
+#ifdef MJ_CARD_SSE2
+    __m128i hk[48];
+    const char* hb = (const char*)hk;
+    __m128i vJ = _mm_set1_epi8((char)h[35]);
+    for (b = 0; b < 3; b++)
+        mj_card_splat16(_mm_loadu_si128((const __m128i*)(h + 16 * b)), hk + 16 * b);
+#define MJ_HK(o) (*(const __m128i*)(hb + (o)))
+    for (b = 0; b < nblocks; b++) {
+        __m128i a0 = _mm_setzero_si128(), t0 = a0;
+        const __m128i* p = (const __m128i*)(data + 32 * (size_t)off[b]);
+        const uint16_t* k = kind16 + off[b];
+        const uint16_t* end = kind16 + off[b + 1];
+        for (; k + 2 <= end; k += 2, p += 4) {             /* two entries per step, summed first */
+            __m128i x0 = MJ_HK(k[0]), x1 = MJ_HK(k[1]);
+            __m128i s0 = _mm_add_epi8(_mm_subs_epu8(_mm_loadu_si128(p), x0), _mm_subs_epu8(_mm_loadu_si128(p + 2), x1));
+            __m128i s1 = _mm_add_epi8(_mm_subs_epu8(_mm_loadu_si128(p + 1), x0),
+                                      _mm_subs_epu8(_mm_loadu_si128(p + 3), x1));
+            a0 = _mm_add_epi8(s0, a0);
+            t0 = _mm_add_epi8(s1, t0);
+        }
+        if (k < end) {
+            __m128i x0 = MJ_HK(k[0]);
+            a0 = _mm_add_epi8(a0, _mm_subs_epu8(_mm_loadu_si128(p), x0));
+            t0 = _mm_add_epi8(t0, _mm_subs_epu8(_mm_loadu_si128(p + 1), x0));
+        }
+        _mm_storeu_si128((__m128i*)(dv + 16 * (size_t)b), _mm_max_epu8(a0, _mm_subs_epu8(t0, vJ)));
+    }
+#undef MJ_HK
+#else
+    int e, i, J = h[35];
+    for (b = 0; b < nblocks; b++) {
+        uint8_t a[16] = {0}, t[16] = {0};
+        for (e = off[b]; e < off[b + 1]; e++) {
+            const uint8_t* r = data + 32 * (size_t)e;
+            int x = h[kind16[e] >> 4];
+            for (i = 0; i < 16; i++) {
+                a[i] += r[i] > x ? r[i] - x : 0;
+                t[i] += r[16 + i] > x ? r[16 + i] - x : 0;
+            }
+        }
+        for (i = 0; i < 16; i++) {
+            int s = t[i] > J ? t[i] - J : 0;
+            dv[16 * (size_t)b + i] = (uint8_t)(a[i] > s ? a[i] : s);
+        }
+    }
+#endif
+}
+
+/* The minimum of dv[lo .. hi) (255 when empty); dv must be readable 16 bytes past lo. */
+static inline int mj_card_min(const uint8_t* dv, int lo, int hi) {
+#ifdef MJ_CARD_SSE2
+    __m128i x;
+    int v;
+    if (hi - lo >= 16) {
+        x = _mm_loadu_si128((const __m128i*)(dv + lo));
+        for (v = lo + 16; v + 16 <= hi; v += 16)
+            x = _mm_min_epu8(x, _mm_loadu_si128((const __m128i*)(dv + v)));
+        x = _mm_min_epu8(x, _mm_loadu_si128((const __m128i*)(dv + hi - 16)));     /* the tail, overlapping */
+    } else {
+        /* bytes hi - lo .. 15 of the load lie past the range: set them to 255 */
+        __m128i idx = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        __m128i past = _mm_cmpgt_epi8(idx, _mm_set1_epi8((char)(hi - lo - 1)));
+        x = _mm_or_si128(_mm_loadu_si128((const __m128i*)(dv + lo)), past);
+    }
+    x = _mm_min_epu8(x, _mm_srli_si128(x, 8));
+    x = _mm_min_epu8(x, _mm_srli_si128(x, 4));
+    x = _mm_min_epu8(x, _mm_srli_si128(x, 2));
+    x = _mm_min_epu8(x, _mm_srli_si128(x, 1));
+    return _mm_cvtsi128_si32(x) & 0xFF;
+#else
+    int m = 255, v;
+    for (v = lo; v < hi; v++)
+        m = dv[v] < m ? dv[v] : m;
+    return m;
+#endif
 }
 
 #if defined(_MSC_VER)

@@ -1,6 +1,6 @@
 # cython: language_level=3
 # C helpers of card.h: one variation's shortfalls and its dead test (see card.h).
-from libc.stdint cimport uint8_t, int32_t
+from libc.stdint cimport uint8_t, uint16_t, int32_t
 
 cdef extern from "card.h" nogil:
     int MJ_CARD_ROW
@@ -12,3 +12,6 @@ cdef extern from "card.h" nogil:
                        int h, int up, int nvar)
     int mj_card_dv(const uint8_t* sr, const uint8_t* sf, int J, uint8_t* dv, int nvar)
     int mj_card_level(const uint8_t* dv, int nvar, int L, int32_t* idx)
+    void mj_card_blocks_dv(const uint8_t* data, const uint16_t* kind16, const int32_t* off, int nblocks,
+                           const uint8_t* h, uint8_t* dv)
+    int mj_card_min(const uint8_t* dv, int lo, int hi)

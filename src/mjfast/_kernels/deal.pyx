@@ -313,6 +313,7 @@ ctypedef struct stats_spec_t:
     int n_tiles
     int replace
     int american
+    int am_keep                  # American: 1 = each set of four keeps a natural tile, 0 = all-joker sets allowed
     int nf                       # forms classified (the minimum "all" comes on top)
     int forms[MAX_STAT_FORMS]
     int feat                     # hand_t features the forms need
@@ -409,7 +410,7 @@ cdef void stats_one(uint64_t stream, uint64_t k0, uint64_t k1, const stats_spec_
             for f in range(8):
                 nb += d.bonus[e][f]
         if sp.american:
-            s = american_distance(hand, nb, d.jokers[e]) - 1
+            s = american_distance(hand, nb, d.jokers[e], sp.am_keep) - 1
             row[(e * (nf + 1)) * N_BINS + s + 1] += 1
             row[(e * (nf + 1) + nf) * N_BINS + s + 1] += 1
         elif nf == 1 and sp.forms[0] == FORM_STANDARD:
@@ -471,7 +472,8 @@ def stats_row_size(int n_forms):
 
 
 def stats_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_tiles, bint replace,
-                const int[::1] form_bits, bint american, int64_t[:, ::1] hist, int threads):
+                const int[::1] form_bits, bint american, int64_t[:, ::1] hist, int threads,
+                bint all_joker_sets=True):
     """Accumulate deal statistics of deals start .. start+n-1 into per-thread rows of ``hist``.
 
     ``hist`` has one row per thread (at least ``threads`` rows) of ``stats_row_size(F)`` int64
@@ -479,7 +481,8 @@ def stats_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_ti
     ``shanten[e][f][b]`` at ``(e * (F + 1) + f) * N_BINS + b`` for form f < F and f = F their
     minimum ("all"), b = shanten + 1; then four-of-a-kind counts (2), bonus-tile-count
     histograms (2 x N_COUNT), joker-count histograms (2 x N_COUNT). American deals use one form,
-    the beginner-hand distance (form_bits is then a dummy of length 1).
+    the beginner-hand distance (form_bits is then a dummy of length 1) under the joker reading
+    ``all_joker_sets`` (True: a concealed set of four may be all jokers).
     """
     cdef const mj_tables_t* t = mj_get_tables()
     cdef stats_spec_t sp
@@ -492,6 +495,7 @@ def stats_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_ti
     sp.n_tiles = n_tiles
     sp.replace = replace
     sp.american = american
+    sp.am_keep = 0 if all_joker_sets else 1
     sp.nf = form_bits.shape[0]
     sp.feat = 0
     sp.simple = n_tiles == 136 and not american

@@ -184,8 +184,10 @@ class Card:
         be natural, and places a joker may fill).
     jokerless_multiplier : int
     all_joker_sets : bool
-        Whether a set of three or more may consist of jokers only (default False: each keeps one
-        natural tile, the reading mjfast uses for the beginner hand).
+        The joker reading (the file's ``all_joker_sets``). True (the default, the common NMJL
+        reading): a concealed set of three or more may be all jokers; False: each set of three
+        or more keeps one natural tile. Either way an exposure holds at least one natural tile
+        (the called one) and jokers never fill singles or pairs.
     """
 
     def __init__(self, data: dict, *, jokers: int = 8, _expand_structural: bool = False):
@@ -239,6 +241,7 @@ class Card:
                     xk[i, j], xs[i, j] = k, s
                     j += 1
         self._rows, self._xk, self._xs = rows, xk, xs
+        self._blocks = _kern.CardBlocks(rows, self._line_start)    # the rows in blocks of 16 (the batch kernel's)
         # ids as references to each line's one str (a fixed-width text field would give every
         # variation the longest id's width)
         dtype = np.dtype([("line", np.int32), ("id", object), ("pattern", np.int16),
@@ -440,7 +443,8 @@ class Card:
         arg = np.empty((n if want_arg else 0, len(self.lines)), dtype=np.int32)
         un = unseen if unseen is not None else np.zeros((0, _ROW), np.uint8)
         _kern.line_distance_batch(self._rows, self._line_start, self._flags, self._xk, self._xs, rows, exps,
-                                  n_exp, un, self.all_joker_sets, out, arg, resolve_threads(threads))
+                                  n_exp, un, self.all_joker_sets, out, arg, resolve_threads(threads),
+                                  self._blocks)
         return out, (arg if want_arg else None)
 
     def _check_sizes(self, rows: np.ndarray, n_exp_sizes: np.ndarray, single: bool) -> None:

@@ -139,7 +139,7 @@ def check_card(data: dict) -> dict:
     if isinstance(mult, bool) or not isinstance(mult, int) or not 1 <= mult <= MAX_LINE_VALUE:
         raise CardError(f"jokerless_multiplier must be a whole number from 1 to {MAX_LINE_VALUE:,} (a line's "
                         f"value, points x multiplier, is at most {MAX_LINE_VALUE:,}), not {_show(mult)}")
-    all_joker = _bool(data.get("all_joker_sets", False), "all_joker_sets")
+    all_joker = _bool(data.get("all_joker_sets", True), "all_joker_sets")
     lines = data.get("lines")
     if not isinstance(lines, list) or not lines:
         raise CardError("lines must be a non-empty list of lines")

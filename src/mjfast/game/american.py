@@ -9,6 +9,9 @@ marked *choice*):
 
 - Tiles: 144 + ``jokers`` (default 8). The 8 flowers are one kind ("f") of 8 identical tiles.
   Kinds are numbered 0-33 (standard), 34 (flower), 35 (joker).
+- Jokers fill places in sets of four, never the pair. ``all_joker_sets=True`` (the default, the
+  common NMJL reading): a concealed set of four may be all jokers; ``False``: each set keeps at
+  least one natural tile. An exposed set always holds the natural tile it was called with.
 - Deal (*choice* of order): the shuffled wall is dealt from the front, the dealer's 14 tiles
   first, then 13 to each next seat in turn order; draws come from the front. No dice, no dead
   wall: the hand is a wall game when the last tile is gone.
@@ -144,7 +147,8 @@ class Bridge(BridgeBase):
         disc = tuple(tuple(names[k] for k in seat) for seat in v["discards"])
         drawn = names[v["drawn"]] if v["drawn"] >= 0 else None
         return AmericanView(v["seat"], v["dealer"], v["hand_number"], v["turn"], v["hand"], ex, disc, v["visible"],
-                            v["dead"], v["wall_left"], drawn, v["scores"], v["hands_per_game"], v["jokers"])
+                            v["dead"], v["wall_left"], drawn, v["scores"], v["hands_per_game"], v["jokers"],
+                            v["all_joker_sets"])
 
     def _tiles(self, seat, view, choice, n, blind_ok, what):
         try:

@@ -135,6 +135,8 @@ class AmericanView:
     hands_per_game : int
     jokers : int
         Jokers in the tile set.
+    all_joker_sets : bool
+        The rules' joker reading (True: a concealed set of four may be all jokers).
     """
 
     seat: int
@@ -151,6 +153,7 @@ class AmericanView:
     scores: tuple = (0, 0, 0, 0)
     hands_per_game: int = 4
     jokers: int = 8
+    all_joker_sets: bool = True
 
     def unseen(self) -> np.ndarray:
         """Copies of each kind (0-34) this seat has not seen: 4 (8 flowers) - own - visible."""
@@ -159,8 +162,10 @@ class AmericanView:
         return total - self.hand[:35].astype(np.int64) - self.visible[:35]
 
     def distance(self) -> int:
-        """:func:`~mjfast.amsim.american_distance` of this seat's hand and exposed sets."""
-        return american_distance(self.hand, [(tiles.american_kind_index(t), j) for t, j in self.exposures[self.seat]])
+        """:func:`~mjfast.amsim.american_distance` of this seat's hand and exposed sets (under the
+        game's joker reading)."""
+        return american_distance(self.hand, [(tiles.american_kind_index(t), j) for t, j in self.exposures[self.seat]],
+                                 all_joker_sets=self.all_joker_sets)
 
 
 class AmericanPolicy(Policy):

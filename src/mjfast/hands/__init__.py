@@ -387,7 +387,7 @@ def shanten(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | None
     0
     """
     if _is_american(rules):
-        return _american_hands.shanten(hands, form, resolve_threads(threads))
+        return _american_hands.shanten(hands, form, resolve_threads(threads), _american_hands.reading(rules))
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
     sizes = _forms_sizes(bits, _SIZES_ALL)
@@ -433,7 +433,7 @@ def is_winning(hands: Any, *, form: str = "all", rules: str | _rules.RuleSet | N
     array([[ True, False]])
     """
     if _is_american(rules):
-        return _american_hands.is_winning(hands, form, resolve_threads(threads))
+        return _american_hands.is_winning(hands, form, resolve_threads(threads), _american_hands.reading(rules))
     bits = form_bits(form, rules)
     threads = resolve_threads(threads)
     sizes = _forms_sizes(bits, _SIZES_ALL)
@@ -604,7 +604,7 @@ def waits(hand: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = 
             if value is not None:
                 raise ValueError(f"{name} only changes which waits reach min_fan; give min_fan= too")
     if _is_american(rules):
-        return _american_hands.waits(hand, form, jokers)
+        return _american_hands.waits(hand, form, jokers, _american_hands.reading(rules))
     _no_jokers_option(jokers, rules)
     bits = form_bits(form, rules)
     counts, called = _single_hand(hand, _forms_sizes(bits, _SIZES_TENPAI), "hand")
@@ -732,7 +732,7 @@ def effective_tiles(hand: Any, visible: Any = None, *, form: str = "all", rules:
         return _per_hand(lambda h, **kw: effective_tiles(h, visible, **kw), batch, form=form, rules=rules,
                          jokers=jokers)
     if _is_american(rules):
-        return _american_hands.effective_tiles(hand, visible, form, jokers, Improvement)
+        return _american_hands.effective_tiles(hand, visible, form, jokers, Improvement, _american_hands.reading(rules))
     _no_jokers_option(jokers, rules)
     bits = form_bits(form, rules)
     counts, called = _single_hand(hand, _forms_sizes(bits, _SIZES_ALL), "hand")

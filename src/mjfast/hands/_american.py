@@ -11,8 +11,9 @@ extended model of :mod:`mjfast.tiles` (43 kinds: 34 standard, f1..f8, the joker)
   bits 8-15), or ``(N, 4)`` standard packed words.
 
 The beginner hand: 3 sets of four identical tiles + 1 pair, of four different kinds, 14
-tiles. The 8 flowers are one kind ("flower"); jokers stand in for tiles of a set of four
-(each set keeps at least one natural tile), never in the pair. Distance = tiles still missing
+tiles. The 8 flowers are one kind ("flower"); jokers stand in for tiles of a set of four,
+never in the pair. The rules' ``all_joker_sets`` (default True) lets a concealed set of four be
+all jokers; with False each set keeps at least one natural tile. Distance = tiles still missing
 (14 minus the largest overlap with a complete hand), shanten = distance - 1.
 """
 from __future__ import annotations
@@ -33,6 +34,13 @@ SIZES_WINNING = 1 << 14
 SIZES_WAITING = 1 << 13
 _N = tiles.N_EXTENDED
 _FLOWERS = slice(tiles.BONUS_FIRST, tiles.JOKER)
+
+
+def reading(rules) -> bool:
+    """The joker reading of American ``rules`` (a name or a RuleSet): its ``all_joker_sets``."""
+    if isinstance(rules, str):
+        return True                             # the preset's default
+    return bool(getattr(rules, "all_joker_sets", True))
 
 
 def check_form(form) -> None:
@@ -183,21 +191,21 @@ def unpack(words: np.ndarray) -> np.ndarray:
     return tiles.unpack(words).astype(np.int64)
 
 
-def shanten(hands: Any, form: str, threads: int):
+def shanten(hands: Any, form: str, threads: int, all_joker_sets: bool = True):
     check_form(form)
     batch = as_batch(hands, SIZES_SHANTEN)
     out = np.empty(len(batch.data), dtype=np.int8)
     kernel = _american_batch.shanten_packed_batch if batch.packed else _american_batch.shanten_counts_batch
-    kernel(batch.data, out, threads)
+    kernel(batch.data, out, threads, all_joker_sets)
     return batch.shaped(out)
 
 
-def is_winning(hands: Any, form: str, threads: int):
+def is_winning(hands: Any, form: str, threads: int, all_joker_sets: bool = True):
     check_form(form)
     batch = as_batch(hands, SIZES_WINNING)
     out = np.empty(len(batch.data), dtype=np.uint8)
     kernel = _american_batch.winning_packed_batch if batch.packed else _american_batch.winning_counts_batch
-    kernel(batch.data, out, threads)
+    kernel(batch.data, out, threads, all_joker_sets)
     return batch.shaped(out.view(np.bool_))
 
 
@@ -249,13 +257,13 @@ def _visible(visible: Any, hand: np.ndarray, limits: np.ndarray) -> np.ndarray:
     return seen
 
 
-def _shanten_rows(rows: np.ndarray) -> np.ndarray:
+def _shanten_rows(rows: np.ndarray, all_joker_sets: bool) -> np.ndarray:
     out = np.empty(len(rows), dtype=np.int8)
-    _american_batch.shanten_counts_batch(np.ascontiguousarray(rows, dtype=np.uint8), out, 1)
+    _american_batch.shanten_counts_batch(np.ascontiguousarray(rows, dtype=np.uint8), out, 1, all_joker_sets)
     return out
 
 
-def waits(hand: Any, form: str, jokers) -> list[str]:
+def waits(hand: Any, form: str, jokers, all_joker_sets: bool = True) -> list[str]:
     check_form(form)
     limits = _limits(set_jokers(jokers))
     counts = _single(hand, SIZES_WAITING, "hand")
@@ -264,37 +272,38 @@ def waits(hand: Any, form: str, jokers) -> list[str]:
     cand = np.flatnonzero(counts < limits)
     rows = np.repeat(counts[None, :], len(cand), axis=0)
     rows[np.arange(len(cand)), cand] += 1
-    done = _shanten_rows(rows) == -1
+    done = _shanten_rows(rows, all_joker_sets) == -1
     return [tiles.tile_name(int(k)) for k in cand[done]]
 
 
-def effective_tiles(hand: Any, visible: Any, form: str, jokers, improvement_cls):
+def effective_tiles(hand: Any, visible: Any, form: str, jokers, improvement_cls, all_joker_sets: bool = True):
     check_form(form)
     limits = _limits(set_jokers(jokers))
     counts = _single(hand, SIZES_SHANTEN, "hand")
     seen = _visible(visible, counts, limits)
     if int(counts.sum()) == 13:
-        return _improvements(counts[None, :], [None], seen[None, :], limits, improvement_cls)[0]
+        return _improvements(counts[None, :], [None], seen[None, :], limits, improvement_cls, all_joker_sets)[0]
     held = np.flatnonzero(counts)
     rows = np.repeat(counts[None, :], len(held), axis=0)
     rows[np.arange(len(held)), held] -= 1
     seen_rows = np.repeat(seen[None, :], len(held), axis=0)
     seen_rows[np.arange(len(held)), held] += 1  # the discard is visible now
-    imps = _improvements(rows, [tiles.tile_name(int(k)) for k in held], seen_rows, limits, improvement_cls)
+    imps = _improvements(rows, [tiles.tile_name(int(k)) for k in held], seen_rows, limits, improvement_cls,
+                         all_joker_sets)
     order = sorted(range(len(imps)), key=lambda i: (imps[i].shanten, -imps[i].count, int(held[i])))
     return [imps[i] for i in order]
 
 
-def _improvements(rows13, discards, seen, limits, improvement_cls) -> list:
+def _improvements(rows13, discards, seen, limits, improvement_cls, all_joker_sets: bool) -> list:
     """Effective tiles of each 13-tile row: kinds whose draw lowers the shanten, unseen copies."""
     n = len(rows13)
-    base = _shanten_rows(rows13)
+    base = _shanten_rows(rows13, all_joker_sets)
     unseen = limits[None, :] - rows13 - seen               # (n, 43)
     cand = np.repeat(rows13, _N, axis=0)
     kinds = np.tile(np.arange(_N), n)
     ok = unseen.reshape(-1) > 0
     cand[np.arange(len(cand)), kinds] += ok
-    after = _shanten_rows(cand).reshape(n, _N)
+    after = _shanten_rows(cand, all_joker_sets).reshape(n, _N)
     ok = ok.reshape(n, _N)
     result = []
     for i in range(n):
@@ -304,7 +313,7 @@ def _improvements(rows13, discards, seen, limits, improvement_cls) -> list:
     return result
 
 
-def american_distance(hand, exposures=()) -> int:
+def american_distance(hand, exposures=(), *, all_joker_sets: bool = True) -> int:
     """Tiles missing for the beginner hand, counting exposed sets of four.
 
     Parameters
@@ -313,6 +322,9 @@ def american_distance(hand, exposures=()) -> int:
         Concealed tiles by American kind (0-33 standard, 34 flower, 35 joker).
     exposures : sequence of (kind, jokers)
         The player's exposed sets of four (each a different kind), as in ``AmericanView.exposures``.
+    all_joker_sets : bool
+        The joker reading (the rules' option): True (default), a concealed set of four may be
+        all jokers; False, each set keeps a natural tile.
 
     Examples
     --------
@@ -322,6 +334,9 @@ def american_distance(hand, exposures=()) -> int:
     >>> h2 = h.copy(); h2[0] = 0
     >>> american_distance(h2, exposures=[(0, 0)])
     0
+    >>> h3 = np.zeros(36, int); h3[0] = 4; h3[1] = 4; h3[3] = 2; h3[35] = 4   # a kong of four jokers
+    >>> american_distance(h3), american_distance(h3, all_joker_sets=False)
+    (0, 1)
     """
     h = np.asarray(hand)
     if h.shape != (36,) or h.dtype.kind not in "iu" or h.min() < 0:
@@ -332,10 +347,14 @@ def american_distance(hand, exposures=()) -> int:
     kinds_ = [int(k) for k, _j in exposures]
     if len(exposures) > 3 or len(set(kinds_)) != len(kinds_) or not all(0 <= k <= 34 for k in kinds_):
         raise ValueError("exposures: at most 3 sets of four, of different kinds 0-34")
+    if not all(0 <= int(j) <= 3 for _k, j in exposures):
+        raise ValueError("exposures: an exposed set of four holds 0-3 jokers (the called tile is natural)")
     excl = np.zeros((1, 35), np.uint8)
     for k in kinds_:
         excl[0, k] = 1
     out = np.zeros(1, np.int32)
+    if not isinstance(all_joker_sets, (bool, np.bool_)):
+        raise TypeError(f"all_joker_sets must be True or False, not {all_joker_sets!r}")
     _american_batch.distance_batch(np.ascontiguousarray(h[None, :], dtype=np.uint8), excl,
-                                   np.array([len(exposures)], np.int32), out)
+                                   np.array([len(exposures)], np.int32), out, bool(all_joker_sets))
     return int(out[0])

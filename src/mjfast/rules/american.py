@@ -3,6 +3,11 @@
 
 - Tiles: 144 (3 suits, winds, dragons, 8 flowers) + ``jokers`` (default 8) = 152. The flowers
   are one kind of their own; jokers stand in for tiles of a set of four, never in the pair.
+- Jokers (``all_joker_sets``): True (the default, the common NMJL reading): a concealed set of
+  four may be all jokers; False: each set keeps at least one natural tile (mjfast's earlier
+  reading). Either way an exposed set holds the natural tile it was called with, and jokers
+  never fill a pair. With a card, the card's own ``all_joker_sets`` reads its lines, and this
+  option follows it.
 - A winning hand: three sets of four identical tiles + a pair, of four different kinds.
 - Play: the Charleston (3 passes right, across, left; an optional second Charleston in the
   opposite order, decided by the players' vote unless ``second_charleston`` fixes it; an
@@ -80,6 +85,7 @@ class AmericanRules(RuleSet):
     rounds: int = 1
     card: Any = None
     discarder_pays_double: bool = False
+    all_joker_sets: bool = True
 
     family: ClassVar[str] = "american"
     hand_model: ClassVar[str] = "american"
@@ -97,6 +103,9 @@ class AmericanRules(RuleSet):
                                     "beginner hand"),
         Option("discarder_pays_double", check_bool("discarder_pays_double"),
                "on a win by discard the discarder pays double, the others single"),
+        Option("all_joker_sets", check_bool("all_joker_sets"),
+               "True (default): a concealed set of four may be all jokers; False: each set keeps a natural "
+               "tile (an exposure always holds its called tile); with a card, the card's own value"),
     )}
 
     @property
@@ -112,7 +121,12 @@ class AmericanRules(RuleSet):
 
     def replace(self, **options) -> AmericanRules:
         """As :meth:`RuleSet.replace`; ``hands_per_game`` (a multiple of 4) may be given
-        instead of ``rounds``."""
+        instead of ``rounds``. A ``card`` given without ``all_joker_sets`` brings its own joker
+        reading (its ``all_joker_sets``)."""
+        if options.get("card") is not None and options.get("all_joker_sets") is None:
+            card = _check_card(options["card"])
+            options["card"] = card
+            options["all_joker_sets"] = card.all_joker_sets
         hpg = options.pop("hands_per_game", None)
         if hpg is not None:
             if isinstance(hpg, bool) or not isinstance(hpg, numbers.Integral) or hpg % 4 or not 4 <= int(hpg) <= 64:
@@ -123,11 +137,20 @@ class AmericanRules(RuleSet):
             options["rounds"] = hpg // 4
         return super().replace(**options)
 
+    def _build(self, values: dict) -> AmericanRules:
+        built = super()._build(values)
+        if built.card is not None and built.card.all_joker_sets != built.all_joker_sets:
+            raise ValueError(f"all_joker_sets={built.all_joker_sets} disagrees with the card, whose lines read "
+                             f"all_joker_sets={built.card.all_joker_sets} (its file's key, default True): give the "
+                             "same value, or leave all_joker_sets out and the card's applies")
+        return built
+
     def kernel(self) -> dict:
         sc = self.second_charleston
         k = {"jokers": self.jokers, "second": 2 if sc == "policy" else int(bool(sc)),
              "courtesy": int(self.courtesy), "blind": int(self.blind_pass), "base_points": self.base_points,
-             "start_points": self.start_points, "hands_per_game": self.hands_per_game}
+             "start_points": self.start_points, "hands_per_game": self.hands_per_game,
+             "all_joker_sets": int(self.all_joker_sets)}
         if self.discarder_pays_double:
             k["discarder_double"] = 1
         if self.card is not None:
@@ -143,6 +166,8 @@ class AmericanRules(RuleSet):
             d["card"] = {"name": self.card.name, "lines": list(self.card.ids)}
         if not self.discarder_pays_double:
             del d["discarder_pays_double"]
+        if self.all_joker_sets:                 # the default reading: results keep their JSON
+            del d["all_joker_sets"]
         d["tiles"] = self.n_tiles
         return d
 
