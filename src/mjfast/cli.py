@@ -9,22 +9,30 @@
 ``mjfast analyze H``  one hand as a table: shanten per form, waits, each discard's effective tiles
                      (--rules mcr: the fans of each wait, on a discard and self-drawn)
 ``mjfast fan H``      the Chinese Official fans of a winning hand
-``mjfast odds-table`` deal odds, win-by-turn curves, win rates or MCR ready deals as a table (and a plot)
+``mjfast card F H``   an American hand against a card of hands: the nearest lines
+``mjfast odds-table`` deal odds, win-by-turn curves, win rates, MCR ready deals and fans, American
+                     card lines as a table (and a plot)
 ``mjfast config``     how mjfast was built (OpenMP or not) and what it will use
 
 One vocabulary across the subcommands (see :data:`VOCABULARY`): ``-n`` is the size of a run,
 spelled out as ``--games`` (simulate, compare, odds-table win-rate and mcr-fans), ``--deals``
-(deal-stats, odds-table deal and mcr-ready), ``--samples`` (odds-table win-by-turn) or
+(deal-stats, odds-table deal, mcr-ready and american-lines), ``--samples`` (odds-table win-by-turn) or
 ``--hands`` (demo); ``--policies`` the four seats' policies (one name or four comma-separated),
 ``--draw-policy`` the drawing policy of win-by-turn odds; ``--seed``, ``--threads``,
 ``--format``, ``--rules``, ``--backend``; ``--progress``/``--no-progress``. Earlier spellings
 (``--policy``) still work, with a one-line note on stderr. An option that does not apply to
 the subcommand, the rule set or the odds-table kind is an error that names it.
 
-Every subcommand takes ``--format json`` (``replay`` prints JSON lines by default), and
-``mjfast --version`` prints the version. Output into a pipe that closes early (``mjfast
-simulate | head``) ends the command quietly with status 141 (128 + SIGPIPE), as other Unix
-tools end, and a fresh seed is announced on stderr only once the arguments have been checked.
+Every subcommand takes ``--format json`` (``replay`` prints JSON lines by default): strict JSON,
+a value that is not a number (the standard error of one game) written as null (:func:`_json`).
+``mjfast --version`` prints the version; ``mjfast --progress`` / ``--no-progress`` before the
+subcommand set its progress bars. Output into a pipe that closes early (``mjfast simulate |
+head``) ends the command quietly with status 141 (128 + SIGPIPE), as other Unix tools end; a
+fresh seed is announced on stderr only once the arguments have been checked (run sizes are
+checked as they are parsed); Ctrl-C ends a run with status 130, after the table of what
+``simulate`` or ``deal-stats`` finished. On a stdout that cannot write Chinese (cp1252) the fan
+tables leave the Chinese names out and nothing fails on a character the console lacks.
+The subcommands and their examples: docs/cli.md.
 """
 from __future__ import annotations
 
@@ -803,8 +811,6 @@ def _cmd_compare(args) -> int:
         print(f"{label:<20}{d['win_rate']:>10.4f}{d['deal_in_rate']:>14.4f}{d['mean_points'] - start:>+13.2f}")
     print(f"\n{data['games']:,} games in {dt:.2f} s")
     return 0
-
-
 
 
 def _cmd_replay(args) -> int:
