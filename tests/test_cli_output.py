@@ -107,6 +107,18 @@ def test_a_run_size_too_large_is_an_argument_error_before_any_seed(argv, capsys)
     assert "no --seed given" not in err and "at most" in err, err
 
 
+def test_out_of_memory_is_a_message_not_a_traceback(monkeypatch, capsys):
+    import mjfast.hands._random as random_hands
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError("Unable to allocate 3.02 PiB for an array")
+
+    monkeypatch.setattr(random_hands, "random_hands", no_memory)
+    assert cli.main(["demo", "-n", "1000"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("mjfast: error: not enough memory (Unable to allocate 3.02 PiB") and "Traceback" not in err
+
+
 def test_the_largest_run_size_is_accepted_by_the_parser():
     args = cli.build_parser().parse_args(["simulate", "-n", str(2**40 - 1)])
     assert args.games == 2**40 - 1

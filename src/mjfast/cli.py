@@ -1500,6 +1500,10 @@ def _main(argv: list[str] | None) -> int:
         _announce_seed()
         print("mjfast: interrupted", file=sys.stderr)
         return 130
+    except MemoryError as exc:     # a run too large for this machine: a message, not a traceback
+        detail = str(exc) or type(exc).__name__
+        print(f"mjfast: error: not enough memory ({detail}); a smaller -n needs less", file=sys.stderr)
+        return 1
     finally:
         _progress_mod.set_mode(old_mode)
         _announce_seed()      # a run that started names its seed, even if it broke off; the notes
