@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import pathlib
 import re
@@ -17,6 +16,7 @@ import time
 import pytest
 
 import _proc
+import _strict_json
 import mjfast
 from mjfast import cli, hands
 from mjfast._runtime.threads import config
@@ -213,13 +213,13 @@ def test_json_runs_cover_every_subcommand():
 @pytest.mark.parametrize("name", sorted(JSON_RUNS))
 def test_format_json_parses(name, capsys):
     assert cli.main(JSON_RUNS[name] + ["--format", "json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = _strict_json.loads(capsys.readouterr().out)
     assert isinstance(data, dict) and data
 
 
 def _shanten_json(capsys, *argv) -> dict:
     assert cli.main(["shanten", *argv, "--format", "json"]) == 0
-    return json.loads(capsys.readouterr().out)
+    return _strict_json.loads(capsys.readouterr().out)
 
 
 def test_shanten_json_13_tiles(capsys):
@@ -263,7 +263,7 @@ def test_shanten_table_unchanged(capsys):
 
 def test_config_json(capsys):
     assert cli.main(["config", "--format", "json"]) == 0
-    d = json.loads(capsys.readouterr().out)
+    d = _strict_json.loads(capsys.readouterr().out)
     facts = config()
     assert list(d) == list(facts) and d["mjfast"] == mjfast.__version__
     assert {k: v for k, v in d.items() if k != "tables_built"} == {k: v for k, v in facts.items()
@@ -280,7 +280,7 @@ def test_replay_json(capsys):
     assert cli.main(["replay", "--seed", "2", "--game", "3"]) == 0
     lines = capsys.readouterr().out
     assert cli.main(["replay", "--seed", "2", "--game", "3", "--format", "json"]) == 0
-    d = json.loads(capsys.readouterr().out)
+    d = _strict_json.loads(capsys.readouterr().out)
     assert set(d) == {"header", "events"}
     assert mjfast.GameLog(d["header"], d["events"]) == mjfast.GameLog.from_jsonl(lines)
 
@@ -340,7 +340,7 @@ def test_seed_line_once_and_it_repeats_the_run(argv, capsys):
     assert err == ""
 
     def strip(text):
-        return {k: v for k, v in json.loads(text).items() if k not in TIMING}
+        return {k: v for k, v in _strict_json.loads(text).items() if k not in TIMING}
 
     assert strip(again) == strip(out)
 

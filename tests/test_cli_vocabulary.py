@@ -5,7 +5,6 @@ every option has help, and the compare subcommand."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import _proc
+import _strict_json
 import mjfast
 from mjfast import cli
 
@@ -74,7 +74,7 @@ def test_json_runs_cover_every_subcommand():
 def test_every_subcommand_prints_json(name):
     out = run(*JSON_RUNS[name], "--format", "json")
     assert out.returncode == 0, out.stderr
-    data = json.loads(out.stdout)
+    data = _strict_json.loads(out.stdout)
     assert isinstance(data, dict) and data
     assert out.stderr == "", out.stderr          # seeds given; stderr is a pipe: no progress frames
 
@@ -171,7 +171,7 @@ def test_other_conflicts():
 # ---------------------------------------------------------------- one vocabulary, old spellings kept
 
 def _strip(stdout: str) -> dict:
-    data = json.loads(stdout)
+    data = _strict_json.loads(stdout)
     return {k: v for k, v in data.items() if k not in ("seconds", "games_per_second", "turns_per_second")}
 
 
@@ -226,7 +226,7 @@ def test_n_and_its_long_spelling_agree(a, b, capsys):
                                                                       ("demo",) else [])]) == 0
         out, err = capsys.readouterr()
         assert err == "", err
-        results.append({k: v for k, v in json.loads(out).items() if k not in keys})
+        results.append({k: v for k, v in _strict_json.loads(out).items() if k not in keys})
     assert results[0] == results[1]
 
 
@@ -326,7 +326,7 @@ def test_user_words_translation():
 def test_compare_json_matches_the_library():
     out = run("compare", "defensive", "greedy", "-n", "60", "--seed", "5", "--threads", "1", "--format", "json")
     assert out.returncode == 0 and out.stderr == "", out.stderr
-    d = json.loads(out.stdout)
+    d = _strict_json.loads(out.stdout)
     c = mjfast.compare("defensive", "greedy", 60, seed=5, progress=False)
     assert (d["policy_a"], d["policy_b"], d["wall_sets"], d["games"], d["seed"], d["rules"]) == (
         "defensive", "greedy", 60, 300, 5, "classical")
@@ -334,7 +334,7 @@ def test_compare_json_matches_the_library():
     assert d["a"]["win_rate"] == c.a.win_rate(policy="defensive").p
     assert d["b"]["mean_points"] == c.b.mean_points(policy="greedy").mean
     two = run("compare", "defensive", "greedy", "-n", "60", "--seed", "5", "--threads", "2", "--format", "json")
-    assert {k: v for k, v in json.loads(two.stdout).items() if k != "seconds"} == {
+    assert {k: v for k, v in _strict_json.loads(two.stdout).items() if k != "seconds"} == {
         k: v for k, v in d.items() if k != "seconds"}                  # threads never change a result
 
 
@@ -352,10 +352,10 @@ def test_compare_table_csv_seed_and_rules():
     assert rows[0] == "statistic,mean,se,ci95_low,ci95_high,n" and len(rows) == 3 and rows[1].endswith(",10")
     mcr = run("compare", "greedy", "random", "-n", "10", "--seed", "1", "--rules", "mcr", "--min-fan", "0",
               "--format", "json")
-    d = json.loads(mcr.stdout)
+    d = _strict_json.loads(mcr.stdout)
     assert d["options"]["min_fan"] == 0 and d["rules"] == "mcr"
     one = run("compare", "greedy", "random", "-n", "1", "--seed", "1", "--format", "json")
-    assert json.loads(one.stdout)["points_diff"]["se"] is None        # NaN is not JSON: null
+    assert _strict_json.loads(one.stdout)["points_diff"]["se"] is None        # NaN is not JSON: null
 
 
 def test_compare_progress_when_asked():
@@ -367,6 +367,6 @@ def test_compare_progress_when_asked():
     shown = _proc.run([sys.executable, "-c", code, "--progress"], capture_output=True, text=True, env=_env(),
                       timeout=300)
     assert shown.returncode == 0 and "compare classical:" in shown.stderr and "games/s" in shown.stderr, shown.stderr
-    assert json.loads(shown.stdout)["wall_sets"] == 300
+    assert _strict_json.loads(shown.stdout)["wall_sets"] == 300
     quiet = _proc.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(), timeout=300)
     assert quiet.returncode == 0 and quiet.stderr == ""        # stderr is a pipe: no bar unless asked

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import doctest
-import json
 import math
 import pathlib
 import sys
@@ -10,6 +9,7 @@ import sys
 import pytest
 
 import _proc
+import _strict_json
 import mjfast
 from mjfast import cli
 
@@ -59,7 +59,7 @@ def test_every_public_function_has_an_example():
 
 def test_cli_demo_json(capsys):
     assert cli.main(["demo", "-n", "20000", "--seed", "3", "--format", "json", "--threads", "1"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = _strict_json.loads(capsys.readouterr().out)
     assert data["n"] == 20000 and data["seed"] == 3
     for form in ("standard", "seven_pairs", "thirteen_orphans", "all"):
         assert sum(data["shanten"][form].values()) == 20000
@@ -101,12 +101,12 @@ def test_console_script_entry_point():
 
 def test_cli_deal_stats_json_and_exact(capsys):
     assert cli.main(["deal-stats", "-n", "200000", "--seed", "5", "--format", "json", "--no-progress"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = _strict_json.loads(capsys.readouterr().out)
     assert data["rules"] == "classical" and data["n"] == 200000 and data["seed"] == 5
     assert set(data["dealer"]["shanten"]) == {"standard", "all"}
     assert sum(data["non_dealer"]["shanten"]["all"].values()) == 200000
     assert cli.main(["deal-stats", "--exact", "--format", "json"]) == 0
-    exact = json.loads(capsys.readouterr().out)
+    exact = _strict_json.loads(capsys.readouterr().out)
     from fractions import Fraction
     for seat in ("dealer", "non_dealer"):
         dist = {k: Fraction(v) for k, v in exact[seat]["shanten"]["all"].items()}
@@ -125,7 +125,7 @@ def test_cli_deal_stats_json_and_exact(capsys):
 
 def test_cli_simulate_json_schema(capsys):
     assert cli.main(["simulate", "--games", "300", "--seed", "2", "--format", "json", "--no-progress"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    data = _strict_json.loads(capsys.readouterr().out)
     for key in ("rules", "games", "seed", "exhaustive_draws", "mean_turns", "seats"):
         assert key in data
     assert data["games"] == 300 and data["seed"] == 2 and len(data["seats"]) == 4
@@ -143,5 +143,5 @@ def test_cli_simulate_json_schema(capsys):
     assert rows[0].startswith("seat,policy,hands,wins") and len(rows) == 5
     assert cli.main(["replay", "--seed", "2", "--game", "3"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert json.loads(lines[0])["type"] == "header" and json.loads(lines[1])["type"] == "hand"
+    assert _strict_json.loads(lines[0])["type"] == "header" and _strict_json.loads(lines[1])["type"] == "hand"
     assert cli.main(["simulate", "--games", "5", "--policy", "smart"]) == 2

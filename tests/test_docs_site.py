@@ -46,13 +46,14 @@ def test_tutorials_are_executed_notebooks_with_small_runs():
         # no progress bars in the pages: every call that could draw one says progress=False
         for call in re.findall(r"mjfast\.(?:simulate|compare|deal_stats|odds_table|win_by_turn)\((?:[^()]|\([^()]*\))*\)",
                                text):
-            if "monte_carlo" in call or any(k in call for k in ("simulate", "compare", "deal_stats", "win_rate", "samples")):
+            if "monte_carlo" in call or any(k in call for k in ("simulate", "compare", "deal_stats", "win_rate", "samples",
+                                                                 "deals")):
                 assert "progress=False" in call, (page.name, call)
 
 
 def test_reference_pages_are_in_a_toctree():
     index = (DOCS / "index.md").read_text()
-    for page in ("rules", "environments", "mcr", "api/index", "tutorials/index"):
+    for page in ("rules", "environments", "mcr", "cli", "american-cards", "api/index", "tutorials/index"):
         assert re.search(rf"^(\S.* <)?{re.escape(page)}>?$", index, re.M), page
 
 
@@ -66,3 +67,69 @@ def test_readme_links_to_the_documentation():
 def test_landing_page_example():
     res = doctest.testfile(str(DOCS / "index.md"), module_relative=False)
     assert res.failed == 0 and res.attempted >= 3
+
+
+def _pages() -> list:
+    return sorted(DOCS.glob("*.md")) + sorted(DOCS.glob("*/*.md")) + sorted(DOCS.glob("*/*.rst"))
+
+
+def test_the_command_line_page_covers_every_subcommand():
+    """docs/cli.md has a section per subcommand (its purpose and an example; the examples run in
+    tests/test_docs_commands.py), and the landing page links it."""
+    import argparse
+
+    from mjfast import cli
+
+    page = (DOCS / "cli.md").read_text(encoding="utf-8")
+    parser = cli.build_parser()
+    subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    for name in subs:
+        m = re.search(rf"^### `mjfast {re.escape(name)}`: [^\n]+\n(.*?)(?=^#)", page + "\n#", re.M | re.S)
+        assert m, f"docs/cli.md has no section for mjfast {name}"
+        assert re.search(rf"```bash\n(?:.*\n)*?mjfast {re.escape(name)}\b", m.group(1)), f"no example of mjfast {name}"
+    assert "](cli.md)" in (DOCS / "index.md").read_text(encoding="utf-8")
+
+
+#: what a reader of the documentation site cannot follow: files of the source repository (the
+#: site documents the installed package), placeholder addresses, machine paths, and the
+#: project's internal words (issue numbers, "the ... issue")
+DEAD = {
+    "a benchmark or test file of the repository": r"\b(?:bench|tests)/[\w./-]*",
+    "a source path": r"\bsrc/mjfast\b",
+    "a placeholder address": r"\.invalid\b",
+    "a path of one machine": r"(?<![\w.])/(?:work|home|root|Users|tmp)/",
+    "an internal word": r"\bissue\b|#\d{2,}\b",
+}
+
+
+def test_the_pages_have_no_dead_links_or_internal_words():
+    found = []
+    for page in _pages():
+        text = page.read_text(encoding="utf-8")
+        for what, pattern in DEAD.items():
+            for m in re.finditer(pattern, text, re.I):
+                found.append(f"{page.relative_to(DOCS)}:{text.count(chr(10), 0, m.start()) + 1}: {what}: {m.group(0)!r}")
+    assert found == [], "\n".join(found)
+
+
+def test_relative_links_of_the_pages_resolve():
+    for page in _pages():
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+            assert (page.parent / target).exists(), f"{page.relative_to(DOCS)} links to {target}, which does not exist"
+
+
+def test_no_page_says_fans_are_not_scored():
+    """Chinese Official fans are scored in play, the environments and the analysis (they were not
+    in early versions, and some pages said so)."""
+    stale = re.compile(r"fan scoring is not modelled|not score fans?\b|does not score fan|8-fan minimum is not applied",
+                       re.I)
+    for page in _pages() + [DOCS.parent / "README.md"]:
+        assert not stale.search(page.read_text(encoding="utf-8")), page.name
+
+
+def test_test_files_name_repository_paths():
+    """The oracle and the peer cases' notes name files relative to the repository, not the paths
+    of the machine they were written on."""
+    for f in (DOCS.parent / "tests" / "oracles" / "mcr_fan.py", DOCS.parent / "tests" / "data" / "peer_cases" / "README.md"):
+        text = f.read_text(encoding="utf-8")
+        assert not re.search(DEAD["a path of one machine"], text), f

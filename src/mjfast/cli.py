@@ -9,27 +9,36 @@
 ``mjfast analyze H``  one hand as a table: shanten per form, waits, each discard's effective tiles
                      (--rules mcr: the fans of each wait, on a discard and self-drawn)
 ``mjfast fan H``      the Chinese Official fans of a winning hand
-``mjfast odds-table`` deal odds, win-by-turn curves, win rates or MCR ready deals as a table (and a plot)
+``mjfast card F H``   an American hand against a card of hands: the nearest lines
+``mjfast odds-table`` deal odds, win-by-turn curves, win rates, MCR ready deals and fans, American
+                     card lines as a table (and a plot)
 ``mjfast config``     how mjfast was built (OpenMP or not) and what it will use
 
 One vocabulary across the subcommands (see :data:`VOCABULARY`): ``-n`` is the size of a run,
 spelled out as ``--games`` (simulate, compare, odds-table win-rate and mcr-fans), ``--deals``
-(deal-stats, odds-table deal and mcr-ready), ``--samples`` (odds-table win-by-turn) or
+(deal-stats, odds-table deal, mcr-ready and american-lines), ``--samples`` (odds-table win-by-turn) or
 ``--hands`` (demo); ``--policies`` the four seats' policies (one name or four comma-separated),
 ``--draw-policy`` the drawing policy of win-by-turn odds; ``--seed``, ``--threads``,
 ``--format``, ``--rules``, ``--backend``; ``--progress``/``--no-progress``. Earlier spellings
 (``--policy``) still work, with a one-line note on stderr. An option that does not apply to
 the subcommand, the rule set or the odds-table kind is an error that names it.
 
-Every subcommand takes ``--format json`` (``replay`` prints JSON lines by default), and
-``mjfast --version`` prints the version. Output into a pipe that closes early (``mjfast
-simulate | head``) ends the command quietly with status 141 (128 + SIGPIPE), as other Unix
-tools end, and a fresh seed is announced on stderr only once the arguments have been checked.
+Every subcommand takes ``--format json`` (``replay`` prints JSON lines by default): strict JSON,
+a value that is not a number (the standard error of one game) written as null (:func:`_json`).
+``mjfast --version`` prints the version; ``mjfast --progress`` / ``--no-progress`` before the
+subcommand set its progress bars. Output into a pipe that closes early (``mjfast simulate |
+head``) ends the command quietly with status 141 (128 + SIGPIPE), as other Unix tools end; a
+fresh seed is announced on stderr only once the arguments have been checked (run sizes are
+checked as they are parsed); Ctrl-C ends a run with status 130, after the table of what
+``simulate`` or ``deal-stats`` finished. On a stdout that cannot write Chinese (cp1252) the fan
+tables leave the Chinese names out and nothing fails on a character the console lacks.
+The subcommands and their examples: docs/cli.md.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import math
 import os
@@ -104,6 +113,27 @@ def _count(text: str) -> int:
     return v
 
 
+def _size(limit: int, what: str, why: str = ""):
+    """The type of a run-size option (``-n``): a positive whole number below ``limit``, checked
+    as the arguments are parsed, so a size the run would refuse is an argument error (exit status
+    2) before anything starts or a fresh seed is announced."""
+    def parse(text: str) -> int:
+        v = _count(text)
+        if v >= limit:
+            raise argparse.ArgumentTypeError(f"at most {limit - 1:,} {what}{why}, got {text!r}")
+        return v
+    return parse
+
+
+#: the largest -n of each kind of run: games (a game's index keys its random stream: below 2**40),
+#: deals and samples (2**62), and the hands of mjfast demo, which holds them all in memory
+_GAMES = _size(2**40, "games")
+_WALL_SETS = _size(2**40, "wall sets")
+_DEALS = _size(2**62, "deals")
+DEMO_MAX_HANDS = 100_000_000
+_DEMO_HANDS = _size(DEMO_MAX_HANDS + 1, "hands", " (the demo holds every hand in memory, about 40 bytes each)")
+
+
 def _seed(text: str) -> int:
     try:
         v = int(text)
@@ -119,6 +149,43 @@ def _int(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"a whole number, got {text!r}") from None
+
+
+def _finite(obj):
+    """The data with every non-finite float as None: JSON has no NaN or Infinity (strict parsers,
+    such as JavaScript's ``JSON.parse``, refuse the bare tokens), and a statistic with no value (the
+    standard error of one game, the mean fan of a run without wins) is null."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def _json(obj, indent: int | None = 2, ensure_ascii: bool | None = None) -> str:
+    """Strict JSON text of ``obj`` (every JSON output of the command line goes through here):
+    non-finite floats become null, and ``allow_nan=False`` makes any that slipped through an
+    error rather than a bare ``NaN`` token. Text that stdout cannot encode (the Chinese fan names
+    on a cp1252 console) is written as ``\\u`` escapes, which every JSON reader decodes."""
+    if ensure_ascii is None:
+        ensure_ascii = not _stdout_takes_unicode()
+    return json.dumps(_finite(obj), indent=indent, allow_nan=False, ensure_ascii=ensure_ascii)
+
+
+def _stdout_takes_unicode() -> bool:
+    """Whether stdout's encoding can write Chinese characters (UTF-8 can; cp1252 cannot)."""
+    return _encodable("\u4e2d\u6587")
+
+
+def _encodable(text: str) -> bool:
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def _inapplicable(option: str, where: str, why: str):
@@ -191,12 +258,12 @@ def _cmd_demo(args) -> int:
     win = hands.is_winning(batch, threads=threads) if args.tiles % 3 == 2 else np.zeros(n, bool)
     dt_win = time.perf_counter() - t
     if args.format == "json":
-        print(json.dumps({
+        print(_json({
             "n": n, "tiles": args.tiles, "seed": seed, "threads": threads,
             "shanten": {f: {str(k - 1): int(c) for k, c in enumerate(h) if c} for f, h, _ in rows},
             "ns_per_hand": {f: dt / n * 1e9 for f, _, dt in rows} | {"is_winning": dt_win / n * 1e9},
             "complete": int(win.sum()),
-        }, indent=2))
+        }))
         return 0
     print(f"mjfast demo: {n:,} random {args.tiles}-tile hands from the 136-tile set "
           f"(seed {seed}, {threads} thread{'s' if threads > 1 else ''}; dealt in {t_gen:.2f} s)\n")
@@ -243,7 +310,7 @@ def _cmd_shanten(args) -> int:
                             for imp in (hands.effective_tiles(text, args.visible, form=args.form, rules=args.rules)
                                         if s >= 0 else ())]
     if args.format == "json":
-        print(json.dumps(data, indent=2))
+        print(_json(data))
         return 0
     print(f"hand      {text}")
     print(f"shanten   {s}  (form={args.form}, rules={args.rules})")
@@ -421,9 +488,6 @@ def _add_backend_args(parser) -> None:
 
 
 def _cmd_deal_stats(args) -> int:
-    import csv
-    import io
-
     from .deals import deal_spec, deal_stats
 
     _check_deal_stats(args)
@@ -431,7 +495,7 @@ def _cmd_deal_stats(args) -> int:
         _announce_notes()
         data = _exact_shape(args.rules, args.flowers or None, args.jokers, progress=_progress(args))
         if args.format == "json":
-            print(json.dumps(data, indent=2))
+            print(_json(data))
         else:
             _print_exact(data, csv_out=args.format == "csv")
         return 0
@@ -448,15 +512,25 @@ def _cmd_deal_stats(args) -> int:
             st = deal_stats(args.deals, rules=args.rules, seed=seed, threads=args.threads,
                             progress=_progress(args), flowers=args.flowers or None, jokers=args.jokers,
                             backend=args.backend, client=client)
-    except KeyboardInterrupt as exc:
+    except KeyboardInterrupt as exc:      # the deals made so far: their table, then exit status 130
         part = getattr(exc, "partial", None)
-        print(f"mjfast: interrupted after {part.n if part else 0:,} deals", file=sys.stderr)
+        if part is not None and part.n:
+            _print_deal_stats(part, args, time.perf_counter() - t0)
+        print(f"mjfast: interrupted after {part.n if part else 0:,} deals"
+              + (" (the table above covers them)" if part is not None and part.n else ""), file=sys.stderr)
         return 130
-    dt = time.perf_counter() - t0
+    _print_deal_stats(st, args, time.perf_counter() - t0)
+    return 0
+
+
+def _print_deal_stats(st, args, dt: float) -> None:
+    """The result of mjfast deal-stats (or the part dealt before Ctrl-C) in the chosen format."""
+    import csv
+
     if args.format == "json":
         data = st.to_dict()
         data["seconds"] = dt
-        print(json.dumps(data, indent=2))
+        print(_json(data))
     elif args.format == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -469,9 +543,8 @@ def _cmd_deal_stats(args) -> int:
         print(buf.getvalue(), end="")
     else:
         print(st.table())
-        print(f"\n{args.deals:,} deals in {dt:.2f} s ({args.deals / dt / 1e6:.1f} M deals/s, "
-              f"{2 * args.deals / dt / 1e6:.1f} M hands classified/s)")
-    return 0
+        print(f"\n{st.n:,} deals in {dt:.2f} s ({st.n / dt / 1e6:.1f} M deals/s, "
+              f"{2 * st.n / dt / 1e6:.1f} M hands classified/s)")
 
 
 def _check_deal_stats(args) -> None:
@@ -586,16 +659,11 @@ def _rule_options(args) -> dict:
 
 
 def _cmd_simulate(args) -> int:
-    import csv
-    import io
-
     from . import _core
-    from .game import AmericanSimResult
     from .sim import game_rules, simulate
 
     opts = _rule_options(args)
     rules = game_rules(args.rules, **opts)
-    american = rules.family == "american"
     if args.charleston_effect:
         for option, given in (("--duplicate", args.duplicate), ("--backend", args.backend != "local")):
             if given:
@@ -614,17 +682,30 @@ def _cmd_simulate(args) -> int:
             res = simulate(args.games, rules=rules, policies=policies, seed=seed, threads=args.threads,
                            duplicate=args.duplicate, progress=_progress(args), backend=args.backend,
                            client=client)
-    except KeyboardInterrupt as exc:
+    except KeyboardInterrupt as exc:      # the games played so far: their table, then exit status 130
         part = getattr(exc, "partial", None)
-        print(f"mjfast: interrupted after {part.games if part else 0:,} games", file=sys.stderr)
+        if part is not None and part.games:
+            _print_simulate(part, args, time.perf_counter() - t0)
+        print(f"mjfast: interrupted after {part.games if part else 0:,} games"
+              + (" (the table above covers them)" if part is not None and part.games else ""), file=sys.stderr)
         return 130
-    dt = time.perf_counter() - t0
+    _print_simulate(res, args, time.perf_counter() - t0)
+    return 0
+
+
+def _print_simulate(res, args, dt: float) -> None:
+    """The result of mjfast simulate (or the part played before Ctrl-C) in the chosen format."""
+    import csv
+
+    from .game import AmericanSimResult
+
+    american = isinstance(res, AmericanSimResult)
     if args.format == "json":
         data = res.to_dict()
         data["seconds"] = dt
         data["games_per_second"] = res.games / dt
         data["turns_per_second"] = res.turns / dt
-        print(json.dumps(data, indent=2))
+        print(_json(data))
     elif args.format == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -635,7 +716,7 @@ def _cmd_simulate(args) -> int:
             e, d, m = res.win_rate(s), res.deal_in_rate(s), res.mean_points(s)
             pol = "" if res.duplicate else (res.policies[s] if isinstance(res.policies[s], str) else res.policies[s].name)
             extra = ([int(res.jokerless_wins[s]), int(res.dead_hands[s]), repr(res.mean_distance("before", s).mean),
-                      repr(res.mean_distance("after", s).mean)] if isinstance(res, AmericanSimResult) else [])
+                      repr(res.mean_distance("after", s).mean)] if american else [])
             w.writerow([s, pol, res.hands, int(res.wins[s]), int(res.self_draw_wins[s]), int(res.discard_wins[s]),
                         int(res.deal_ins[s]), repr(e.p), repr(e.low), repr(e.high), repr(d.p), repr(m.mean), repr(m.se)]
                        + extra)
@@ -644,7 +725,6 @@ def _cmd_simulate(args) -> int:
         print(res.table())
         print(f"\n{res.games:,} games ({res.hands:,} hands, {res.turns:,} turns) in {dt:.2f} s: "
               f"{res.games / dt:,.0f} games/s, {res.hands / dt:,.0f} hands/s, {res.turns / dt / 1e6:.2f} M turns/s")
-    return 0
 
 
 def _charleston_effect(args, opts: dict, policies) -> int:
@@ -658,8 +738,8 @@ def _charleston_effect(args, opts: dict, policies) -> int:
                             progress=_progress(args), **opts)
     dt = time.perf_counter() - t0
     if args.format == "json":
-        print(json.dumps({"rules": "american", "games": args.games, "seed": seed, "seconds": dt,
-                          "effects": {k: e.to_dict() for k, e in eff.items()}}, indent=2))
+        print(_json({"rules": "american", "games": args.games, "seed": seed, "seconds": dt,
+                     "effects": {k: e.to_dict() for k, e in eff.items()}}))
         return 0
     cols = ("distance_after", "win_rate", "wall_game_rate", "mean_turns")
     if args.format == "csv":
@@ -711,7 +791,7 @@ def _cmd_compare(args) -> int:
     data = {"rules": rules.name, "options": rules.to_dict(), "seed": seed_to_json(seed)} | c.to_dict()
     data |= {"games": 5 * c.wall_sets, "a": side(c.a, c.policy_a), "b": side(c.b, c.policy_b), "seconds": dt}
     if args.format == "json":
-        print(json.dumps(_finite(data), indent=2))
+        print(_json(data))
         return 0
     rows = (("points per game", c.points_diff, "+.2f"), ("win rate per hand", c.win_rate_diff, "+.4f"))
     if args.format == "csv":
@@ -726,21 +806,11 @@ def _cmd_compare(args) -> int:
     for name, m, fmt in rows:
         print(f"{name:<20}{format(m.mean, fmt):>12}   [{format(m.low, fmt)}, {format(m.high, fmt)}]")
     print(f"\n{'':<20}{'win rate':>10}{'deal-in rate':>14}{'mean points':>13}")
+    start = c.a._points_start()      # the table shows points won or lost per game (American players start at 650)
     for label, d in (("A " + c.policy_a, data["a"]), ("B " + c.policy_b, data["b"])):
-        print(f"{label:<20}{d['win_rate']:>10.4f}{d['deal_in_rate']:>14.4f}{d['mean_points']:>+13.2f}")
+        print(f"{label:<20}{d['win_rate']:>10.4f}{d['deal_in_rate']:>14.4f}{d['mean_points'] - start:>+13.2f}")
     print(f"\n{data['games']:,} games in {dt:.2f} s")
     return 0
-
-
-def _finite(obj):
-    """JSON without NaN (not JSON): a mean of one wall set has no standard error -> null."""
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_finite(v) for v in obj]
-    return obj
 
 
 def _cmd_replay(args) -> int:
@@ -750,9 +820,10 @@ def _cmd_replay(args) -> int:
     _announce_notes()
     log = replay(args.seed, args.game, rules=args.rules, policies=policies)
     if args.format == "json":
-        print(json.dumps({"header": log.header, "events": log.events}, indent=2))
-    else:
-        print(log.to_jsonl(), end="")
+        print(_json({"header": log.header, "events": log.events}))
+    else:       # the lines of log.to_jsonl(), written strictly
+        for line in [{"type": "header", **log.header}] + list(log.events):
+            print(_json(line, indent=None, ensure_ascii=True))
     return 0
 
 
@@ -788,7 +859,7 @@ def _cmd_analyze(args) -> int:
         data = res.to_dict()
         if odds is not None:
             data["win_by_turn"] = odds.to_dict()
-        print(json.dumps(data, indent=2))
+        print(_json(data))
     else:
         print(res.table())
         if odds is not None:
@@ -811,9 +882,9 @@ def _cmd_card(args) -> int:
     if n_tiles == 14:
         match = card.match(hand, exposures)
     if args.format == "json":
-        print(json.dumps({"card": card.name, "hand": hand, "exposures": list(args.exposures or []),
-                          "visible": args.visible, "lines": [r.to_dict() for r in rows],
-                          "match": None if match is None else match.to_dict()}, indent=2))
+        print(_json({"card": card.name, "hand": hand, "exposures": list(args.exposures or []),
+                     "visible": args.visible, "lines": [r.to_dict() for r in rows],
+                     "match": None if match is None else match.to_dict()}))
         return 0
     print(f"card: {card.name or args.file} ({len(card.ids)} lines, {len(card.variations)} variations)")
     head = f"{'line':<14} {'section':<14} {'points':>6} {'distance':>8} {'jokers':>6}  missing / nearest variation"
@@ -832,7 +903,9 @@ def _cmd_card(args) -> int:
 
 def _cmd_fan(args) -> int:
     from . import mcr, tiles
+    from ._runtime.display import _width
 
+    min_fan = mcr._min_fan(args.min_fan)     # the check of every min_fan of the fan functions
     melds: list = []
     for text in args.melds or ():
         parsed = tiles.parse_tiles(text, max_tiles=None)
@@ -843,25 +916,26 @@ def _cmd_fan(args) -> int:
                   fourth_tile=args.fourth_tile, kong=args.kong, last_of_wall=args.last_of_wall,
                   seat_wind=args.seat_wind, prevalent_wind=args.prevalent_wind, flowers=args.flowers)
     if args.format == "json":
-        print(json.dumps(dict(res.to_dict(), reaches_min_fan=res.reaches(args.min_fan), min_fan=args.min_fan),
-                         ensure_ascii=False, indent=2))
+        print(_json(dict(res.to_dict(), reaches_min_fan=res.reaches(min_fan), min_fan=min_fan)))
         return 0
     if not res.is_win:
         print("not a win: the winning tile does not complete the hand")
         return 0
-    import unicodedata
+    # the Chinese names where stdout can write them (a cp1252 console cannot), aligned by the
+    # columns they take (two per character)
+    chinese = _encodable("".join(f.chinese for f in res.fans))
+    cwidth = max([_width(f.chinese) for f in res.fans] + [0]) if chinese else 0
 
-    def pad(text: str, width: int) -> str:      # Chinese characters take two columns
-        cols = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-        return text + " " * max(0, width - cols)
+    def cells(name: str, zh: str, value: str, times: str, fans: str) -> str:
+        zh_col = f"  {zh}{' ' * (cwidth - _width(zh))}" if chinese else ""
+        return f"{name:<{width}}{zh_col}  {value:>2}{times:>4}  {fans:>3}"
 
     width = max(len(f.name) for f in res.fans)
     for f in res.fans:
-        times = f" x{f.count}" if f.count > 1 else ""
-        print(f"{f.name:<{width}}  {pad(f.chinese, 12)}  {f.value:>2}{times:>4}  {f.fans:>3}")
-    print(f"{'total':<{width}}  {pad('', 12)}  {'':>2}{'':>4}  {res.total:>3}")
-    valid = "a valid win" if res.reaches(args.min_fan) else "not a valid win"
-    print(f"{res.total_without_flowers} fan without flowers: {valid} at a minimum of {args.min_fan}")
+        print(cells(f.name, f.chinese, str(f.value), f" x{f.count}" if f.count > 1 else "", str(f.fans)))
+    print(cells("total", "", "", "", str(res.total)))
+    valid = "a valid win" if res.reaches(min_fan) else "not a valid win"
+    print(f"{res.total_without_flowers} fan without flowers: {valid} at a minimum of {min_fan}")
     return 0
 
 
@@ -933,7 +1007,7 @@ def _check_odds_table(args, kind: str, rules: list) -> None:
 
 
 def _cmd_odds_table(args) -> int:
-    from .odds import odds_table
+    from .analysis.odds import SIZE_OF_KIND, odds_table
 
     kind = args.kind.replace("-", "_")
     rules = ([_rules_arg(r) for r in args.rules.split(",")] if args.rules
@@ -957,7 +1031,7 @@ def _cmd_odds_table(args) -> int:
     seed = _seed_or_fresh(args.seed) if needs_seed or may_need_seed else args.seed
     kw: dict[str, Any] = {}
     if args.n is not None:
-        kw["games" if kind in ("win_rate", "mcr_fans") else "samples"] = args.n
+        kw[SIZE_OF_KIND[kind]] = args.n     # deals, samples or games, as -n is spelled for the kind
     if args.min_fan is not None:
         kw["min_fan"] = args.min_fan
     if args.card is not None:
@@ -977,7 +1051,15 @@ def _cmd_odds_table(args) -> int:
     if not needs_seed and not any(row.get("method") == "monte_carlo" for row in table.rows):
         _seed_note.clear()
     _announce_seed()
-    text = {"table": table.table, "json": table.to_json, "csv": table.to_csv, "markdown": table.to_markdown}[args.format]()
+    columns = None
+    if (not args.output and args.format != "json" and "chinese" in table.columns
+            and not _encodable("".join(str(r.get("chinese") or "") for r in table.rows))):
+        # a console that cannot write Chinese (cp1252): the table without its Chinese names
+        columns = [c for c in table.columns if c != "chinese"]
+        print(f"mjfast: note: the chinese column is left out: stdout's encoding ({sys.stdout.encoding}) cannot "
+              "write it (--output FILE writes UTF-8; so does stdout with PYTHONIOENCODING=utf-8)", file=sys.stderr)
+    text = {"table": table.table, "json": table.to_json, "csv": table.to_csv,
+            "markdown": table.to_markdown}[args.format](**({} if columns is None else {"columns": columns}))
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text if text.endswith("\n") else text + "\n")
@@ -1003,9 +1085,9 @@ def _cmd_config(args) -> int:
     from ._runtime.threads import config, show_config
 
     if args.format == "json":
-        print(json.dumps(config(), indent=2))
+        print(_json(config()))
     else:
-        show_config()
+        print(show_config())
     return 0
 
 
@@ -1090,6 +1172,25 @@ def _add_rule_options(parser) -> None:
                    help="american: on a win by discard the discarder pays double, the others single")
 
 
+def _add_hand(parser, example: str) -> None:
+    """The HAND argument: one hand, whose text may come as one quoted word or as several words
+    (``mjfast shanten 123m 456p 789s 1122z``), joined with spaces."""
+    action = parser.add_argument("hand", nargs="+", metavar="HAND",
+                                 help=f"one hand ({example}); unquoted, its words are joined with spaces")
+    action.one_text = True      # usage: HAND, not HAND [HAND ...] (see _Formatter)
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help, except that an argument given as several words of one text (the HAND of
+    shanten, analyze, fan and card) shows as one ``HAND``: ``HAND [HAND ...]`` reads as several
+    hands."""
+
+    def _format_args(self, action, default_metavar):
+        if getattr(action, "one_text", False):
+            return self._metavar_formatter(action, default_metavar)(1)[0]
+        return super()._format_args(action, default_metavar)
+
+
 def _kind(text: str) -> str:
     return text.replace("_", "-")       # the Python names (win_by_turn) are accepted too
 
@@ -1103,13 +1204,19 @@ def build_parser() -> argparse.ArgumentParser:
                "An option that does not apply is an error. mjfast SUBCOMMAND --help for the details.")
     p.add_argument("--version", action="version", version=f"mjfast {__version__}",
                    help="print the version and exit")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--progress", dest="global_progress", action="store_true", default=None,
+                       help="progress bars even when stderr is not a terminal, for the subcommand that follows "
+                            "(the same as its own --progress)")
+    group.add_argument("--no-progress", dest="global_progress", action="store_false",
+                       help="no progress bars for the subcommand that follows")
     sub = p.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND",
                            help="what to do (mjfast SUBCOMMAND --help lists its options)")
 
     sm = sub.add_parser("simulate", help="simulate complete games and print win rates with intervals",
-                        description="Simulate complete games and print win rates with 95%% intervals.")
+                        description="Simulate complete games and print win rates with 95% intervals.")
     _add_rules(sm)
-    sm.add_argument("-n", "--games", type=_count, default=100_000, metavar="N",
+    sm.add_argument("-n", "--games", type=_GAMES, default=100_000, metavar="N",
                     help="games to play (default 100,000; --duplicate: wall sets, each played 4 times)")
     _add_policies(sm)
     _add_seed(sm)
@@ -1133,7 +1240,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "(american: random or greedy)")
     cp.add_argument("policy_b", metavar="B", help="policy B, the baseline (the same names)")
     _add_rules(cp)
-    cp.add_argument("-n", "--games", type=_count, default=10_000, metavar="N",
+    cp.add_argument("-n", "--games", type=_WALL_SETS, default=10_000, metavar="N",
                     help="wall sets to play (default 10,000; each is played 5 times)")
     _add_seed(cp)
     _add_threads(cp)
@@ -1160,7 +1267,7 @@ def build_parser() -> argparse.ArgumentParser:
     ds = sub.add_parser("deal-stats", help="odds of dealt hands: shanten per form, complete, tenpai, bonus tiles",
                         description="Odds of dealt hands, Monte Carlo (default) or exact (--exact).")
     _add_rules(ds)
-    ds.add_argument("-n", "--deals", type=_count, default=None, metavar="N",
+    ds.add_argument("-n", "--deals", type=_DEALS, default=None, metavar="N",
                     help="number of deals (default 10,000,000; not with --exact)")
     _add_seed(ds)
     _add_threads(ds)
@@ -1174,8 +1281,8 @@ def build_parser() -> argparse.ArgumentParser:
     ds.set_defaults(func=_cmd_deal_stats)
 
     d = sub.add_parser("demo", help="classify a batch of random hands and report how fast")
-    d.add_argument("-n", "--hands", type=_count, default=1_000_000, metavar="N",
-                   help="number of hands (default 1,000,000)")
+    d.add_argument("-n", "--hands", type=_DEMO_HANDS, default=1_000_000, metavar="N",
+                   help=f"number of hands (default 1,000,000; at most {DEMO_MAX_HANDS:,})")
     d.add_argument("--tiles", type=int, default=14, choices=[1, 2, 4, 5, 7, 8, 10, 11, 13, 14],
                    help="tiles per hand (default 14)")
     _add_seed(d, help="seed of the random hands (default 1)")
@@ -1184,7 +1291,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.set_defaults(func=_cmd_demo)
 
     s = sub.add_parser("shanten", help="shanten, waits and effective tiles of one hand")
-    s.add_argument("hand", nargs="+", help='hand text, e.g. "123m456p789s1122z"')
+    _add_hand(s, 'e.g. "123m456p789s1122z"')
     s.add_argument("--form", default="all",
                    help="the winning shape: all (default: the best of the rule set's forms), standard, "
                         "seven_pairs, thirteen_orphans, honors_knitted, knitted_straight (mcr) or beginner "
@@ -1200,7 +1307,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=_cmd_shanten)
 
     an = sub.add_parser("analyze", help="one hand as a table: shanten per form, waits, effective tiles per discard")
-    an.add_argument("hand", nargs="+", help='hand text, e.g. "123m456p789s1122z" or "123m456p1z [555z]"')
+    _add_hand(an, 'e.g. "123m456p789s1122z" or "123m456p1z [555z]"')
     an.add_argument("--visible", default=None, help="tiles seen elsewhere (discards, exposures), e.g. 1z5p")
     an.add_argument("--rules", type=_rules_arg, default="classical", help="classical (default), basic, mcr or none")
     _add_format(an, ["table", "json"])
@@ -1218,7 +1325,7 @@ def build_parser() -> argparse.ArgumentParser:
     an.set_defaults(func=_cmd_analyze)
 
     fa = sub.add_parser("fan", help="Chinese Official (MCR) fans of a winning hand")
-    fa.add_argument("hand", nargs="+", help='hand text, e.g. "123456789m123p55p" or "11m99p [234p] (7777z) f1"')
+    _add_hand(fa, 'e.g. "123456789m123p55p" or "11m99p [234p] (7777z) f1"')
     fa.add_argument("--win", required=True, help="the winning tile, e.g. 5p")
     fa.add_argument("--melds", nargs="*", default=None, help="more sets, e.g. [456p] (2222z)")
     fa.add_argument("--self-drawn", action="store_true", help="won on a tile from the wall (default: on a discard)")
@@ -1239,8 +1346,8 @@ def build_parser() -> argparse.ArgumentParser:
                         description="The lines of an American card (an mjfast-card/1 file you own; see "
                                     "docs/american-cards.md) nearest to a hand: tiles still needed, the tiles "
                                     "missing, jokers used, dead lines; a complete hand's Mahjong line.")
-    cd.add_argument("file", help="the card file (.json, .toml, .yaml)")
-    cd.add_argument("hand", nargs="+", help='the concealed tiles, e.g. "111m 444p 777s 4z jj 5z 9p" (f1-f8, j)')
+    cd.add_argument("file", metavar="FILE", help="the card file (.json, .toml, .yaml)")
+    _add_hand(cd, 'the concealed tiles, e.g. "111m 444p 777s 4z jj 5z 9p" (f1-f8, j)')
     cd.add_argument("--exposures", nargs="*", default=None, metavar="SET",
                     help="exposed sets, e.g. 4444p 777sj (a j is a joker in the set)")
     cd.add_argument("--visible", default=None, metavar="TILES",
@@ -1253,7 +1360,7 @@ def build_parser() -> argparse.ArgumentParser:
     cd.set_defaults(func=_cmd_card)
 
     ot = sub.add_parser("odds-table", help="standard odds tables: deal odds, win-by-turn curves, win rates per seat, "
-                                           "Chinese Official deals one tile from an 8-fan win",
+                                           "Chinese Official ready deals and fans, American card lines",
                         description="Standard odds tables (mjfast.odds_table). Each option applies to the kinds "
                                     "it names; -n counts what the kind counts: deals (deal, mcr-ready, "
                                     "american-lines), samples "
@@ -1268,9 +1375,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="rule set or comma-separated list (default classical; mcr for mcr-ready and mcr-fans; "
                          "none for win-by-turn without a rule set's forms)")
     ot.add_argument("-n", "--games", "--deals", "--samples", dest="n", action=_Spelled, type=_count, default=None,
-                    metavar="N", help="Monte Carlo size: deals for deal --method monte_carlo (default 1,000,000) "
-                                      "and mcr-ready (100,000), samples for win-by-turn (100,000), games for "
-                                      "win-rate and mcr-fans (2,000)")
+                    metavar="N", help="Monte Carlo size: deals (--deals) for deal --method monte_carlo (default "
+                                      "1,000,000), mcr-ready and american-lines (100,000), samples (--samples) for "
+                                      "win-by-turn (100,000), games (--games) for win-rate and mcr-fans (2,000)")
     ot.add_argument("--method", choices=["exact", "monte_carlo", "auto"], default=None,
                     help="deal: exact (default) or monte_carlo; win-by-turn with --hand: auto (default), exact, "
                          "monte_carlo; mcr-ready: monte_carlo")
@@ -1301,6 +1408,8 @@ def build_parser() -> argparse.ArgumentParser:
                 extra="json: one object with the same facts (mjfast, python, numpy, openmp, "
                       "openmp_max_threads, available_cpus, default_threads, tables_built)")
     c.set_defaults(func=_cmd_config)
+    for parser in sub.choices.values():
+        parser.formatter_class = _Formatter
     return p
 
 
@@ -1315,7 +1424,8 @@ def main(argv: list[str] | None = None) -> int:
     _notes.clear()
     try:
         try:
-            return _main(argv)
+            with _unencodable_escaped():
+                return _main(argv)
         finally:        # a closed pipe shows here at the latest (--help, --version: SystemExit), not at exit
             for stream in (sys.stdout, sys.stderr):
                 if stream is not None:
@@ -1323,6 +1433,23 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         _quiet_broken_pipe()
         return EXIT_BROKEN_PIPE
+
+
+@contextlib.contextmanager
+def _unencodable_escaped():
+    """On a stdout whose encoding cannot write every character (a cp1252 console), characters it
+    cannot write come out as backslash escapes for the command, never as an error. (The
+    commands that print Chinese fan names leave them out there, or escape them in JSON.)"""
+    out = sys.stdout
+    if (not isinstance(out, io.TextIOWrapper) or out.errors != "strict" or _stdout_takes_unicode()):
+        yield
+        return
+    out.reconfigure(errors="backslashreplace")
+    try:
+        yield
+    finally:
+        with contextlib.suppress(ValueError, OSError):     # a stream closed meanwhile
+            out.reconfigure(errors="strict")
 
 
 def _quiet_broken_pipe() -> None:
@@ -1356,8 +1483,13 @@ def _main(argv: list[str] | None) -> int:
     if getattr(args, "connect_timeout", None) is not None and not args.scheduler:
         parser.error("--connect-timeout needs --backend dask with --scheduler ADDRESS")
     old_mode = _progress_mod.option()
-    if getattr(args, "progress", None):      # --progress: a bar even into a file or a pipe
-        _progress_mod.set_mode("always")
+    # --progress: a bar even into a file or a pipe; --no-progress: none. The subcommand's own
+    # flag wins over the one before it (mjfast --progress simulate --no-progress: no bar).
+    flag = getattr(args, "progress", None)
+    if flag is None:
+        flag = args.global_progress
+    if flag is not None:
+        _progress_mod.set_mode("always" if flag else "never")
     try:
         return args.func(args)
     except (ValueError, TypeError, NotImplementedError, ImportError) as exc:
@@ -1368,6 +1500,10 @@ def _main(argv: list[str] | None) -> int:
         _announce_seed()
         print("mjfast: interrupted", file=sys.stderr)
         return 130
+    except MemoryError as exc:     # a run too large for this machine: a message, not a traceback
+        detail = str(exc) or type(exc).__name__
+        print(f"mjfast: error: not enough memory ({detail}); a smaller -n needs less", file=sys.stderr)
+        return 1
     finally:
         _progress_mod.set_mode(old_mode)
         _announce_seed()      # a run that started names its seed, even if it broke off; the notes

@@ -35,7 +35,7 @@ from . import _core, tiles
 from . import rules as _rules
 from ._kernels import deal as _deal
 from ._runtime import dask as _dask
-from ._runtime.display import Display, Displayed, Table, frame, interval, require_pandas
+from ._runtime.display import Display, Displayed, Table, fmt, frame, interval, render_text, require_pandas
 from ._runtime.progress import Progress, attach_partial, timed_chunks
 from ._runtime.seeding import root_key, seed_to_json
 from ._runtime.threads import resolve_threads
@@ -524,33 +524,34 @@ class DealStats(Displayed):
                        tables, notes)
 
     def table(self) -> str:
-        """Readable tables: probability, 95% interval and 1-in-N per shanten and form."""
-        lines = [f"mjfast deal statistics: rules={self.rules} {self.options}  n={self.n:,}  "
-                 f"seed={_seed_json(self.seeds)}"]
+        """Readable tables: per seat and form, each shanten's probability with its 95% interval,
+        "1 in N" and count, then the four-of-a-kind, bonus-tile and joker odds. The numbers are
+        formatted as the ``repr`` formats them (about four significant digits, thousands
+        separators); the ``repr`` is the shorter summary (every form's p side by side)."""
+        opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
+        parts = [f"mjfast deal statistics: rules={self.rules} ({opts}), {self.n:,} deals, seed={_seed_json(self.seeds)}"]
         for seat in SEATS:
             tiles = 14 if seat == "dealer" else 13
-            lines.append("")
-            lines.append(f"{seat.replace('_', '-')} ({tiles} tiles)")
+            tables = []
             for form in self.forms + ("all",):
                 if form == "all" and len(self.forms) == 1:
                     continue
-                lines.append(f"  form={form}")
-                lines.append(f"    {'shanten':>8} {'probability':>12} {'95% interval':>25} {'1 in':>12} {'count':>12}")
-                for s, e in self.shanten_estimates(seat, form).items():
-                    band = "[" + format(e.low, ".6g") + ", " + format(e.high, ".6g") + "]"
-                    lines.append(f"    {s:>8} {e.p:>12.6g} {band:>25}"
-                                 f" {e.one_in:>12.4g} {e.count:>12,}")
+                rows = [(s, e.p, interval(e.low, e.high), e.one_in, e.count)
+                        for s, e in self.shanten_estimates(seat, form).items()]
+                tables.append(Table(("shanten", "p", "95% interval", "1 in", "count"), rows, f"  form={form}"))
             f4 = self.four(seat)
-            lines.append(f"  four of a kind held: p={f4.p:.6g} [{f4.low:.6g}, {f4.high:.6g}]")
+            notes = [f"  four of a kind held: {fmt(f4.p)} {interval(f4.low, f4.high)}"]
             if self.options.get("flowers"):
                 american = _rules.get(self.rules).hand_model == "american"
                 name = "flowers held" if american else "bonus tiles received"
-                dist = ", ".join(f"{k}: {c / self.n:.4g}" for k, c in enumerate(self.bonus[seat]) if c)
-                lines.append(f"  {name}: {dist}")
+                notes.append(f"  {name}: " + ", ".join(f"{k}: {fmt(c / self.n)}" for k, c in enumerate(self.bonus[seat])
+                                                       if c))
             if self.options.get("jokers"):
-                dist = ", ".join(f"{k}: {c / self.n:.4g}" for k, c in enumerate(self.jokers[seat]) if c)
-                lines.append(f"  jokers held: {dist}")
-        return "\n".join(lines)
+                notes.append("  jokers held: " + ", ".join(f"{k}: {fmt(c / self.n)}" for k, c in enumerate(self.jokers[seat])
+                                                          if c))
+            parts.append(render_text(Display(f"{seat.replace('_', '-')} ({tiles} tiles)", tables, notes),
+                                     max_rows=1000))
+        return "\n\n".join(parts)
 
 
 def _seed_json(seeds: tuple):
@@ -634,8 +635,8 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
     backend = _dask.check_backend(backend, client)
     spec = deal_spec(rules, flowers=flowers, jokers=jokers, forms=forms)
     key = root_key(seed)
-    bar = Progress(n, label=f"deal-stats {spec.rules}", unit="deals", enabled=bool(progress))
     if backend == "dask":
+        bar = Progress(n, label=f"deal-stats {spec.rules}", unit="deals", enabled=bool(progress))
         threads = 1 if threads is None else resolve_threads(threads)
         pieces = (((spec, key.k0, key.k1, lo, min(chunk_size, n - lo), threads), min(chunk_size, n - lo))
                   for lo in range(0, n, chunk_size))
@@ -648,16 +649,20 @@ def deal_stats(n: int, *, rules: str = "classical", seed=None, threads: int | No
     threads = resolve_threads(threads)
     hist = _stats_zero(spec)
     done = 0
+    local_bar: Progress | None = None
     try:
+        _core.ensure_tables()      # before the bar starts: its rate and ETA must not count the one-time build
+        local_bar = Progress(n, label=f"deal-stats {spec.rules}", unit="deals", enabled=bool(progress))
         for lo, m in timed_chunks(0, n, chunk_size, 1 << 16):
             hist += _deal_stats_chunk(spec, key.k0, key.k1, lo, m, threads)
             done += m
-            bar.update(done)
+            local_bar.update(done)
     except KeyboardInterrupt as exc:
-        bar.close()
+        if local_bar is not None:
+            local_bar.close()
         attach_partial(exc, DealStats._from_hist(spec, done, hist, key.seed_value()))
         raise
-    bar.close()
+    local_bar.close()
     return DealStats._from_hist(spec, n, hist, key.seed_value())
 
 

@@ -121,8 +121,8 @@ class FanResult(Displayed):
 
     def reaches(self, min_fan: int = 8) -> bool:
         """Whether this is a valid Chinese Official win: complete, with at least ``min_fan``
-        fans not counting flowers."""
-        return self.is_win and self.total_without_flowers >= min_fan
+        fans not counting flowers (``min_fan`` checked as every fan function checks it)."""
+        return self.is_win and self.total_without_flowers >= _min_fan(min_fan)
 
     def count(self, name: str) -> int:
         """How many times fan ``name`` (English, as in :data:`FAN_NAMES`) counts."""

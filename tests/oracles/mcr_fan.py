@@ -1,7 +1,7 @@
 """Slow, obviously-right Chinese Official (MCR) fan calculator: the test oracle and the specification.
 
 It reproduces the reference calculator PyMahjongGB 1.4.0 (``from MahjongGB import MahjongFanCalculator``),
-total and fan list, on every valid input; ``/work/shared/design/mcr-fans.md`` describes that reference.
+total and fan list, on every valid input; ``docs/mcr.md`` describes that reference and its choices.
 Everything here is plain Python over 34-count lists, written for clarity, not speed.
 
 Tile kinds (mjfast order)

@@ -105,8 +105,23 @@ def config() -> dict:
     }
 
 
-def show_config() -> dict:
-    """Print how mjfast was built and what it will use at run time.
+class BuildConfig(dict):
+    """The facts :func:`show_config` reports: a plain dict (``cfg["openmp"]``, ``json.dumps(cfg)``)
+    whose ``repr`` and ``str`` are the aligned text, one fact per line, so that a REPL or a
+    notebook shows it once, as text."""
+
+    def __str__(self) -> str:
+        width = max(len(k) for k in self)
+        return "\n".join(f"{key:<{width}}  {value}" for key, value in self.items())
+
+    __repr__ = __str__
+
+    def _repr_pretty_(self, p, cycle) -> None:     # IPython's display: the same text
+        p.text(str(self))
+
+
+def show_config() -> BuildConfig:
+    """How mjfast was built and what it will use at run time.
 
     Reports whether the kernels were compiled with OpenMP (otherwise every batch call runs on
     one thread), the default thread count, whether the lookup tables are built yet, and the
@@ -114,21 +129,23 @@ def show_config() -> dict:
     "avx512"; the environment variable ``MJFAST_SIMD`` can ask for a lower one, and every
     level gives the same results).
 
+    It prints nothing: the result shows itself as the aligned text in a REPL or a notebook,
+    ``print(mjfast.show_config())`` prints it from a program, and ``mjfast config`` from the
+    command line.
+
     Returns
     -------
-    dict
-        The same facts, for programs.
+    BuildConfig
+        A dict of the facts (``cfg["openmp"]``) whose ``repr`` is the text, one fact a line.
 
     Examples
     --------
     >>> import mjfast
-    >>> cfg = mjfast.show_config()  # doctest: +ELLIPSIS
+    >>> cfg = mjfast.show_config()
+    >>> cfg                                 # doctest: +ELLIPSIS
     mjfast ...
-    >>> isinstance(cfg["openmp"], bool)
-    True
+    openmp ...
+    >>> isinstance(cfg["openmp"], bool), isinstance(cfg, dict)
+    (True, True)
     """
-    cfg = config()
-    width = max(len(k) for k in cfg)
-    for key, value in cfg.items():
-        print(f"{key:<{width}}  {value}")
-    return cfg
+    return BuildConfig(config())

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from .._runtime.display import Display, Displayed, Table, frame
+from .._runtime.display import Display, Displayed, Table, _width, frame
 from .._runtime.seeding import seed_to_json
 from .._runtime.validation import check_choice
 from ..stats import Estimate
@@ -158,8 +158,9 @@ class OddsTable(Displayed):
         return _maybe_write(buf.getvalue(), path)
 
     def to_json(self, path=None, indent: int | None = 1) -> str:
-        """JSON text ``{"kind", "meta", "columns", "rows"}``; written to ``path`` if given."""
-        return _maybe_write(json.dumps(self.to_dict(), indent=indent), path)
+        """JSON text ``{"kind", "meta", "columns", "rows"}``; written to ``path`` if given. Strict
+        JSON: a number with no value (NaN) is null, never a bare ``NaN`` token."""
+        return _maybe_write(json.dumps(self.to_dict(), indent=indent, allow_nan=False), path)
 
     def to_markdown(self, path=None, digits: int = 6, columns=None) -> str:
         """A GitHub-flavoured Markdown table (floats to ``digits`` significant digits)."""
@@ -173,8 +174,9 @@ class OddsTable(Displayed):
         """Plain aligned text."""
         cols = self._cols(columns)
         cells = [list(cols)] + [[_fmt(r[c], digits) for c in cols] for r in self.rows]
-        widths = [max(len(row[i]) for row in cells) for i in range(len(cols))]
-        lines = ["  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in cells]
+        # aligned by the columns a cell takes on a terminal: a Chinese fan name takes two per character
+        widths = [max(_width(row[i]) for row in cells) for i in range(len(cols))]
+        lines = ["  ".join(" " * (w - _width(v)) + v for v, w in zip(row, widths)) for row in cells]
         title = ", ".join(f"{k}={v}" for k, v in self.meta.items() if not isinstance(v, (list, dict)))
         return (f"odds table: {self.kind}" + (f" ({title})" if title else "") + "\n" + "\n".join(lines))
 
@@ -231,9 +233,10 @@ _check_choice = check_choice
 
 
 def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, hands: Any = None,
-               draws: int = 18, samples: int | None = None, games: int = 2000, policies="greedy",
+               draws: int = 18, samples: int | None = None, games: int | None = None, policies="greedy",
                policy: str = "greedy", by: str = "seat", seed=None, threads: int | None = None,
-               progress: bool = True, as_frame: bool = False, min_fan: int | None = None, card: Any = None):
+               progress: bool = True, as_frame: bool = False, min_fan: int | None = None, card: Any = None,
+               deals: int | None = None):
     """Build a standard odds table (tidy rows; see :class:`OddsTable` for the exports).
 
     Parameters
@@ -254,10 +257,10 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
     draws : int, default 18
         "win_by_turn": number of draws T.
     samples : int, optional
-        Monte Carlo size: deals for "deal" (default 1,000,000), "mcr_ready" and
-        "american_lines" (default 100,000), samples for "win_by_turn" (default 100,000).
-    games : int, default 2000
-        "win_rate" and "mcr_fans": games to simulate (each = 4 hands).
+        "win_by_turn": Monte Carlo samples (default 100,000). For "deal", "mcr_ready" and
+        "american_lines" it is the earlier spelling of ``deals`` and still accepted.
+    games : int, optional
+        "win_rate" and "mcr_fans": games to simulate (each = 4 hands; default 2,000).
     policies : str or sequence of 4 str
         "win_rate" and "mcr_fans": the seats' policies, as :func:`mjfast.simulate`.
     policy : {"greedy", "first", "greedy_swap"}
@@ -273,6 +276,11 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
         "mcr_ready" only: the minimum of a valid win, fans without flowers (default 8).
     card : mjfast.card.Card, path or mapping
         "american_lines" only (required): the card whose lines the table covers.
+    deals : int, optional
+        Monte Carlo size of the deal kinds: deals for "deal" with ``method="monte_carlo"``
+        (default 1,000,000), "mcr_ready" and "american_lines" (default 100,000). Each kind's
+        size has the name the command line gives it (``--deals``, ``--samples``, ``--games``);
+        a size that the kind does not count is an error.
 
     Returns
     -------
@@ -297,9 +305,10 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
     ``at_most`` = 0 .. 14: ``p`` = P(the dealt hand is within ``at_most`` tiles of the line),
     cumulative, so the row ``at_most = 14`` is 1 (``distance`` counts tiles still needed, as
     :meth:`~mjfast.card.Card.distance`; no exposures, nothing visible). The deals are those
-    of ``mjfast.deal(n, rules="american", seed=seed)``. The deals are those of ``mjfast.deal(n, rules="mcr",
-    seed=seed)``: the table is a pure function of (seed, samples, min_fan), whatever
-    ``threads``.
+    of ``mjfast.deal(n, rules="american", seed=seed)``.
+
+    The deals of "mcr_ready" are those of ``mjfast.deal(n, rules="mcr", seed=seed)``: the table
+    is a pure function of (seed, deals, min_fan), whatever ``threads``.
 
     Examples
     --------
@@ -310,7 +319,7 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
     >>> r = mjfast.odds_table("win_rate", games=200, seed=1, progress=False)
     >>> len(r), r.rows[0]["seat"], r.rows[0]["hands"]
     (4, 0, 800)
-    >>> m = mjfast.odds_table("mcr_ready", samples=20_000, seed=1, progress=False)
+    >>> m = mjfast.odds_table("mcr_ready", deals=20_000, seed=1, progress=False)
     >>> [(r["seat"], r["event"], r["count"], r["n"]) for r in m.rows][:4]   # doctest: +NORMALIZE_WHITESPACE
     [('dealer', 'ready', ..., 20000), ('dealer', 'ready_min_fan', ..., 20000),
      ('dealer', 'ready_min_fan_self_drawn', ..., 20000), ('dealer', 'min_fan_given_ready', ..., ...)]
@@ -328,6 +337,9 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
                          "it; mjfast ships no published card")
     if card is not None and kind != "american_lines":
         raise ValueError(f"card is an option of kind 'american_lines' only, not of kind {kind!r}")
+    samples, games = _run_size(kind, deals, samples, games)
+    if kind == "deal" and method in (None, "exact") and samples is not None:
+        raise ValueError("deals applies to kind 'deal' with method='monte_carlo' only: exact odds use no random deals")
     if rules is _RULES_DEFAULT:
         rules = {"mcr_ready": "mcr", "mcr_fans": "mcr", "american_lines": "american"}.get(kind, "classical")
     if kind == "american_lines":
@@ -344,6 +356,30 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
         _check_choice("by", by, ("seat", "policy"))
         table = _win_rate_table(_rules_list(rules), games, policies, by, seed, threads, progress)
     return table.to_pandas() if as_frame else table
+
+
+#: what the size of each kind counts, and the parameter that gives it (the command line's -n
+#: spelled --deals, --samples or --games)
+SIZE_OF_KIND = {"deal": "deals", "mcr_ready": "deals", "american_lines": "deals", "win_by_turn": "samples",
+                "win_rate": "games", "mcr_fans": "games"}
+
+
+def _run_size(kind: str, deals, samples, games) -> tuple:
+    """The Monte Carlo size of ``kind`` as ``(samples, games)`` for the table builders (which
+    call the deal kinds' size ``samples``), from the parameter named for what the kind counts:
+    ``deals`` (or its earlier spelling ``samples``), ``samples`` or ``games``. A size the kind
+    does not count is an error naming the one it does."""
+    counts = SIZE_OF_KIND[kind]
+    given = {name: v for name, v in (("deals", deals), ("samples", samples), ("games", games)) if v is not None}
+    allowed = {"deals", "samples"} if counts == "deals" else {counts}
+    for name in given:
+        if name not in allowed:
+            raise ValueError(f"{name} does not apply to kind {kind!r}: it counts {counts} ({counts}=)")
+    if "deals" in given and "samples" in given:
+        raise ValueError(f"kind {kind!r} counts deals: give deals= only (samples= is its earlier spelling)")
+    if counts == "games":
+        return None, 2000 if games is None else games
+    return (deals if deals is not None else samples), None
 
 
 _DEAL_COLUMNS = ("rules", "seat", "tiles", "form", "shanten", "p", "se", "low", "high", "one_in", "count", "n",
@@ -463,7 +499,8 @@ def _win_rate_table(rules_list, games, policies, by, seed, threads, progress) ->
                          "win_rate": w.p, "win_rate_se": w.se, "win_rate_low": w.low, "win_rate_high": w.high,
                          "self_draw_wins": sd.count, "deal_ins": di,
                          "deal_in_rate": d.p, "deal_in_rate_se": d.se, "deal_in_rate_low": d.low,
-                         "deal_in_rate_high": d.high, "mean_points": m.mean, "mean_points_se": m.se})
+                         "deal_in_rate_high": d.high, "mean_points": m.mean - res._points_start(),
+                         "mean_points_se": m.se})
     return OddsTable("win_rate", _RATE_COLUMNS, rows, meta)
 
 

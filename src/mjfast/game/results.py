@@ -24,6 +24,13 @@ AMERICAN_CLAIMS = ("quad", "joker_exchange")
 N_DIST = 15                      # American distances 0..14
 
 
+def _percent(p: float) -> str:
+    """A share as a percentage for the tables: "100%", "37.5%", "0%" ("-" without hands)."""
+    if p != p:
+        return "-"
+    return f"{100 * p:.1f}".rstrip("0").rstrip(".") + "%"
+
+
 @dataclasses.dataclass(eq=False, repr=False)
 class FanStats(Displayed):
     """Chinese Official fan statistics of simulated wins (``SimResult.fans`` under
@@ -427,6 +434,12 @@ class SimResult(Displayed):
     def _display_columns(self) -> tuple:
         return (("win rate", "win_rate"), ("self-draw share", "self_draw_share"), ("deal-in rate", "deal_in_rate"))
 
+    def _points_start(self) -> int:
+        """What the tables subtract from :meth:`mean_points` so that they show points won or lost
+        per game (net) in every rule set: 0 here (scores start at 0), the American start points
+        (650) there."""
+        return 0
+
     def _display(self) -> Display:
         cols = self._display_columns()
         head = ["", "policy"] + [x for label, _ in cols for x in (label, "95% interval")] + ["mean points", "± 95%"]
@@ -442,7 +455,7 @@ class SimResult(Displayed):
             row: list = [f"seat {seat}" if kind == "seat" else "all seats", pol]
             for _label, name in cols:
                 row += [r[name], interval(r[f"{name}_low"], r[f"{name}_high"])]
-            row += [r["mean_points"], r["mean_points_se"] * Z95]
+            row += [r["mean_points"] - self._points_start(), r["mean_points_se"] * Z95]
             rows.append(row)
         title = (f"{type(self).__name__}: rules={self.rules.name}, {self.games:,} games, {self.hands:,} hands, "
                  f"seed={self._seed_text()}" + (" (duplicate)" if self.duplicate else ""))
@@ -523,6 +536,9 @@ class AmericanSimResult(SimResult):
         return (("win rate", "win_rate"), ("self-draw share", "self_draw_share"),
                 ("jokerless share", "jokerless_share"), ("dead-hand rate", "dead_hand_rate"))
 
+    def _points_start(self) -> int:
+        return int(getattr(self.rules, "start_points", 0))
+
     def _display(self) -> Display:
         d = super()._display()
         if self.lines is not None:
@@ -533,9 +549,10 @@ class AmericanSimResult(SimResult):
         wg, mt = self.wall_game_rate(), self.mean_turns()
         b, a = self.mean_distance("before"), self.mean_distance("after")
         c = self.claims.sum(axis=0) / max(self.hands, 1)
-        return [f"wall games {wg.p:.4g} {interval(wg.low, wg.high)}, mean turns per hand {pm(mt.mean, Z95 * mt.se)}",
+        return [f"mean points: won or lost per game (each player starts at {self._points_start():,})",
+                f"wall games {wg.p:.4g} {interval(wg.low, wg.high)}, mean turns per hand {pm(mt.mean, Z95 * mt.se)}",
                 f"distance to Mahjong: before the Charleston {pm(b.mean, Z95 * b.se)}, after {pm(a.mean, Z95 * a.se)}; "
-                f"second Charleston in {self.second_charleston_rate().p:.3g} of hands",
+                f"second Charleston danced in {_percent(self.second_charleston_rate().p)} of hands",
                 f"per hand: calls {c[0]:.3g}, joker exchanges {c[1]:.3g}, courtesy tiles "
                 f"{self.courtesy_tiles / max(self.hands, 1):.3g}"]
 
@@ -671,6 +688,7 @@ class AmericanSimResult(SimResult):
                  + ("  (duplicate)" if self.duplicate else "")]
         lines.append(f"{'':<14}{'win rate':>26}{'self-draw share':>26}{'jokerless share':>26}"
                      f"{'dead-hand rate':>26}{'mean points':>22}")
+        start = self._points_start()
         rows: list[tuple[str, dict[str, Any]]] = [
             (f"seat {s} {'' if self.duplicate else _policy_name(self.policies[s])}", dict(seat=s)) for s in range(4)]
         if len(self.by_policy) > 1 or self.duplicate:
@@ -679,13 +697,14 @@ class AmericanSimResult(SimResult):
             mp = self.mean_points(**kw)
             lines.append(f"{label:<14}{fmt(self.win_rate(**kw)):>26}{fmt(self.self_draw_share(**kw)):>26}"
                          f"{fmt(self.jokerless_share(**kw)):>26}{fmt(self.dead_hand_rate(**kw)):>26}"
-                         f"{mp.mean:>12.2f} ± {Z95 * mp.se:<7.2f}")
+                         f"{mp.mean - start:>12.2f} ± {Z95 * mp.se:<7.2f}")
+        lines.append(f"mean points: won or lost per game (each player starts at {start:,})")
         mt = self.mean_turns()
         lines.append(f"wall games {fmt(self.wall_game_rate())}   mean turns per hand {mt.mean:.2f} ± {Z95 * mt.se:.2f}")
         b, a = self.mean_distance("before"), self.mean_distance("after")
         lines.append(f"distance to Mahjong: before the Charleston {b.mean:.3f} ± {Z95 * b.se:.3f}, "
-                     f"after {a.mean:.3f} ± {Z95 * a.se:.3f}; second Charleston in "
-                     f"{self.second_charleston_rate().p:.3f} of hands, courtesy tiles per hand "
+                     f"after {a.mean:.3f} ± {Z95 * a.se:.3f}; second Charleston danced in "
+                     f"{_percent(self.second_charleston_rate().p)} of hands, courtesy tiles per hand "
                      f"{self.courtesy_tiles / max(self.hands, 1):.3f}")
         for when in ("before", "after"):
             h = self.distance_before if when == "before" else self.distance_after

@@ -201,8 +201,8 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
     backend = _dask.check_backend(backend, client)
     key = root_key(seed)
     units = 4 * games if duplicate else games
-    bar = Progress(units, label=f"simulate {r.name}", unit="games", enabled=bool(progress))
     if backend == "dask":
+        bar = Progress(units, label=f"simulate {r.name}", unit="games", enabled=bool(progress))
         threads = 1 if threads is None else resolve_threads(threads)
         pieces = (((r, pols, key.k0, key.k1, lo, min(chunk_size, units - lo), duplicate, threads),
                    min(chunk_size, units - lo)) for lo in range(0, units, chunk_size))
@@ -210,17 +210,20 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
                                 lambda acc, done: acc.result(r, pols, duplicate, key.seed_value()),
                                 Accumulator(fam.COUNTERS), Accumulator.merge)
     threads = resolve_threads(threads)
-    _core.ensure_tables()
     acc = Accumulator(fam.COUNTERS)
+    local_bar: Progress | None = None
     try:
+        _core.ensure_tables()      # before the bar starts: its rate and ETA must not count the one-time build
+        local_bar = Progress(units, label=f"simulate {r.name}", unit="games", enabled=bool(progress))
         for lo, m in timed_chunks(0, units, chunk_size, 2 * threads):
             acc.merge(simulate_chunk(r, pols, key.k0, key.k1, lo, m, duplicate, threads))
-            bar.update(acc.games)
+            local_bar.update(acc.games)
     except KeyboardInterrupt as exc:
-        bar.close()
+        if local_bar is not None:
+            local_bar.close()
         attach_partial(exc, acc.result(r, pols, duplicate, key.seed_value()))
         raise
-    bar.close()
+    local_bar.close()
     return acc.result(r, pols, duplicate, key.seed_value())
 
 
