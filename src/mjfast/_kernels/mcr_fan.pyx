@@ -1689,3 +1689,69 @@ def fan_one(const uint8_t[::1] hand, const uint8_t[::1] melds, int win, int self
     cdef int i
     total = score_row(&hand[0], &melds[0], flags, counts, mj_get_tables())
     return total, [(i, counts[i]) for i in range(N_FANS) if counts[i]]
+
+
+cdef inline bint row_valid(const uint8_t* hand, const uint8_t* melds, const int32_t* flags) noexcept nogil:
+    """Whether one fan_batch row is valid input (what mcr.fan_batch's checks require): counts 0-4,
+    sets of kind 0-3 with a tile 0-33 (a chow's lowest of ranks 1-7 of a suit) and exposed 0/1,
+    13 - 3 per set concealed tiles, at most 4 copies of a kind counting the winning tile and the
+    sets, the winning tile 0-33, the four flags 0/1, the winds 0-3, flowers 0-8."""
+    cdef uint8_t total[34]
+    cdef int k, j, code, tile, exposed, n = 0, sets = 0, win = flags[0]
+    if win < 0 or win > 33:
+        return False
+    for k in range(1, 5):
+        if <uint32_t>flags[k] > 1:
+            return False
+    if <uint32_t>flags[5] > 3 or <uint32_t>flags[6] > 3 or <uint32_t>flags[7] > 8:
+        return False
+    for k in range(34):
+        if hand[k] > 4:
+            return False
+        total[k] = hand[k]
+        n += hand[k]
+    total[win] += 1
+    for j in range(4):
+        code = melds[3 * j]
+        tile = melds[3 * j + 1]
+        exposed = melds[3 * j + 2]
+        if code > 3 or exposed > 1:
+            return False
+        if code == 0:
+            continue
+        if tile > 33 or (code == 1 and (tile >= 27 or tile % 9 > 6)):
+            return False
+        sets += 1
+        if code == 1:
+            total[tile] += 1
+            total[tile + 1] += 1
+            total[tile + 2] += 1
+        else:
+            total[tile] += 4 if code == 3 else 3
+    if n != 13 - 3 * sets:
+        return False
+    for k in range(34):
+        if total[k] > 4:
+            return False
+    return True
+
+
+def fan_batch_checked(const uint8_t[:, ::1] hand, const uint8_t[:, ::1] melds, const int32_t[:, ::1] flags,
+                      int32_t[::1] total, int8_t[:, ::1] counts, int threads):
+    """``fan_batch`` with the validation of mcr.fan_batch fused into the same pass (see
+    ``row_valid``): returns True when every row was valid input; on False some row was not (its
+    output is zero), and the caller's checks name the first one."""
+    cdef Py_ssize_t i, n = hand.shape[0]
+    cdef const mj_tables_t* T = mj_get_tables()
+    cdef int bad = 0
+    if n == 0:
+        return True
+    with nogil:
+        for i in prange(n, schedule="dynamic", chunksize=256, num_threads=max(threads, 1)):
+            if row_valid(&hand[i, 0], &melds[i, 0], &flags[i, 0]):
+                total[i] = score_row(&hand[i, 0], &melds[i, 0], &flags[i, 0], &counts[i, 0], T)
+            else:
+                total[i] = 0
+                memset(&counts[i, 0], 0, N_FANS)
+                bad |= 1
+    return not bad
