@@ -111,6 +111,8 @@ def _same(a, b) -> bool:
         return False
     if a[0] == "ok" and isinstance(a[1], np.ndarray):
         return np.array_equal(a[1], b[1])
+    if a[0] == "ok" and isinstance(a[1], tuple):
+        return all(np.array_equal(x, y) for x, y in zip(a[1], b[1]))
     return a == b
 
 
@@ -353,3 +355,54 @@ def test_fan_batch_checked_in_the_kernel_names_the_same_row(monkeypatch):
                 slow = _batch_errors(h, w, melds=m, **kw)
             assert fast[0] == "ValueError" and _same(fast, slow), (what, row, fast, slow)
             assert f"row {row}" in fast[1], (what, fast)
+
+
+def test_fan_batch_kernel_check_agrees_with_the_numpy_checks_row_by_row(monkeypatch):
+    """Random rows, valid or damaged in one or two places (counts up to 255, any set byte, any
+    flag): the kernel's check flags exactly the rows the numpy checks refuse."""
+    from mjfast import _core
+    from mjfast._kernels import mcr_fan
+
+    _core.ensure_tables()
+    rng = np.random.default_rng(9)
+    cases = mcr_hands.GENERATORS["melded"](400, 4) + mcr_hands.GENERATORS["random_weighted"](400, 5)
+    seen = {True: 0, False: 0}
+    for case in cases:
+        h = np.array(case["hand"], np.uint8)
+        m = np.zeros((4, 3), np.uint8)
+        for j, (k, t, s) in enumerate(case["melds"]):
+            m[j] = ({"chow": 1, "pung": 2, "kong": 3}[k], t, 1 if s else 0)
+        f = np.array([case["win_tile"]] + [int(case.get(k, 0)) for k in
+                     ("self_drawn", "fourth_tile", "kong", "last_of_wall", "seat_wind", "prevalent_wind", "flowers")],
+                     np.int32)
+        for _ in range(int(rng.integers(0, 3))):
+            what = rng.integers(0, 4)
+            if what == 0:
+                h[rng.integers(34)] = rng.choice([0, 1, 3, 4, 5, 6, 60, 63, 64, 65, 120, 127, 128, 200, 255])
+            elif what == 1:
+                m[rng.integers(4), rng.integers(3)] = rng.choice([0, 1, 2, 3, 4, 7, 26, 27, 33, 34, 63, 64, 255])
+            elif what == 2:
+                f[rng.integers(8)] = rng.choice([-1, 0, 1, 2, 3, 4, 8, 9, 33, 34, 2 ** 31 - 1, -(2 ** 31)])
+            else:
+                k = rng.integers(34)
+                h[k] = max(0, int(h[k]) - 1)
+                h[rng.integers(34)] += 1
+        cols = dict(melds=m[None], self_drawn=f[1:2], fourth_tile=f[2:3], kong=f[3:4], last_of_wall=f[4:5],
+                    seat_wind=f[5:6], prevalent_wind=f[6:7], flowers=f[7:8])
+        with monkeypatch.context() as mp:
+            mp.setattr(mcr, "_batch_rows", lambda *a: None)     # the numpy checks
+            slow = _batch_errors(h[None], f[:1], **cols)
+        fast = _batch_errors(h[None], f[:1], **cols)
+        assert _same(fast, slow), (h, m, f, fast, slow)
+        valid = slow[0] == "ok"
+        flags_ok = 0 <= f[0] <= 33 and all(0 <= v <= 1 for v in f[1:5]) and 0 <= f[5] <= 3 and 0 <= f[6] <= 3 \
+            and 0 <= f[7] <= 8
+        if flags_ok:          # the kernel's own check (the wrapper checks the flag columns)
+            total = np.zeros(1, np.int32)
+            counts = np.zeros((1, 82), np.int8)
+            ok = mcr_fan.fan_batch_checked(h[None], m.reshape(1, 12), f[None], total, counts, 1)
+            assert ok == valid, (h, m, f)
+            if valid:
+                assert total[0] == slow[1][0][0]
+        seen[valid] += 1
+    assert seen[True] > 200 and seen[False] > 200
