@@ -8,6 +8,10 @@ each row's median to its peer's (xiangting's ``calculate_replacement_number`` fo
 winning check, PyMahjongGB's ``MahjongFanCalculator`` for fans). Results are checked against the
 peers before timing.
 
+Part ``fanbatch``: ``mcr.fan_batch`` on a million hands against its raw kernel (CPU seconds, one
+thread) and the public call's peak of traced memory (issue 25 H9: its checks now run in the
+kernel's pass).
+
 Part ``startup``: wall seconds of a fresh process for one-hand commands (``mjfast fan``,
 ``mjfast analyze``, ``mjfast shanten``, a one-line script) and of the peers' one-hand scripts,
 commands interleaved round by round; Python's bytecode cache on (in a private directory, as an
@@ -20,8 +24,8 @@ then runs every round in a fresh process per tree.
 
 Usage::
 
-    PYTHONPATH=src python bench/onehand_timing.py [--part calls|startup|all] [--rounds 7]
-        [--hands 20000] [--base /path/to/other/src]
+    PYTHONPATH=src python bench/onehand_timing.py [--part calls|startup|fanbatch|all] [--rounds 7]
+        [--hands 20000] [--batch-hands 1000000] [--base /path/to/other/src]
 """
 from __future__ import annotations
 
@@ -39,23 +43,27 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(os.path.dirname(HERE), "src")
 
-#: the calls part's rows: (row, peer row whose time the ratio compares with)
+XT_BYTES = "xiangting replacement number (bytes)"
+XT_ARRAY = "xiangting replacement number (array)"
+GB = "PyMahjongGB MahjongFanCalculator"
+#: the calls part's rows: (row, peer rows whose median time the ratios divide by the row's): the
+#: peer's fastest input (xiangting: bytes) and, where there is one, the same input as the row's
 CALL_ROWS = (
-    ("shanten(array (34,) uint8)", "xiangting replacement number (bytes)"),
-    ("shanten(array (34,) int64)", "xiangting replacement number (bytes)"),
-    ("shanten(text)", "xiangting replacement number (bytes)"),
-    ("is_winning(array (34,) uint8)", "xiangting replacement number (bytes)"),
-    ("is_winning(text)", "xiangting replacement number (bytes)"),
-    ("shanten(list of 1,000 texts), per hand", "xiangting replacement number (bytes)"),
-    ("xiangting replacement number (bytes)", None),
-    ("xiangting replacement number (list)", None),
-    ("xiangting replacement number (array)", None),
-    ("mahjong Shanten.calculate_shanten (list)", "xiangting replacement number (bytes)"),
-    ("mcr.fan(counts, melds=tuples)", "PyMahjongGB MahjongFanCalculator"),
-    ("mcr.fan(text with called sets)", "PyMahjongGB MahjongFanCalculator"),
-    ("mcr.fan(concealed text)", "PyMahjongGB MahjongFanCalculator (concealed)"),
-    ("PyMahjongGB MahjongFanCalculator", None),
-    ("PyMahjongGB MahjongFanCalculator (concealed)", None),
+    ("shanten(array (34,) uint8)", (XT_BYTES, XT_ARRAY)),
+    ("shanten(array (34,) int64)", (XT_BYTES, XT_ARRAY)),
+    ("shanten(text)", (XT_BYTES,)),
+    ("is_winning(array (34,) uint8)", (XT_BYTES, XT_ARRAY)),
+    ("is_winning(text)", (XT_BYTES,)),
+    ("shanten(list of 1,000 texts), per hand", (XT_BYTES,)),
+    (XT_BYTES, ()),
+    ("xiangting replacement number (list)", ()),
+    (XT_ARRAY, ()),
+    ("mahjong Shanten.calculate_shanten (list)", (XT_BYTES,)),
+    ("mcr.fan(counts, melds=tuples)", (GB,)),
+    ("mcr.fan(text with called sets)", (GB,)),
+    ("mcr.fan(concealed text)", (GB + " (concealed)",)),
+    (GB, ()),
+    (GB + " (concealed)", ()),
 )
 
 
@@ -192,6 +200,68 @@ def _calls_child(n: int) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# the fan_batch part (H9: the checks of a batch against its kernel)
+
+
+def _fanbatch_child(n: int) -> None:
+    """One round of fan_batch in this process: JSON of seconds (CPU, one thread) of the public
+    call and of the raw kernel on the same n hands (20,000 melded hands repeated), and the public
+    call's peak of traced memory in bytes."""
+    import tracemalloc
+
+    import numpy as np
+
+    sys.path.insert(0, HERE)
+    from _mcr import make_mcr_hands
+    from mjfast import _core, mcr
+    from mjfast._kernels import mcr_fan
+
+    h = make_mcr_hands("melded", 20_000)
+    reps = max(1, n // 20_000)
+    hands, win, kw = h.batch
+    hands, win = np.tile(hands, (reps, 1)), np.tile(win, reps)
+    kw = {k: (np.tile(v, (reps, 1, 1)) if v.ndim == 3 else np.tile(v, reps)) for k, v in kw.items()}
+    rows = {k: np.tile(v, (reps, 1)) for k, v in h.rows.items()}
+    _core.ensure_tables()
+    total = np.zeros(len(hands), np.int32)
+    counts = np.zeros((len(hands), 82), np.int8)
+    t = time.thread_time()
+    mcr_fan.fan_batch(rows["hands"], rows["melds"], rows["flags"], total, counts, 1)
+    kernel = time.thread_time() - t
+    t = time.thread_time()
+    got = mcr.fan_batch(hands, win, threads=1, **kw)[0]
+    public = time.thread_time() - t
+    assert np.array_equal(got, total)
+    tracemalloc.start()
+    mcr.fan_batch(hands, win, threads=1, **kw)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    print(json.dumps({"public": public, "kernel": kernel, "peak": peak, "input": int(hands.nbytes), "n": len(hands)}))
+
+
+def fanbatch(rounds: int, n: int, base: str | None) -> None:
+    trees = {"this tree": SRC} | ({"base": base} if base else {})
+    res: dict = {label: [] for label in trees}
+    for _ in range(rounds):
+        for label, src in trees.items():
+            out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child-fanbatch", str(n)],
+                                 env=dict(os.environ, PYTHONPATH=src), capture_output=True, text=True, check=True,
+                                 timeout=1800)
+            res[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
+    print(f"mcr.fan_batch: {res['this tree'][0]['n']:,} melded hands (uint8 counts and sets, int32 / bool columns, "
+          f"as _mcr.py prepares them), one thread, CPU seconds, {rounds} rounds interleaved, a fresh process each")
+    print()
+    print("| tree | public fan_batch s | raw kernel s | public / kernel | peak traced memory MB | input MB |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for label, rs in res.items():
+        pub = statistics.median(r["public"] for r in rs)
+        ker = statistics.median(r["kernel"] for r in rs)
+        print(f"| {label} | {pub:.3f} | {ker:.3f} | {pub / ker:.2f} | {rs[0]['peak'] / 1e6:,.0f} | "
+              f"{rs[0]['input'] / 1e6:,.0f} |")
+    print()
+
+
+# --------------------------------------------------------------------------------------------
 # the start-up part (fresh processes)
 
 FAN_HAND = ("567p345s6z6z [456m] [123p]", "6z")
@@ -281,14 +351,14 @@ def calls(rounds: int, n: int, base: str | None) -> None:
     print(f"one hand per call: microseconds per call, {n:,} different hands per row, {rounds} rounds interleaved, "
           "one thread, CPU time")
     print()
-    print("| tree | row | median us | best us | vs peer (peer median / row median) |")
-    print("| --- | --- | ---: | ---: | ---: |")
+    print("| tree | row | median us | best us | x faster than the peer (peer median / row median) |")
+    print("| --- | --- | ---: | ---: | --- |")
     for label, per_round in results.items():
         med = {k: statistics.median(r[k] for r in per_round) for k in per_round[0]}
-        for name, peer in CALL_ROWS:
+        for name, peers in CALL_ROWS:
             if name not in med:
                 continue
-            ratio = f"{med[peer] / med[name]:.2f}x ({peer})" if peer in med else "-"
+            ratio = "; ".join(f"{med[p] / med[name]:.2f}x {p}" for p in peers if p in med) or "-"
             best = min(r[name] for r in per_round)
             print(f"| {label} | {name} | {med[name]:.3f} | {best:.3f} | {ratio} |")
     print()
@@ -296,19 +366,26 @@ def calls(rounds: int, n: int, base: str | None) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--part", choices=("calls", "startup", "all"), default="all")
+    ap.add_argument("--part", choices=("calls", "startup", "fanbatch", "all"), default="all")
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--hands", type=int, default=20_000)
     ap.add_argument("--base", default=None, help="another source tree (its src directory) timed alongside")
+    ap.add_argument("--batch-hands", type=int, default=1_000_000, help="hands of the fanbatch part")
     ap.add_argument("--child", type=int, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--child-fanbatch", type=int, default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child is not None:
         _calls_child(a.child)
+        return
+    if a.child_fanbatch is not None:
+        _fanbatch_child(a.child_fanbatch)
         return
     if a.part in ("calls", "all"):
         calls(a.rounds, a.hands, a.base)
     if a.part in ("startup", "all"):
         startup(a.rounds, a.base)
+    if a.part in ("fanbatch", "all"):
+        fanbatch(max(1, a.rounds // 2), a.batch_hands, a.base)
 
 
 if __name__ == "__main__":

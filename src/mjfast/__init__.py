@@ -39,7 +39,8 @@ from ._version import __version__
 #: the subpackages and modules read as attributes (``mjfast.tiles``); the compatibility modules
 #: among them keep documented import paths (``mjfast.sim.play_walls``, ``mjfast.amsim.american_distance``)
 _MODULES = frozenset({"amsim", "analysis", "card", "cli", "deals", "env", "exact", "game", "hands", "mcr", "odds",
-                      "plot", "rules", "sim", "stats", "tiles", "wall", "winturn"})
+                      "plot", "rules", "sim", "stats", "tiles", "wall", "winturn",
+                      "_core", "_kernels", "_runtime"})   # (private, but reachable as attributes as before)
 
 #: public name -> the module that defines it (imported when the name is first read)
 _ORIGIN = {

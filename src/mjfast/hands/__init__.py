@@ -6,7 +6,9 @@ The batch functions (:func:`shanten`, :func:`is_winning`) accept one hand (text,
 :mod:`mjfast.tiles`, or a :class:`~mjfast.Deals`; the output has the batch's shape. The
 one-hand functions (:func:`waits`, :func:`effective_tiles`, :func:`decompose`) map over such
 a batch, giving nested lists. Input is validated here, once (reshaped to the kernels' rows);
-the Cython kernels trust it.
+the Cython kernels trust it. One hand as text or 34 counts takes a shorter way (about 0.3 us a
+call): :mod:`mjfast._kernels.onehand` reads and checks it and calls the kernel itself, and
+leaves anything else -- including every invalid hand -- to the general path and its errors.
 
 Forms and rules
 ---------------
