@@ -410,10 +410,10 @@ def fan(hand, *, melds: Sequence = (), win_tile, self_drawn: bool = False, fourt
         if total > 0:
             return _result(total, _FANS_OF.get(counts) or _fans_of(counts), True, nf)
         return _result(0, _NOT_WIN, False, 0)
-    fast = _fan_fast(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind, prevalent_wind,
-                     flowers)                 # (sets given as text; None: the general path below)
-    if fast is not None:
-        return fast
+    as_text = _fan_sets_as_text(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind,
+                                prevalent_wind, flowers)
+    if as_text is not None:
+        return as_text
     if type(hand) is str and type(melds) in (tuple, list) and not melds and type(win_tile) in (str, int):
         counts_b, row_b, win, text_flowers = _prepare_text(hand, win_tile)     # (cached)
     else:
@@ -462,26 +462,22 @@ _NEW = object.__new__
 _NOT_WIN = ()
 
 
-def _fan_fast(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind, prevalent_wind,
-              flowers) -> FanResult | None:
-    """:func:`fan` of one hand read, checked and scored in one compiled call
-    (:mod:`mjfast._kernels.onehand`) for the common argument types; None when that call does not
-    take it (other types, or invalid input): :func:`fan`'s general path then raises its usual
-    error."""
-    got = _onehand.fan_call(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind,
+def _fan_sets_as_text(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind, prevalent_wind,
+                      flowers) -> FanResult | None:
+    """:func:`fan` when ``melds`` gives sets as text: the texts read (cached), then the compiled
+    call of :func:`fan` on the sets they hold; None when that does not take it (no text among
+    the sets, or invalid input): :func:`fan`'s general path then raises its usual error."""
+    if not (type(melds) is str or (type(melds) in (list, tuple) and any(type(m) is str for m in melds))):
+        return None
+    try:
+        sets = _expand_melds(melds)
+    except ValueError:
+        return None
+    one = _onehand.fan_call(hand, sets, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind,
                             prevalent_wind, flowers, _KIND, _WINDS, _MELD_CODE, tiles.Meld)
-    if got is None:
-        if not (type(melds) is str or (type(melds) in (list, tuple) and any(type(m) is str for m in melds))):
-            return None
-        try:                                  # sets given as text: read (cached), then the same call
-            melds = _expand_melds(melds)
-        except ValueError:
-            return None
-        got = _onehand.fan_call(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind,
-                                prevalent_wind, flowers, _KIND, _WINDS, _MELD_CODE, tiles.Meld)
-        if got is None:
-            return None
-    total, counts, nf = got
+    if one is None:
+        return None
+    total, counts, nf = one
     if total > 0:
         return _result(total, _FANS_OF.get(counts) or _fans_of(counts), True, nf)
     return _result(0, _NOT_WIN, False, 0)
