@@ -404,12 +404,9 @@ def fan(hand, *, melds: Sequence = (), win_tile, self_drawn: bool = False, fourt
     5
     """
     one = _onehand.fan_call(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind,
-                            prevalent_wind, flowers, _KIND, _WINDS, _MELD_CODE, tiles.Meld)
+                            prevalent_wind, flowers)
     if one is not None:                       # one compiled call read, checked and scored it (the common case)
-        total, counts, nf = one
-        if total > 0:
-            return _result(total, _FANS_OF.get(counts) or _fans_of(counts), True, nf)
-        return _result(0, _NOT_WIN, False, 0)
+        return one
     as_text = _fan_sets_as_text(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind,
                                 prevalent_wind, flowers)
     if as_text is not None:
@@ -436,7 +433,7 @@ _FANS_OF: dict = {}     # the 82 fan counts as bytes -> FanResult.fans (a few th
 
 def _fans_of(counts: bytes) -> tuple:
     """FanResult.fans of the kernel's 82 fan counts (int8 as bytes), kept for the next hand with
-    the same fans."""
+    the same fans (the compiled one-hand call looks them up there first)."""
     fans = _FANS_OF.get(counts)
     if fans is None:
         if len(_FANS_OF) >= 1 << 16:       # (a bound for pathological programs; real play has far fewer)
@@ -445,21 +442,7 @@ def _fans_of(counts: bytes) -> tuple:
     return fans
 
 
-def _result(total: int, fans: tuple, is_win: bool, flowers: int) -> FanResult:
-    """``FanResult(total, fans, is_win, flowers)`` without the frozen dataclass's ``__init__``
-    (its four ``object.__setattr__`` calls cost a third of a one-hand call); the class has no
-    ``__post_init__`` and no slots, so this is the same object."""
-    r = _NEW(FanResult)
-    d = r.__dict__
-    d["total"] = total
-    d["fans"] = fans
-    d["is_win"] = is_win
-    d["flowers"] = flowers
-    return r
-
-
-_NEW = object.__new__
-_NOT_WIN = ()
+_onehand.fan_setup(_KIND, _WINDS, _MELD_CODE, tiles.Meld, _FANS_OF, _fans_of, FanResult)
 
 
 def _fan_sets_as_text(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind, prevalent_wind,
@@ -473,14 +456,8 @@ def _fan_sets_as_text(hand, melds, win_tile, self_drawn, fourth_tile, kong, last
         sets = _expand_melds(melds)
     except ValueError:
         return None
-    one = _onehand.fan_call(hand, sets, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind,
-                            prevalent_wind, flowers, _KIND, _WINDS, _MELD_CODE, tiles.Meld)
-    if one is None:
-        return None
-    total, counts, nf = one
-    if total > 0:
-        return _result(total, _FANS_OF.get(counts) or _fans_of(counts), True, nf)
-    return _result(0, _NOT_WIN, False, 0)
+    return _onehand.fan_call(hand, sets, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind,
+                             prevalent_wind, flowers)
 
 
 def fan_batch(hands, win_tile, *, melds=None, self_drawn=False, fourth_tile=False, kong=False, last_of_wall=False,

@@ -507,20 +507,62 @@ cdef int score_hand(object hand, const uint8_t* extra, int n_extra, int win, int
     return mcr_fan(&x, out, t)
 
 
+# mcr.fan's tables and types, set once by mjfast.mcr (fan_setup): tile names, winds, set kinds, the
+# Meld type, the cache of fan lists, the builder of a fan list, and FanResult
+cdef dict _KINDS = {}
+cdef dict _WINDS = {}
+cdef dict _CODES = {}
+cdef object _MELD = None
+cdef dict _FANS_OF = {}
+cdef object _MAKE_FANS = None
+cdef object _RESULT = None
+
+
+def fan_setup(dict kinds, dict winds, dict codes, object meld_type, dict fans_of, object make_fans, object result_type):
+    """Called by mjfast.mcr at import: ``kinds`` tile name -> kind, ``winds`` wind name -> 0-3,
+    ``codes`` "chow" / "pung" / "kong" -> fan_batch's set codes, the tiles.Meld type, the dict
+    of fan lists by their 82 counts (bytes) and the function that makes a missing one
+    (``make_fans(counts)``, which stores it), and the FanResult type."""
+    global _KINDS, _WINDS, _CODES, _MELD, _FANS_OF, _MAKE_FANS, _RESULT
+    _KINDS, _WINDS, _CODES, _MELD, _FANS_OF, _MAKE_FANS, _RESULT = (kinds, winds, codes, meld_type, fans_of,
+                                                                     make_fans, result_type)
+
+
+cdef object fan_result(int total, const int8_t* counts, int flowers):
+    """FanResult(total, fans, total > 0, flowers) without its dataclass __init__ (frozen: four
+    object.__setattr__ calls); the class has no __post_init__ and no slots (tests compare the
+    two). The fans come from the dict of fan lists, made on a miss."""
+    cdef object fans = ()
+    if total > 0:
+        key = (<const char*>counts)[:N_FANS]
+        fans = _FANS_OF.get(key)
+        if fans is None:
+            fans = _MAKE_FANS(key)
+    else:
+        flowers = 0
+    r = _RESULT.__new__(_RESULT)
+    d = r.__dict__
+    d["total"] = total
+    d["fans"] = fans
+    d["is_win"] = total > 0
+    d["flowers"] = flowers
+    return r
+
+
 def fan_call(object hand, object melds, object win_tile, object self_drawn, object fourth_tile, object kong,
-             object last_of_wall, object seat_wind, object prevalent_wind, object flowers, dict kinds, dict winds,
-             dict codes, object meld_type):
-    """mcr.fan's arguments as it takes them, for the common types: ``hand`` text or counts,
-    ``melds`` a list / tuple of tiles.Meld or tuples, ``win_tile`` a tile name (of ``kinds``) or
-    0-33, the four flags bools, the winds names (of ``winds``) or 0-3, ``flowers`` None or 0-8;
-    ``codes`` maps "chow" / "pung" / "kong" to fan_batch's codes. Returns (total, the 82 fan
-    counts as bytes, flowers) or None when not taken (other types, or input with a problem)."""
+             object last_of_wall, object seat_wind, object prevalent_wind, object flowers):
+    """mcr.fan of arguments as it takes them, for the common types: ``hand`` text or counts,
+    ``melds`` a list / tuple of tiles.Meld or tuples, ``win_tile`` a tile name or 0-33, the four
+    flags bools, the winds names or 0-3, ``flowers`` None or 0-8 (see fan_setup). Returns the
+    FanResult, or None when not taken (other types, or input with a problem)."""
     cdef uint8_t row[12]
     cdef int n_extra = 0, win, sd, ft, kg, lw, seat, prevalent, nf, overflow
     cdef long v
     cdef fan_out_t out
+    if _RESULT is None:
+        return None
     if type(win_tile) is str:
-        x = kinds.get(win_tile)
+        x = _KINDS.get(win_tile)
         if x is None:
             return None
         win = <int>x
@@ -535,8 +577,8 @@ def fan_call(object hand, object melds, object win_tile, object self_drawn, obje
     ft = flag_of(fourth_tile)
     kg = flag_of(kong)
     lw = flag_of(last_of_wall)
-    seat = wind_of(seat_wind, winds)
-    prevalent = wind_of(prevalent_wind, winds)
+    seat = wind_of(seat_wind, _WINDS)
+    prevalent = wind_of(prevalent_wind, _WINDS)
     if sd < 0 or ft < 0 or kg < 0 or lw < 0 or seat < 0 or prevalent < 0:
         return None
     if flowers is None:
@@ -553,7 +595,7 @@ def fan_call(object hand, object melds, object win_tile, object self_drawn, obje
         if len(melds) > 4:
             return None
         for m in melds:
-            if not meld_of(m, kinds, codes, meld_type, &row[3 * n_extra]):
+            if not meld_of(m, _KINDS, _CODES, _MELD, &row[3 * n_extra]):
                 return None
             n_extra += 1
     else:
@@ -562,4 +604,4 @@ def fan_call(object hand, object melds, object win_tile, object self_drawn, obje
     cdef int total = score_hand(hand, row, n_extra, win, sd, ft, kg, lw, seat, prevalent, nf, &out, &used)
     if total < 0:
         return None
-    return total, (<char*>out.count)[:N_FANS], used
+    return fan_result(total, out.count, used)
