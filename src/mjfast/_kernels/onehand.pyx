@@ -221,72 +221,40 @@ cdef int scan_text(str text, scan_t* s, int max_tiles, bint allow_bonus):
     return 1
 
 
-cdef inline int in_range(int64_t v) noexcept nogil:
-    return 0 <= v <= 4
-
-
 cdef int read_counts(object hand, uint8_t* out, int* n) except -1:
     """34 counts 0-4 from a 1-D integer ndarray of 34 (any integer dtype, any stride, native
     byte order) or a list / tuple of 34 ints into ``out``; 1 when taken, 0 when not."""
     cdef cnp.ndarray arr
-    cdef int i, t, total = 0, overflow
+    cdef int i, t, size, total = 0, overflow
     cdef Py_ssize_t stride
     cdef const char* data
     cdef long v
-    cdef uint8_t u8
-    cdef int8_t i8
-    cdef uint16_t u16
-    cdef int16_t i16
-    cdef uint32_t u32
-    cdef int32_t i32
-    cdef uint64_t u64
-    cdef int64_t i64
+    cdef uint64_t u
+    cdef int64_t x
     if cnp.PyArray_CheckExact(hand):
         arr = <cnp.ndarray>hand
         if cnp.PyArray_NDIM(arr) != 1 or cnp.PyArray_DIM(arr, 0) != 34 or not cnp.PyArray_ISNOTSWAPPED(arr):
             return 0
         t = cnp.PyArray_TYPE(arr)
+        size = cnp.PyArray_ITEMSIZE(arr)
         stride = cnp.PyArray_STRIDE(arr, 0)
         data = cnp.PyArray_BYTES(arr)
-        if t == cnp.NPY_UBYTE and stride == 1:
-            for i in range(34):
-                u8 = <uint8_t>data[i]
-                if u8 > 4:
+        if t == cnp.NPY_UBYTE or t == cnp.NPY_USHORT or t == cnp.NPY_UINT or t == cnp.NPY_ULONG or t == cnp.NPY_ULONGLONG:
+            for i in range(34):             # unsigned: only the upper bound
+                u = read_unsigned(data + i * stride, size)
+                if u > 4:
                     return 0
-                out[i] = u8
-                total += u8
-            n[0] = total
-            return 1
-        for i in range(34):
-            if t == cnp.NPY_UBYTE:
-                memcpy(&u8, data + i * stride, 1)
-                i64 = u8
-            elif t == cnp.NPY_BYTE:
-                memcpy(&i8, data + i * stride, 1)
-                i64 = i8
-            elif t == cnp.NPY_USHORT:
-                memcpy(&u16, data + i * stride, 2)
-                i64 = u16
-            elif t == cnp.NPY_SHORT:
-                memcpy(&i16, data + i * stride, 2)
-                i64 = i16
-            elif (t == cnp.NPY_UINT or t == cnp.NPY_ULONG or t == cnp.NPY_ULONGLONG) and cnp.PyArray_ITEMSIZE(arr) == 4:
-                memcpy(&u32, data + i * stride, 4)
-                i64 = u32
-            elif (t == cnp.NPY_INT or t == cnp.NPY_LONG or t == cnp.NPY_LONGLONG) and cnp.PyArray_ITEMSIZE(arr) == 4:
-                memcpy(&i32, data + i * stride, 4)
-                i64 = i32
-            elif (t == cnp.NPY_UINT or t == cnp.NPY_ULONG or t == cnp.NPY_ULONGLONG) and cnp.PyArray_ITEMSIZE(arr) == 8:
-                memcpy(&u64, data + i * stride, 8)
-                i64 = 5 if u64 > 4 else <int64_t>u64
-            elif (t == cnp.NPY_INT or t == cnp.NPY_LONG or t == cnp.NPY_LONGLONG) and cnp.PyArray_ITEMSIZE(arr) == 8:
-                memcpy(&i64, data + i * stride, 8)
-            else:                            # bools, floats, objects...: the general path's errors
-                return 0
-            if not in_range(i64):
-                return 0
-            out[i] = <uint8_t>i64
-            total += <int>i64
+                out[i] = <uint8_t>u
+                total += <int>u
+        elif t == cnp.NPY_BYTE or t == cnp.NPY_SHORT or t == cnp.NPY_INT or t == cnp.NPY_LONG or t == cnp.NPY_LONGLONG:
+            for i in range(34):
+                x = read_signed(data + i * stride, size)
+                if x < 0 or x > 4:
+                    return 0
+                out[i] = <uint8_t>x
+                total += <int>x
+        else:                                # bools, floats, objects...: the general path's errors
+            return 0
         n[0] = total
         return 1
     if type(hand) is list or type(hand) is tuple:
@@ -304,6 +272,44 @@ cdef int read_counts(object hand, uint8_t* out, int* n) except -1:
         n[0] = total
         return 1
     return 0
+
+
+cdef inline uint64_t read_unsigned(const char* p, int size) noexcept nogil:
+    """The unsigned integer of ``size`` bytes (1, 2, 4 or 8, native order) at ``p``, any alignment."""
+    cdef uint8_t a
+    cdef uint16_t b
+    cdef uint32_t c
+    cdef uint64_t d
+    if size == 1:
+        memcpy(&a, p, 1)
+        return a
+    if size == 2:
+        memcpy(&b, p, 2)
+        return b
+    if size == 4:
+        memcpy(&c, p, 4)
+        return c
+    memcpy(&d, p, 8)
+    return d
+
+
+cdef inline int64_t read_signed(const char* p, int size) noexcept nogil:
+    """The signed integer of ``size`` bytes (1, 2, 4 or 8, native order) at ``p``, any alignment."""
+    cdef int8_t a
+    cdef int16_t b
+    cdef int32_t c
+    cdef int64_t d
+    if size == 1:
+        memcpy(&a, p, 1)
+        return a
+    if size == 2:
+        memcpy(&b, p, 2)
+        return b
+    if size == 4:
+        memcpy(&c, p, 4)
+        return c
+    memcpy(&d, p, 8)
+    return d
 
 
 cdef int read_hand(object hand, scan_t* s, bint melds_ok) except -1:
