@@ -272,6 +272,13 @@ def test_fan_takes_sets_as_text():
         mcr.fan("11m", melds=["[234p] [555s] (7777z) [999p] [111s]"], win_tile="1m")
 
 
+@pytest.mark.parametrize("tile", ["f1", "j", "8f"])
+def test_a_set_of_bonus_tiles_or_jokers_is_a_value_error(tile):
+    """A set named by a bonus tile or the joker raised IndexError from deep inside mcr.fan."""
+    with pytest.raises(ValueError, match="a meld's tile is a tile name or kind 0-33"):
+        mcr.fan("123m456p789s1z", melds=[("pung", tile)], win_tile="1z")
+
+
 def test_fan_result_is_the_dataclass():
     r = mcr.fan("123456789m123p55p", win_tile="5p")
     same = mcr.FanResult(r.total, r.fans, r.is_win, r.flowers)

@@ -226,6 +226,8 @@ def _meld(m) -> tuple:
         raise ValueError(f"a meld is 'exposed', 'concealed' or supplied by 1-3; got {state!r}")
     if isinstance(tile, str):
         t = tiles.tile_index(tile)
+        if not 0 <= t < 34:             # a bonus tile or the joker: no set of the Chinese Official rules
+            raise ValueError(f"a meld's tile is a tile name or kind 0-33; got {tile!r}")
     elif isinstance(tile, numbers.Integral) and not isinstance(tile, bool) and 0 <= int(tile) < 34:
         t = int(tile)
     else:
