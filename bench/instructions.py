@@ -60,7 +60,7 @@ KERNELS = {
     "deal_stats": ("mjfast._kernels.deal", _PW + r"8_kernels_4deal_\d+stats_batch"),
     "chinese_game": ("mjfast._kernels.chinese_game", _PW + r"8_kernels_12chinese_game_\d+simulate_batch"),
     "american_game": ("mjfast._kernels.american_game", _PW + r"8_kernels_13american_game_\d+simulate_batch"),
-    "fan": ("mjfast._kernels.mcr_fan", _PW + r"8_kernels_7mcr_fan_\d+fan_batch"),
+    "fan": ("mjfast._kernels.mcr_fan", _PW + r"8_kernels_7mcr_fan_\d+fan_batch_checked"),
     "env_step": ("mjfast._kernels.engine", _PW + r"8_kernels_6engine_6Tables_\d+step"),
     "env_start": ("mjfast._kernels.engine", _PW + r"8_kernels_6engine_6Tables_\d+start"),
     "card": ("mjfast._kernels.card", _PW + r"8_kernels_4card_\d+line_distance_batch"),

@@ -23,52 +23,42 @@ The layers, bottom up (the README's "Layout" section says where each piece lives
 - :mod:`mjfast.env` (environments for training agents: VecTables, the Gymnasium and PettingZoo
   fronts, teacher data; imported on first use);
 - :mod:`mjfast.cli` (the ``mjfast`` command).
+
+The names below are imported on first use (``mjfast.shanten`` imports :mod:`mjfast.hands` when
+it is first read), so that ``import mjfast`` and a one-hand command start quickly; every name
+of ``__all__`` is there all the same (``dir``, ``from mjfast import ...``, ``import *``).
 """
-# compatibility modules (documented import paths: mjfast.sim.play_walls, mjfast.amsim.american_distance, ...)
-from . import (  # noqa: E402  (plot: matplotlib only when drawing)
-    amsim,
-    card,  # noqa: E402
-    mcr,
-    odds,
-    plot,
-    rules,
-    sim,
-    tiles,
-    wall,
-    winturn,
-)
-from ._runtime.options import get_options, set_options
-from ._runtime.threads import show_config
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from ._version import __version__
-from .analysis import DiscardOption, HandAnalysis, WaitFan, analyze
-from .analysis.odds import OddsTable, odds_table
-from .analysis.winturn import WinByTurn, win_by_turn, win_by_turn_random
-from .card import Card, load_card
-from .deals import Deals, DealStats, deal, deal_stats
-from .exact import exact_deal_odds, exact_deal_odds_table
-from .game import (
-    AmericanPolicy,
-    AmericanRules,
-    AmericanSimResult,
-    AmericanView,
-    BatchPolicy,
-    Comparison,
-    GameLog,
-    GameRules,
-    IllegalActionError,
-    PassEffect,
-    Policy,
-    SeatView,
-    SimResult,
-    charleston_effect,
-    compare,
-    game_rules,
-    replay,
-    rerun,
-    simulate,
-)
-from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits
-from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack
+
+#: the subpackages and modules read as attributes (``mjfast.tiles``); the compatibility modules
+#: among them keep documented import paths (``mjfast.sim.play_walls``, ``mjfast.amsim.american_distance``)
+_MODULES = frozenset({"amsim", "analysis", "card", "cli", "deals", "env", "exact", "game", "hands", "mcr", "odds",
+                      "plot", "rules", "sim", "stats", "tiles", "wall", "winturn",
+                      "_core", "_kernels", "_runtime"})   # (private, but reachable as attributes as before)
+
+#: public name -> the module that defines it (imported when the name is first read)
+_ORIGIN = {
+    "get_options": "._runtime.options", "set_options": "._runtime.options", "show_config": "._runtime.threads",
+    "DiscardOption": ".analysis", "HandAnalysis": ".analysis", "WaitFan": ".analysis", "analyze": ".analysis",
+    "OddsTable": ".analysis.odds", "odds_table": ".analysis.odds",
+    "WinByTurn": ".analysis.winturn", "win_by_turn": ".analysis.winturn", "win_by_turn_random": ".analysis.winturn",
+    "Card": ".card", "load_card": ".card",
+    "Deals": ".deals", "DealStats": ".deals", "deal": ".deals", "deal_stats": ".deals",
+    "exact_deal_odds": ".exact", "exact_deal_odds_table": ".exact",
+    **{name: ".game" for name in (
+        "AmericanPolicy", "AmericanRules", "AmericanSimResult", "AmericanView", "BatchPolicy", "Comparison", "GameLog",
+        "GameRules", "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect",
+        "compare", "game_rules", "replay", "rerun", "simulate")},
+    **{name: ".hands" for name in ("Improvement", "decompose", "effective_tiles", "is_winning", "shanten", "waits")},
+    **{name: ".tiles" for name in ("Meld", "ParsedHand", "format_hand", "format_tiles", "pack", "parse_hand",
+                                   "parse_tiles", "unpack")},
+}
 
 __all__ = [
     "__version__",
@@ -90,14 +80,58 @@ __all__ = [
     "win_by_turn", "win_by_turn_random",
     # configuration
     "get_options", "set_options", "show_config",
-    # environments (imported on first use)
+    # environments (imported on first use; importing mjfast.env registers the Gymnasium ids)
     "env",
 ]
 
 
 def __getattr__(name: str):
-    if name == "env":   # lazily: importing it registers the Gymnasium ids (and imports Gymnasium)
-        import importlib
+    """Import a public name's module when the name is first read (then it is a plain attribute)."""
+    origin = _ORIGIN.get(name)
+    if origin is not None:
+        value = getattr(importlib.import_module(origin, __name__), name)
+    elif name in _MODULES:
+        value = importlib.import_module("." + name, __name__)
+    else:
+        raise AttributeError(f"module 'mjfast' has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
-        return importlib.import_module(".env", __name__)
-    raise AttributeError(f"module 'mjfast' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:   # what the names are, for type checkers and editors (nothing is imported at run time)
+    from . import amsim, card, env, mcr, odds, plot, rules, sim, tiles, wall, winturn  # noqa: F401
+    from ._runtime.options import get_options, set_options  # noqa: F401
+    from ._runtime.threads import show_config  # noqa: F401
+    from .analysis import DiscardOption, HandAnalysis, WaitFan, analyze  # noqa: F401
+    from .analysis.odds import OddsTable, odds_table  # noqa: F401
+    from .analysis.winturn import WinByTurn, win_by_turn, win_by_turn_random  # noqa: F401
+    from .card import Card, load_card  # noqa: F401
+    from .deals import Deals, DealStats, deal, deal_stats  # noqa: F401
+    from .exact import exact_deal_odds, exact_deal_odds_table  # noqa: F401
+    from .game import (  # noqa: F401
+        AmericanPolicy,
+        AmericanRules,
+        AmericanSimResult,
+        AmericanView,
+        BatchPolicy,
+        Comparison,
+        GameLog,
+        GameRules,
+        IllegalActionError,
+        PassEffect,
+        Policy,
+        SeatView,
+        SimResult,
+        charleston_effect,
+        compare,
+        game_rules,
+        replay,
+        rerun,
+        simulate,
+    )
+    from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits  # noqa: F401
+    from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack  # noqa: F401

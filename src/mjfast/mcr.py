@@ -33,6 +33,7 @@ import numpy as np
 
 from . import _core, tiles
 from ._kernels import mcr_fan as _kernel
+from ._kernels import onehand as _onehand
 from ._runtime.display import Display, Displayed, Table, frame
 from ._runtime.threads import resolve_threads
 
@@ -75,6 +76,7 @@ _INDEX = {n: i for i, n in enumerate(FAN_NAMES)}
 FLOWER_COLUMN = _INDEX["Flower Tiles"]
 
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3}
+_KIND = {name: k for k, name in enumerate(tiles.KIND_NAMES)}     # "1m" -> 0 ... "7z" -> 33
 _MELD_CODE = {"chow": 1, "pung": 2, "kong": 3}      # fan_batch's meld kind codes (0: no meld)
 _MELD_STATE = {"exposed": 1, "concealed": 0}
 
@@ -224,6 +226,8 @@ def _meld(m) -> tuple:
         raise ValueError(f"a meld is 'exposed', 'concealed' or supplied by 1-3; got {state!r}")
     if isinstance(tile, str):
         t = tiles.tile_index(tile)
+        if not 0 <= t < 34:             # a bonus tile or the joker: no set of the Chinese Official rules
+            raise ValueError(f"a meld's tile is a tile name or kind 0-33; got {tile!r}")
     elif isinstance(tile, numbers.Integral) and not isinstance(tile, bool) and 0 <= int(tile) < 34:
         t = int(tile)
     else:
@@ -233,10 +237,36 @@ def _meld(m) -> tuple:
     return _MELD_CODE[kind], t, 0 if state == "concealed" else 1
 
 
+@functools.lru_cache(maxsize=1024)
+def _text_sets(text: str) -> tuple:
+    """The sets of a text of sets in mjfast's notation (``"[789s]"``, ``"[123p] (2222z)"``), as
+    :class:`mjfast.tiles.Meld` (cached: programs pass the same texts many times)."""
+    parsed = tiles.parse_tiles(text, max_tiles=None)
+    if not parsed.melds or parsed.concealed.any() or parsed.bonus.any() or parsed.jokers:
+        raise ValueError("a set given as text is written in brackets (a called set, e.g. '[456p]') or parentheses "
+                         f"(a concealed kong, e.g. '(2222z)'), with nothing else; got {text!r}")
+    return parsed.melds
+
+
+def _expand_melds(melds) -> list:
+    """``melds`` as :func:`fan` takes it -- a sequence of sets, each a Meld, a tuple or a text of
+    one or more sets, or one such text -- as a list of Meld / tuples (texts read)."""
+    if isinstance(melds, str):
+        return list(_text_sets(melds))
+    out: list = []
+    for m in melds:
+        if isinstance(m, str):
+            out.extend(_text_sets(m))
+        else:
+            out.append(m)
+    return out
+
+
 def _melds_array(melds: Sequence) -> np.ndarray:
     """The (4, 3) fan_batch rows (kind code, lowest tile, exposed) of up to four sets
-    (:class:`mjfast.tiles.Meld` or tuples, as :func:`fan` takes them); unused rows are 0."""
+    (:class:`mjfast.tiles.Meld`, tuples or texts, as :func:`fan` takes them); unused rows are 0."""
     out = np.zeros((4, 3), np.int64)
+    melds = _expand_melds(melds)
     if len(melds) > 4:
         raise ValueError(f"at most 4 sets besides the concealed tiles; got {len(melds)}")
     for j, m in enumerate(melds):
@@ -264,7 +294,7 @@ def _prepare(hand, melds, win_tile) -> tuple:
     if isinstance(hand, str):
         counts, text_melds, text_flowers = _parse(hand)
         counts = list(counts)
-        mlds = list(text_melds) + [_meld(m) for m in melds]
+        mlds = list(text_melds) + [_meld(m) for m in _expand_melds(melds)]
     else:
         arr = np.asarray(hand)
         if arr.shape != (34,) or arr.dtype.kind not in "iu":
@@ -272,7 +302,7 @@ def _prepare(hand, melds, win_tile) -> tuple:
         counts = arr.tolist()
         if min(counts) < 0:
             raise ValueError("hand must be a str or 34 non-negative integer counts")
-        mlds = [_meld(m) for m in melds]
+        mlds = [_meld(m) for m in _expand_melds(melds)]
         text_flowers = 0
     if len(mlds) > 4:
         raise ValueError(f"at most 4 sets besides the concealed tiles; got {len(mlds)}")
@@ -327,8 +357,10 @@ def fan(hand, *, melds: Sequence = (), win_tile, self_drawn: bool = False, fourt
         The concealed tiles, with or without the winning tile (a hand of 14 tiles, counting 3
         per set, holds it), in mjfast's notation: called sets in brackets (``[456p]``),
         concealed kongs in parentheses (``(2222z)``), flowers ``f1``-``f8``; or 34 counts.
-    melds : sequence
-        More sets (besides those in the text): :class:`mjfast.tiles.Meld` or tuples
+    melds : sequence or str
+        More sets (besides those in the text): :class:`mjfast.tiles.Meld`, text in the hand's
+        notation (``"[789s]"``, ``"(2222z)"``; one text may hold several sets, as the command
+        line's ``--melds`` does, and ``melds`` may be one such text), or tuples
         ``(kind, tile, supplier)``, kind "chow" (tile = its lowest), "pung" or "kong";
         supplier "exposed" (the default), "concealed", or who supplied the claimed tile as
         PyMahjongGB's ``offer`` gives it: 1-3 (for a pung or kong the supplier's seat relative
@@ -370,7 +402,17 @@ def fan(hand, *, melds: Sequence = (), win_tile, self_drawn: bool = False, fourt
     >>> r = fan("11m [234p] [555s] (7777z) 99p", win_tile="9p", seat_wind="S")
     >>> r.total, r.reaches(8), [f.name for f in r.fans]
     (5, False, ['Dragon Pung', 'Concealed Kong', 'Pung of Terminals or Honors'])
+    >>> fan("11m 99p", melds=["[234p]", "[555s] (7777z)"], win_tile="9p", seat_wind="S").total   # sets as text
+    5
     """
+    one = _onehand.fan_call(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind,
+                            prevalent_wind, flowers)
+    if one is not None:                       # one compiled call read, checked and scored it (the common case)
+        return one
+    as_text = _fan_sets_as_text(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind,
+                                prevalent_wind, flowers)
+    if as_text is not None:
+        return as_text
     if type(hand) is str and type(melds) in (tuple, list) and not melds and type(win_tile) in (str, int):
         counts_b, row_b, win, text_flowers = _prepare_text(hand, win_tile)     # (cached)
     else:
@@ -386,6 +428,38 @@ def fan(hand, *, melds: Sequence = (), win_tile, self_drawn: bool = False, fourt
                                       _flag(last_of_wall, "last_of_wall"), _wind(seat_wind, "seat_wind"),
                                       _wind(prevalent_wind, "prevalent_wind"), int(nf))
     return FanResult(got, tuple(_fan_entry(i, c) for i, c in fan_counts), got > 0, int(nf) if got > 0 else 0)
+
+
+_FANS_OF: dict = {}     # the 82 fan counts as bytes -> FanResult.fans (a few thousand distinct lists)
+
+
+def _fans_of(counts: bytes) -> tuple:
+    """FanResult.fans of the kernel's 82 fan counts (int8 as bytes), kept for the next hand with
+    the same fans (the compiled one-hand call looks them up there first)."""
+    fans = _FANS_OF.get(counts)
+    if fans is None:
+        if len(_FANS_OF) >= 1 << 16:       # (a bound for pathological programs; real play has far fewer)
+            _FANS_OF.clear()
+        fans = _FANS_OF[counts] = tuple(_fan_entry(i, c) for i, c in enumerate(counts) if c)
+    return fans
+
+
+_onehand.fan_setup(_KIND, _WINDS, _MELD_CODE, tiles.Meld, _FANS_OF, _fans_of, FanResult)
+
+
+def _fan_sets_as_text(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind, prevalent_wind,
+                      flowers) -> FanResult | None:
+    """:func:`fan` when ``melds`` gives sets as text: the texts read (cached), then the compiled
+    call of :func:`fan` on the sets they hold; None when that does not take it (no text among
+    the sets, or invalid input): :func:`fan`'s general path then raises its usual error."""
+    if not (type(melds) is str or (type(melds) in (list, tuple) and any(type(m) is str for m in melds))):
+        return None
+    try:
+        sets = _expand_melds(melds)
+    except ValueError:
+        return None
+    return _onehand.fan_call(hand, sets, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind,
+                             prevalent_wind, flowers)
 
 
 def fan_batch(hands, win_tile, *, melds=None, self_drawn=False, fourth_tile=False, kong=False, last_of_wall=False,
@@ -428,6 +502,20 @@ def fan_batch(hands, win_tile, *, melds=None, self_drawn=False, fourth_tile=Fals
     >>> total.tolist(), int(counts[0, FAN_NAMES.index("Pure Straight")])
     ([23, 11], 1)
     """
+    columns = (("win_tile", win_tile, 0, 33), ("self_drawn", self_drawn, 0, 1), ("fourth_tile", fourth_tile, 0, 1),
+               ("kong", kong, 0, 1), ("last_of_wall", last_of_wall, 0, 1), ("seat_wind", seat_wind, 0, 3),
+               ("prevalent_wind", prevalent_wind, 0, 3), ("flowers", flowers, 0, 8))
+    fused = _batch_rows(hands, melds, columns)
+    if fused is not None:        # the kernel checks every row in its own pass (the checks below name a bad one)
+        h8, m8, flags8 = fused
+        n = len(h8)
+        out_total = np.zeros(n, np.int32)
+        out_counts = np.zeros((n, 82), np.int8)
+        if n == 0:
+            return out_total, out_counts
+        _core.ensure_tables()
+        if _kernel.fan_batch_checked(h8, m8, flags8, out_total, out_counts, resolve_threads(threads)):
+            return out_total, out_counts
     h = np.asarray(hands)
     if h.ndim != 2 or h.shape[1] != 34 or h.dtype.kind not in "iu":
         raise ValueError(f"hands must be an (N, 34) integer array of counts; got shape {h.shape}")
@@ -475,6 +563,43 @@ def fan_batch(hands, win_tile, *, melds=None, self_drawn=False, fourth_tile=Fals
     return out_total, out_counts
 
 
+def _batch_rows(hands, melds, columns) -> tuple | None:
+    """fan_batch's input as the checked kernel reads it -- hands (N, 34) uint8, sets (N, 12) uint8,
+    the winning tile and the seven flags (N, 8) int32 -- without int64 copies: arrays already of
+    those dtypes are used as they are, others converted once their values are known to fit.
+    None when the input is not of a shape and type the kernel takes, or holds values that do
+    not fit (fan_batch's checks then raise their error)."""
+    h = np.asarray(hands)
+    if h.ndim != 2 or h.shape[1] != 34 or h.dtype.kind not in "iu":
+        return None
+    n = h.shape[0]
+    if h.dtype != np.uint8:
+        if n and (int(h.min()) < 0 or int(h.max()) > 4):
+            return None
+        h = h.astype(np.uint8)
+    h = np.ascontiguousarray(h)
+    if melds is None:
+        m = np.zeros((n, 12), np.uint8)
+    else:
+        m = np.asarray(melds)
+        if m.shape != (n, 4, 3) or m.dtype.kind not in "iu":
+            return None
+        if m.dtype != np.uint8:
+            if n and (int(m.min()) < 0 or int(m.max()) > 255):
+                return None
+            m = m.astype(np.uint8)
+        m = np.ascontiguousarray(m).reshape(n, 12)
+    flags = np.empty((n, 8), np.int32)
+    for j, (_name, v, lo, hi) in enumerate(columns):
+        a = np.asarray(v)
+        if a.dtype.kind not in "iub" or (a.ndim and a.shape != (n,)) or a.ndim > 1:
+            return None
+        if a.dtype.kind != "b" and a.size and (int(a.min()) < lo or int(a.max()) > hi):
+            return None
+        flags[:, j] = a
+    return h, m, flags
+
+
 def _win_totals(rows: np.ndarray, wins, melds=None, *, fourth_tile=False, seat_wind=0, prevalent_wind=0,
                 threads: int | None = 1) -> tuple:
     """Fans (no flowers) of each row of concealed tiles won on its tile, on a discard and
@@ -496,7 +621,7 @@ def _win_totals(rows: np.ndarray, wins, melds=None, *, fourth_tile=False, seat_w
 
 def _column(v, n: int, name: str, lo: int, hi: int) -> np.ndarray:
     a = np.asarray(v)
-    if a.dtype == bool:
+    if a.dtype == bool or (a.size == 0 and a.dtype.kind == "f"):    # ([] is an empty float array)
         a = a.astype(np.int64)
     if a.dtype.kind not in "iu":
         raise ValueError(f"{name} must be integers (or bools); got dtype {a.dtype}")

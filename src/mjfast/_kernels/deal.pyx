@@ -534,3 +534,33 @@ def stats_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_ti
 
 N_SHANTEN_BINS = N_BINS
 N_COUNT_BINS = N_COUNT
+
+
+cdef inline void random_hand(uint64_t stream, uint64_t k0, uint64_t k1, const uint8_t* wall, int n_tiles, int size,
+                             uint8_t* out) noexcept nogil:
+    """``size`` tiles drawn without replacement from ``wall`` (one tile kind per physical tile)
+    by stream ``stream``, added to the 34 counts ``out``: the deals' draws (a partial
+    Fisher-Yates shuffle, Lemire's bounded integers on 16-bit values)."""
+    cdef rng_t r
+    cdef draws_t q
+    cdef uint8_t pool[MAX_SET]
+    cdef int j = 0, k
+    rng_seed_stream(&r, k0, k1, stream)
+    fill_draws(&r, &q, min((size + 3) // 4 + 1, 16))    # 4 values each (v holds 64); more come on demand
+    memcpy(pool, wall, n_tiles)
+    for k in range(size):
+        out[draw(&r, &q, pool, &j, n_tiles)] += 1
+
+
+def random_hands_batch(Py_ssize_t n, uint64_t k0, uint64_t k1, const uint8_t[::1] wall, int size,
+                       uint8_t[:, ::1] out, int threads):
+    """out[i] += the counts of ``size`` tiles drawn without replacement from ``wall`` (tile kinds,
+    at most 192 entries, one per physical tile; ``size`` at most their number) by hand i's
+    stream of the key (k0, k1): each hand a pure function of (key, i), whatever the threads."""
+    cdef Py_ssize_t i
+    cdef int n_tiles = wall.shape[0]
+    if n == 0:
+        return
+    with nogil:
+        for i in prange(n, schedule="static", chunksize=4096, num_threads=max(threads, 1)):
+            random_hand(i, k0, k1, &wall[0], n_tiles, size, &out[i, 0])

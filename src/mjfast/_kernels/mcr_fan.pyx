@@ -36,7 +36,7 @@ from libc.string cimport memset, memcpy
 
 from mjfast._core cimport mj_tables_t, mj_get_tables
 from mjfast._kernels.hand cimport win_value, POW5
-from mjfast._kernels.bits cimport mj_load64, mj_store64, mj_base5_8, mj_ctz64, mj_popcount64
+from mjfast._kernels.bits cimport mj_load64, mj_store64, mj_base5_8, mj_ctz64, mj_popcount64, mj_lane_sum
 
 cnp.import_array()
 
@@ -1500,12 +1500,32 @@ cdef int nine_gates_form(ctx_t* x, int8_t* table) noexcept nogil:
 
 # a declared set by its code in fan_batch's rows (1 + MK_*): its tiles as byte lanes from its first
 # tile
+cdef uint8_t SET_OK[4][256]     # [set code][tile byte]: 1 when the slot is a valid set (code 0: an empty slot, any tile)
+for _k in range(256):
+    SET_OK[0][_k] = 1
+    SET_OK[1][_k] = _k < 27 and _k % 9 <= 6
+    SET_OK[2][_k] = SET_OK[3][_k] = _k < 34
+
+
+cdef uint64_t LANES_5 = 0x7B7B7B7B7B7B7B7BULL    # added to byte lanes below 128: a lane's top bit is set iff it held 5+
+
+
+cdef inline bint row_prechecked(const uint8_t* melds) noexcept nogil:
+    """The checks of a fan_batch row's sets that must come before load_row reads them: kind 0-3
+    with a tile 0-33 (a chow's lowest of ranks 1-7 of a suit; any tile in an empty slot) and
+    exposed 0/1 (load_row then checks the counts, the totals -- at most 4 copies -- and the size)."""
+    cdef uint32_t c0 = melds[0], c1 = melds[3], c2 = melds[6], c3 = melds[9]
+    cdef uint32_t sets_ok = (SET_OK[c0 & 3][melds[1]] & SET_OK[c1 & 3][melds[4]] & SET_OK[c2 & 3][melds[7]]
+                             & SET_OK[c3 & 3][melds[10]])
+    return sets_ok and (c0 | c1 | c2 | c3) <= 3 and (melds[2] | melds[5] | melds[8] | melds[11]) <= 1
+
+
 cdef uint64_t SET_LANES[4]
 SET_LANES[:] = [0, 0x010101, 3, 4]
 
 
-cdef void load_row(ctx_t* x, const uint8_t* hand, const uint8_t* melds, const int32_t* flags,
-                   const mj_tables_t* T) noexcept nogil:
+cdef inline bint load_row(ctx_t* x, const uint8_t* hand, const uint8_t* melds, const int32_t* flags,
+                          const mj_tables_t* T, bint check) noexcept nogil:
     """The hand (one row of fan_batch's input) in ctx form: counts, kind masks, the declared sets
     as every split sees them, the corrected flags. The counts are built as words of byte lanes and
     stored whole (byte stores read back as words would stall on store forwarding); the sets are
@@ -1523,6 +1543,11 @@ cdef void load_row(ctx_t* x, const uint8_t* hand, const uint8_t* melds, const in
         d[j] = 0
     w[4] = hand[32] | (<uint64_t>hand[33] << 8)
     d[4] = d[5] = 0
+    # (score_row_checked) a count of 64 or more: refused before the winning tile and the sets are
+    # added; below that every lane of the totals stays below 64 + 17, so that adding 0x7B to each
+    # lane (further on) carries into no other lane and sets its top bit exactly when it holds 5+
+    if check and ((w[0] | w[1] | w[2] | w[3] | w[4]) & 0xC0C0C0C0C0C0C0C0ULL):
+        return False
     w[win >> 3] += (<uint64_t>1) << (8 * (win & 7))
     x.n_dchow = x.n_dpung = 0
     x.d_concealed_pungs = x.d_win_pungs = 0
@@ -1555,6 +1580,12 @@ cdef void load_row(ctx_t* x, const uint8_t* hand, const uint8_t* melds, const in
         traits += SET_TRAITS[code][tile]
     x.n_decl = m
     x.d_traits = traits
+    if check:       # (score_row_checked)
+        # at most 4 copies of a kind with the winning tile and the sets; 13 - 3 per set in hand
+        if ((((w[0] + d[0] + LANES_5) | (w[1] + d[1] + LANES_5) | (w[2] + d[2] + LANES_5) | (w[3] + d[3] + LANES_5)
+                | (w[4] + d[4] + LANES_5)) & 0x8080808080808080ULL)
+                or <int>mj_lane_sum(w[0] + w[1] + w[2] + w[3] + w[4]) != 14 - 3 * m):
+            return False
     for j in range(5):
         mj_store64(x.standing + 8 * j, w[j])
         mj_store64(x.declared + 8 * j, d[j])
@@ -1583,6 +1614,7 @@ cdef void load_row(ctx_t* x, const uint8_t* hand, const uint8_t* melds, const in
         x.kong = 0
     if x.kong and not x.self_drawn and (x.declared[win] or x.standing[win] != 1):
         x.kong = 0
+    return True
 
 
 cdef int mcr_fan(const fan_in_t* inp, fan_out_t* out, const mj_tables_t* T) noexcept nogil:
@@ -1613,35 +1645,52 @@ cdef int score_row(const uint8_t* hand, const uint8_t* melds, const int32_t* fla
     """One hand in fan_batch's row form (see there) scored into counts (N_FANS); returns the
     total. Its locals are private to the calling thread."""
     cdef ctx_t x
+    load_row(&x, hand, melds, flags, T, False)
+    return score_loaded(&x, flags, counts)
+
+
+cdef int score_row_checked(const uint8_t* hand, const uint8_t* melds, const int32_t* flags, int8_t* counts,
+                           const mj_tables_t* T) noexcept nogil:
+    """``score_row`` of a row not checked yet (its flags are: see fan_batch_checked): -1 and zero
+    counts when it is not valid input (``row_prechecked``, then the copies and the size on the
+    way in load_row)."""
+    cdef ctx_t x
+    if not row_prechecked(melds) or not load_row(&x, hand, melds, flags, T, True):
+        memset(counts, 0, N_FANS)
+        return -1
+    return score_loaded(&x, flags, counts)
+
+
+cdef int score_loaded(ctx_t* x, const int32_t* flags, int8_t* counts) noexcept nogil:
+    """The fans of the hand load_row put in ``x`` (see score_row)."""
     cdef splits_t sp
     cdef int8_t table[N_TAB]
     cdef int8_t best[N_TAB]
     cdef int i, o, t, best_total = 0, special = 0, seven = 0
-    load_row(&x, hand, melds, flags, T)
 
     # the special forms (cheap tests first: pairs, distinct kinds, the knitted kinds, one suit)
     if x.n_decl == 0:
         if x.odd == 0:
-            special = seven_pairs_form(&x, best)
+            special = seven_pairs_form(x, best)
             if special:
                 seven = best[F_SEVEN_PAIRS]
         if not special and x.distinct == 14:
-            special = honors_knitted_form(&x, best)
+            special = honors_knitted_form(x, best)
         if not special and x.distinct == 13:
-            special = thirteen_orphans_form(&x, best)
+            special = thirteen_orphans_form(x, best)
     if not special and x.n_decl <= 1 and x.distinct >= 9 and has_knitted(x.held):
-        special = knitted_straight_form(&x, best, &sp)
+        special = knitted_straight_form(x, best, &sp)
     if not special and x.n_decl == 0 and x.win < 27 and (x.present & ~M_SUIT[x.win // 9]) == 0:
-        special = nine_gates_form(&x, best)
+        special = nine_gates_form(x, best)
     if special:
         best_total = fan_total(best)
     if not special or seven:
         splits_of(x.standing, x.held, &sp)
         if sp.n:
-            prepare_base(&x)
+            prepare_base(x)
         for o in range(sp.n):
             i = sp.order[o]
-            t = score_standard(&x, &sp.s[i], table)
+            t = score_standard(x, &sp.s[i], table)
             if t > best_total or (t == best_total and (seven or table[F_PURE_TRIPLE_CHOW] or table[F_TRIPLE_PUNG])):
                 best_total = t
                 memcpy(best, table, N_TAB)
@@ -1689,3 +1738,26 @@ def fan_one(const uint8_t[::1] hand, const uint8_t[::1] melds, int win, int self
     cdef int i
     total = score_row(&hand[0], &melds[0], flags, counts, mj_get_tables())
     return total, [(i, counts[i]) for i in range(N_FANS) if counts[i]]
+
+
+def fan_batch_checked(const uint8_t[:, ::1] hand, const uint8_t[:, ::1] melds, const int32_t[:, ::1] flags,
+                      int32_t[::1] total, int8_t[:, ::1] counts, int threads):
+    """``fan_batch`` with the checks of mcr.fan_batch on the hands and sets fused into the same
+    pass (``score_row_checked``: counts 0-4, valid sets, 13 - 3 per set concealed tiles, at most 4
+    copies of a kind with the winning tile and the sets). The flags must be valid (the winning
+    tile 0-33, the four flags 0/1, the winds 0-3, flowers 0-8): the wrapper checks those columns,
+    once for a scalar. Returns True when every row was valid; on False some row was not (its
+    output is zero), and the caller's checks name the first one."""
+    cdef Py_ssize_t i, n = hand.shape[0]
+    cdef const mj_tables_t* T = mj_get_tables()
+    cdef int bad = 0, t
+    if n == 0:
+        return True
+    with nogil:
+        for i in prange(n, schedule="dynamic", chunksize=256, num_threads=max(threads, 1)):
+            t = score_row_checked(&hand[i, 0], &melds[i, 0], &flags[i, 0], &counts[i, 0], T)
+            if t < 0:
+                t = 0
+                bad |= 1
+            total[i] = t
+    return not bad

@@ -19,7 +19,7 @@ for one pattern); the tests compare its output with the brute-force target enume
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memset
 
 cnp.import_array()
@@ -151,3 +151,63 @@ def capped_suit_distances(const uint8_t[::1] h, const uint8_t[::1] cap, bint num
             best = r[nk * 250 + _st(0, 0, m, p)]
             out.append(3 * m + 2 * p - best if best >= 0 else 99)
     return out
+
+
+def classify_keys(const uint64_t[::1] keys, uint64_t skip):
+    """Class id of every key, the classes numbered in increasing key order, and the distinct keys.
+
+    The same result as ``np.unique(keys[keys != skip], return_inverse=True)`` scattered back
+    (keys equal to ``skip`` get class 0), in one hashed pass: the tables' keys take few
+    distinct values (at most 255 are allowed), so a small open-addressing set finds them
+    and the sort is over the distinct keys only.
+
+    Returns
+    -------
+    (ndarray (n,) int64, ndarray (distinct,) uint64)
+    """
+    cdef Py_ssize_t i, n = keys.shape[0]
+    cdef int n_slots = 1024, n_seen = 0, s, c
+    slot_key = np.zeros(n_slots, dtype=np.uint64)
+    slot_used = np.zeros(n_slots, dtype=np.uint8)
+    slot_id = np.zeros(n_slots, dtype=np.int64)
+    classes = np.zeros(n, dtype=np.int64)
+    cdef uint64_t[::1] sk = slot_key
+    cdef uint8_t[::1] su = slot_used
+    cdef int64_t[::1] sid = slot_id
+    cdef int64_t[::1] cls = classes
+    cdef uint64_t k
+    cdef bint full = False
+    with nogil:
+        for i in range(n):       # pass 1: the distinct keys
+            k = keys[i]
+            if k == skip:
+                continue
+            s = <int>((k * <uint64_t>0x9E3779B97F4A7C15ULL) >> 54)    # top 10 bits: 1024 slots
+            while su[s] and sk[s] != k:
+                s = (s + 1) & (n_slots - 1)
+            if not su[s]:
+                if n_seen == 255:
+                    full = True
+                    break
+                su[s] = 1
+                sk[s] = k
+                n_seen += 1
+    if full:
+        raise RuntimeError("mjfast: more than 255 distinct table keys (classes must fit in uint8)")
+    distinct = np.sort(slot_key[slot_used.astype(bool)])
+    for c in range(len(distinct)):
+        k = distinct[c]
+        s = <int>((k * <uint64_t>0x9E3779B97F4A7C15ULL) >> 54)
+        while sk[s] != k:
+            s = (s + 1) & (n_slots - 1)
+        sid[s] = c
+    with nogil:
+        for i in range(n):       # pass 2: each key's class
+            k = keys[i]
+            if k == skip:
+                continue
+            s = <int>((k * <uint64_t>0x9E3779B97F4A7C15ULL) >> 54)
+            while sk[s] != k:
+                s = (s + 1) & (n_slots - 1)
+            cls[i] = sid[s]
+    return classes, distinct

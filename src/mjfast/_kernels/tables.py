@@ -1,4 +1,5 @@
-"""Shanten lookup tables: built on first use, cached in memory, thread-safe.
+"""Shanten lookup tables: built on first use (or read from the on-disk cache of
+:mod:`mjfast._kernels.table_cache`), kept in memory, thread-safe.
 
 Design (the class-compression idea popularised by Cryolite's nyanten, our own code):
 
@@ -52,15 +53,12 @@ def _classify(vecs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _classify_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Class id per key (classes numbered in increasing key order) and the distinct keys.
 
-    Keys equal to ``NO_PATTERN`` (patterns no valid hand reaches) get class 0.
+    Keys equal to ``NO_PATTERN`` (patterns no valid hand reaches) get class 0. (What
+    ``np.unique(..., return_inverse=True)`` gives, in one hashed pass of the generator module.)
     """
-    from .tablegen import NO_PATTERN
+    from .tablegen import NO_PATTERN, classify_keys
 
-    valid = keys != NO_PATTERN
-    uniq, inverse = np.unique(keys[valid], return_inverse=True)
-    classes = np.zeros(len(keys), dtype=np.int64)
-    classes[valid] = inverse.ravel()
-    return classes, uniq
+    return classify_keys(np.ascontiguousarray(keys, dtype=np.uint64), NO_PATTERN)
 
 
 def _merge(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -82,32 +80,39 @@ def _merge(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _pattern_sizes(n_kinds: int) -> np.ndarray:
-    """Number of tiles of every base-5 pattern code of ``n_kinds`` kinds."""
-    codes = np.arange(5**n_kinds, dtype=np.int64)
-    sizes = np.zeros(len(codes), dtype=np.int64)
+    """Number of tiles of every base-5 pattern code of ``n_kinds`` kinds: the code of counts
+    h is sum(h[i] * 5**i), so the sizes of n kinds are those of n - 1 kinds plus 0..4 for
+    the top kind, block by block."""
+    sizes = np.zeros(1, dtype=np.int64)
     for _ in range(n_kinds):
-        sizes += codes % 5
-        codes //= 5
+        sizes = (np.arange(5, dtype=np.int64)[:, None] + sizes[None, :]).ravel()
     return sizes
 
 
-def _win_bits(classes: np.ndarray, class_vecs: np.ndarray, n_kinds: int) -> np.ndarray:
-    """2 bits per pattern code: 1 = complete as sets only, 2 = complete as sets + one pair, 0 = neither.
+def _win_values(classes: np.ndarray, class_vecs: np.ndarray, n_kinds: int) -> np.ndarray:
+    """Per pattern code: 1 = complete as sets only, 2 = complete as sets + one pair, 0 = neither.
 
     "Complete" is judged for the pattern's own size: 3k tiles forming k sets, or 3k + 2 tiles
-    forming k sets and a pair. Code c sits in byte c // 4 at bits 2 * (c % 4). A whole hand is
-    a standard complete hand exactly when the product of its four 2-bit values is 2.
+    forming k sets and a pair. The value depends only on the pattern's class and size, so it
+    is read from a (classes, sizes) table.
     """
     sizes = _pattern_sizes(n_kinds)
-    k, rem = sizes // 3, sizes % 3
+    by_size = np.zeros((len(class_vecs), 15), dtype=np.uint8)   # [class, size 0..14]
+    for size in range(15):
+        k, rem = divmod(size, 3)
+        if rem == 0:
+            by_size[class_vecs[:, min(2 * k, 9)] == 0, size] = 1
+        elif rem == 2:
+            by_size[class_vecs[:, min(2 * k + 1, 9)] == 0, size] = 2
     ok = sizes <= 14
-    vec = class_vecs[classes]
     value = np.zeros(len(sizes), dtype=np.uint8)
-    rows = np.arange(len(sizes))
-    sets_only = ok & (rem == 0) & (vec[rows, np.minimum(2 * k, 9)] == 0)
-    with_pair = ok & (rem == 2) & (vec[rows, np.minimum(2 * k + 1, 9)] == 0)
-    value[sets_only] = 1
-    value[with_pair] = 2
+    value[ok] = by_size[classes[ok], sizes[ok]]
+    return value
+
+
+def _pack_win(value: np.ndarray) -> np.ndarray:
+    """2 bits per pattern code: code c sits in byte c // 4 at bits 2 * (c % 4). A whole hand is
+    a standard complete hand exactly when the product of its four 2-bit values is 2."""
     padded = np.zeros(-(-len(value) // 4) * 4, dtype=np.uint8)
     padded[: len(value)] = value
     quads = padded.reshape(-1, 4)
@@ -117,24 +122,28 @@ def _win_bits(classes: np.ndarray, class_vecs: np.ndarray, n_kinds: int) -> np.n
 WIN_SPLIT = 6  # the factored suit winning table splits a suit's ranks into 0-5 and 6-8
 
 
-def _factor_win(win_bits: np.ndarray, n_kinds: int = 9, split: int = WIN_SPLIT) -> tuple[np.ndarray, np.ndarray]:
-    """Factor the 2-bit suit values into two small tables that stay in the L1 cache.
+def _factor_win(value: np.ndarray, n_kinds: int = 9, split: int = WIN_SPLIT) -> tuple[np.ndarray, np.ndarray]:
+    """Factor the 2-bit suit values (``value``: one per code, :func:`_win_values`) into two
+    small tables that stay in the L1 cache.
 
     A code is ``lo + 5**split * hi`` (``lo`` the ranks below ``split``, ``hi`` the rest).
     Prefixes ``lo`` with the same value for every ``hi`` are merged into one class (a
     Myhill-Nerode quotient, 98 classes for ``split=6``), so ``value(code) ==
     hi_table[lo_class[lo] * 5**(n_kinds - split) + hi]`` exactly: ``lo_class`` has 15,625
-    bytes and ``hi_table`` 12,250, against 488 KB for the 2-bit table of every code.
+    bytes and ``hi_table`` 12,250, against 488 KB for the 2-bit table of every code. Classes
+    are numbered in the lexicographic order of their rows (``np.unique(..., axis=0)``'s order),
+    found by grouping the rows' bytes in a dict (25x faster than that sort).
     """
-    n = 5**n_kinds
-    codes = np.arange(n, dtype=np.int64)
-    value = (win_bits[codes >> 2] >> ((codes & 3) * 2).astype(np.uint8)) & 3
     n_lo, n_hi = 5**split, 5 ** (n_kinds - split)
-    by_prefix = value.reshape(n_hi, n_lo).T          # [lo, hi]
-    rows, lo_class = np.unique(by_prefix, axis=0, return_inverse=True)
-    if len(rows) > 255:  # pragma: no cover - would need uint16 class ids
-        raise RuntimeError(f"mjfast: {len(rows)} winning prefix classes do not fit in uint8")
-    return lo_class.ravel().astype(np.uint8), rows.astype(np.uint8).ravel()
+    by_prefix = np.ascontiguousarray(value.reshape(n_hi, n_lo).T)     # [lo, hi]
+    raw = by_prefix.tobytes()
+    rows = [raw[i * n_hi:(i + 1) * n_hi] for i in range(n_lo)]
+    distinct = sorted(set(rows))
+    if len(distinct) > 255:  # pragma: no cover - would need uint16 class ids
+        raise RuntimeError(f"mjfast: {len(distinct)} winning prefix classes do not fit in uint8")
+    class_of = {row: c for c, row in enumerate(distinct)}
+    lo_class = np.fromiter((class_of[row] for row in rows), dtype=np.uint8, count=n_lo)
+    return lo_class, np.frombuffer(b"".join(distinct), dtype=np.uint8).copy()
 
 
 def _build() -> dict:
@@ -156,13 +165,14 @@ def _build() -> dict:
         if n > 255:  # pragma: no cover - would need uint16 class ids
             raise RuntimeError(f"mjfast: {name} class count {n} does not fit in uint8")
 
-    suit_win = _win_bits(suit_class, suit_cv, 9)
-    win_lo, win_hi = _factor_win(suit_win)
+    suit_value = _win_values(suit_class, suit_cv, 9)
+    suit_win = _pack_win(suit_value)
+    win_lo, win_hi = _factor_win(suit_value)
     tables = {
         "suit_win": suit_win,
         "suit_win_lo": win_lo,
         "suit_win_hi": win_hi,
-        "honor_win": _win_bits(honor_class, honor_cv, 7),
+        "honor_win": _pack_win(_win_values(honor_class, honor_cv, 7)),
         "suit_class": suit_class.astype(np.uint8),
         "honor_class": honor_class.astype(np.uint8),
         "pair_mp": mp_class.astype(np.uint8).reshape(len(suit_cv), len(suit_cv)),
@@ -176,14 +186,32 @@ def _build() -> dict:
     return tables
 
 
+#: the tables :func:`_build` returns, in its order (what a cache file must hold)
+NAMES = ("suit_win", "suit_win_lo", "suit_win_hi", "honor_win", "suit_class", "honor_class", "pair_mp", "pair_sz",
+         "final", "suit_vectors", "honor_vectors")
+
+
+def _load_or_build() -> dict:
+    """The tables from the on-disk cache when it holds an intact copy; else built here (and
+    written to the cache for the next process)."""
+    from . import table_cache
+
+    tables = table_cache.load(NAMES)
+    if tables is None:
+        tables = _build()
+        table_cache.store(tables)
+    return tables
+
+
 def get_tables() -> dict:
-    """Return the shanten tables, building them on first call (thread-safe, double-checked)."""
+    """Return the shanten tables, reading or building them on first call (thread-safe,
+    double-checked)."""
     global _TABLES
     tables = _TABLES
     if tables is None:
         with _LOCK:
             if _TABLES is None:
-                _TABLES = _build()
+                _TABLES = _load_or_build()
             tables = _TABLES
     return tables
 

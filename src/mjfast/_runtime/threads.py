@@ -89,6 +89,7 @@ def config() -> dict:
     import numpy as np
 
     from .. import _core
+    from .._kernels import table_cache as _table_cache
     from .._kernels import tables as _tables
     from .._version import __version__
 
@@ -101,6 +102,7 @@ def config() -> dict:
         "available_cpus": available_cpus(),
         "default_threads": resolve_threads(None),
         "tables_built": _tables._TABLES is not None,
+        "table_cache": _table_cache.cache_path() or f"off ({_table_cache.ENV_VAR})",
         "simd": "{} (best on this CPU: {})".format(*_core.simd_level()),
     }
 
@@ -124,10 +126,12 @@ def show_config() -> BuildConfig:
     """How mjfast was built and what it will use at run time.
 
     Reports whether the kernels were compiled with OpenMP (otherwise every batch call runs on
-    one thread), the default thread count, whether the lookup tables are built yet, and the
-    instruction set of the kernels chosen at run time (``simd``: "baseline", "avx2" or
-    "avx512"; the environment variable ``MJFAST_SIMD`` can ask for a lower one, and every
-    level gives the same results).
+    one thread), the default thread count, whether the lookup tables are built yet, the file
+    that caches them between processes (``table_cache``: in the user's cache directory; the
+    environment variable ``MJFAST_TABLE_CACHE`` names another directory, or ``off`` turns the
+    cache off), and the instruction set of the kernels chosen at run time (``simd``:
+    "baseline", "avx2" or "avx512"; the environment variable ``MJFAST_SIMD`` can ask for a
+    lower one, and every level gives the same results).
 
     It prints nothing: the result shows itself as the aligned text in a REPL or a notebook,
     ``print(mjfast.show_config())`` prints it from a program, and ``mjfast config`` from the

@@ -40,9 +40,9 @@ from ._base import Option, RuleSet, TileSet, check_bool, check_int
 MAX_PLAY_JOKERS = 10
 
 
-#: (Card class, load_card) of :mod:`mjfast.card`, which registers them when it is imported (the
-#: package's ``__init__`` imports it, so before any rule set is built). The rules never import
-#: mjfast.card themselves: it builds on the hand functions, which build on the rules.
+#: (Card class, load_card) of :mod:`mjfast.card`, which registers them when it is imported. The
+#: rules never import mjfast.card at import time: it builds on the hand functions, which build
+#: on the rules; the first rule set given a card imports it (``_check_card``).
 _CARDS: tuple[type, Callable[[Any], Any]] | None = None
 
 
@@ -55,8 +55,9 @@ def register_cards(card_type: type, load: Callable[[Any], Any]) -> None:
 def _check_card(card):
     if card is None:
         return None
-    if _CARDS is None:                      # only if mjfast.rules were used without the package
-        raise RuntimeError("mjfast.card is not imported; import mjfast first")
+    if _CARDS is None:                      # mjfast.card not imported yet: importing it registers them
+        import mjfast.card  # noqa: F401
+    assert _CARDS is not None
     card_type, load_card = _CARDS
     if not isinstance(card, card_type):
         card = load_card(card)
