@@ -95,8 +95,13 @@ __all__ = [
 ]
 
 
+from . import _gym_ids  # noqa: E402
+
+_gym_ids.install_hook()   # the Gymnasium ids: registered now if Gymnasium is imported, else when it is
+
+
 def __getattr__(name: str):
-    if name == "env":   # lazily: importing it registers the Gymnasium ids (and imports Gymnasium)
+    if name == "env":   # lazily (environments are imported on first use)
         import importlib
 
         return importlib.import_module(".env", __name__)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys as _sys
 
+from .. import _gym_ids
 from ..game import encodings
 from ._decisions import Decisions, decisions
 from ._vec import VecTables
@@ -27,10 +28,9 @@ __all__ = ["Decisions", "MahjongAEC", "VecTables", "decisions", "encodings", "re
 
 def register_envs() -> None:
     """Register the Gymnasium ids (``mjfast/Classical-v0``, ``mjfast/Basic-v0``,
-    ``mjfast/MCR-v0``, ``mjfast/American-v0``); done on import when Gymnasium is installed."""
-    from . import gym
-
-    gym.register_envs()
+    ``mjfast/MCR-v0``, ``mjfast/American-v0``; imports Gymnasium). ``import mjfast`` already
+    registers them when Gymnasium is imported, before or after it."""
+    _gym_ids.register()
 
 
 def __getattr__(name: str):
@@ -44,10 +44,3 @@ def __getattr__(name: str):
         return MahjongVectorEnv
     raise AttributeError(f"module 'mjfast.env' has no attribute {name!r}")
 
-
-try:  # register the Gymnasium ids when Gymnasium is there
-    import gymnasium as _gymnasium  # noqa: F401
-except ImportError:  # pragma: no cover - optional extra
-    pass
-else:
-    register_envs()

@@ -5,7 +5,8 @@
 - :class:`MahjongEnv`: one table as a :class:`gymnasium.Env` (one learner seat against
   built-in opponents), for tools that want a single environment.
 
-Importing :mod:`mjfast.env` registers one id per rule set, so that
+``import mjfast`` registers one id per rule set (at once when Gymnasium is imported, else when
+it is), so that
 ``gymnasium.make_vec("mjfast/Classical-v0", num_envs=N)`` builds a MahjongVectorEnv and
 ``gymnasium.make("mjfast/Classical-v0")`` a MahjongEnv:
 
@@ -32,10 +33,10 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .. import _gym_ids
 from ._vec import VecTables
 
-ENV_IDS = {"classical": "mjfast/Classical-v0", "basic": "mjfast/Basic-v0", "mcr": "mjfast/MCR-v0",
-           "american": "mjfast/American-v0"}
+ENV_IDS = _gym_ids.ENV_IDS
 _MODES = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP,
           "disabled": AutoresetMode.DISABLED}
 
@@ -143,8 +144,4 @@ class MahjongEnv(gymnasium.Env):
 
 def register_envs() -> None:
     """Register one id per rule set (skipped for ids already registered)."""
-    for rules, env_id in ENV_IDS.items():
-        if env_id in gymnasium.registry:
-            continue
-        gymnasium.register(id=env_id, entry_point="mjfast.env.gym:MahjongEnv",
-                           vector_entry_point="mjfast.env.gym:MahjongVectorEnv", kwargs={"rules": rules})
+    _gym_ids.register()
