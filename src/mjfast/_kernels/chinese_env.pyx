@@ -98,6 +98,11 @@ cdef enum:
     CTX_CLAIM = 2
     CTX_READY = 3
 
+def table_bytes(dict rules):
+    """Bytes of engine state per table (the game), for the environments' memory estimate."""
+    return sizeof(game_t)
+
+
 ACTIONS = N_ACTIONS
 PLANES = N_PLANES
 SCALARS = N_SCALARS
@@ -317,7 +322,7 @@ cdef class ChineseVec(Tables):
         self.R = make_rules(rules)
         self.g = <game_t*>calloc(max(n, 1), sizeof(game_t))
         if self.g == NULL:
-            raise MemoryError()
+            raise MemoryError(f"{n} tables need {max(n, 1) * sizeof(game_t):,} bytes of game state")
         self._alloc(n, N_OUT, N_ACTIONS, 34, skip_forced, derived, privileged, N_PLANES, N_DERIVED, N_PRIVILEGED,
                     N_SCALARS)
         for i in range(n):

@@ -384,7 +384,7 @@ def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
         elif name in ("pass", "receive", "blind_pass"):
             a, b = kind(e["tile"]), e["pass_number"]
         elif name == "call":
-            a, b = kind(e["tile"]), e["jokers"]
+            a, b = kind(e["tile"]), e["jokers"] + 256 * e.get("size", 0)    # (card play logs the size)
         elif name == "joker_exchange":
             a, b = kind(e["tile"]), e["owner"]
         elif name == "second_charleston":
@@ -392,7 +392,7 @@ def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
         elif name == "courtesy_offer":
             a = e["tiles"]
         elif name == "dead":
-            a = 1
+            a = 2 if "reason" in e else 1          # (card play: no line can be completed)
         elif name == "win":
             a = int(e["self_drawn"])
             b = -1 if e["discarder"] is None else e["discarder"]

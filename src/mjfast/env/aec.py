@@ -13,6 +13,7 @@ from .._runtime.seeding import root_key
 from ..game import encodings
 from ..game.batch import EXTERNAL, ST, core_class, encoding_name
 from ..game.policy import IllegalActionError
+from ._vec import action_ids
 
 
 class MahjongAEC(AECEnv):
@@ -141,7 +142,7 @@ class MahjongAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = int(action)
+        a = int(action_ids(action, ()))            # an integer (numpy's too); 5.9 or "5" raise TypeError
         if not 0 <= a < self.encoding.n_actions or not self._mask[0, a]:
             legal = ", ".join(f"{i} ({self.encoding.action_names[i]})" for i in np.flatnonzero(self._mask[0]))
             what = self.encoding.action_names[a] if 0 <= a < self.encoding.n_actions else "not an action id"

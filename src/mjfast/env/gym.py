@@ -34,7 +34,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import _gym_ids
-from ._vec import VecTables
+from ._vec import VecTables, action_ids
 
 ENV_IDS = _gym_ids.ENV_IDS
 _MODES = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP,
@@ -126,7 +126,7 @@ class MahjongEnv(gymnasium.Env):
         return self._one(obs), self._one_info(info)
 
     def step(self, action):
-        a = int(action)
+        a = int(action_ids(action, ()))            # an integer (numpy's too); 5.9 or "5" raise TypeError
         if self.illegal == "penalty" and not (0 <= a < self.tables.n_actions and self.tables._mask[0, a]):
             obs, info = self.tables._obs_dict(fresh=True), self.tables._info()
             return self._one(obs), self.illegal_penalty, False, False, self._one_info(info)
