@@ -32,8 +32,8 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from mjfast._kernels.engine cimport (
-    Tables, request_t, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_PASS, ASK_SECOND, ASK_COURTESY_OFFER, ASK_COURTESY,
-    POL_RANDOM, CTX_NONE, F_DERIVED, F_PRIVILEGED,
+    Tables, table_t, request_t, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_PASS, ASK_SECOND, ASK_COURTESY_OFFER,
+    ASK_COURTESY, POL_RANDOM, CTX_NONE, F_DERIVED, F_PRIVILEGED,
 )
 from mjfast._kernels.american_game cimport (
     amgame_t, amrules_t, amplayer_t, seat_view, advance, start_game, init_game, make_rules, builtin_answer,
@@ -100,9 +100,10 @@ cdef enum:
 
 def table_bytes(dict rules):
     """Bytes of engine state per table under these kernel rules (the game, the pass slot, the
-    card's scratch), for the environments' memory estimate."""
+    card's scratch, the output row, the step state), for the environments' memory estimate."""
     cdef amrules_t R = make_rules(rules)
-    return sizeof(amgame_t) + sizeof(amslot_t) + card_scratch_bytes(&R)
+    return (sizeof(amgame_t) + sizeof(amslot_t) + card_scratch_bytes(&R) + 4 * out_width(rules)
+            + sizeof(table_t*) + 5 * sizeof(int))
 
 
 ACTIONS = N_ACTIONS

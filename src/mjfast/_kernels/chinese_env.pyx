@@ -30,7 +30,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from mjfast._kernels.engine cimport (
-    Tables, request_t, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, CTX_NONE, F_DERIVED, F_PRIVILEGED,
+    Tables, table_t, request_t, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, CTX_NONE, F_DERIVED, F_PRIVILEGED,
 )
 from mjfast._kernels.bits cimport mj_thermo34
 from mjfast._kernels.chinese_game cimport (
@@ -99,8 +99,9 @@ cdef enum:
     CTX_READY = 3
 
 def table_bytes(dict rules):
-    """Bytes of engine state per table (the game), for the environments' memory estimate."""
-    return sizeof(game_t)
+    """Bytes of engine state per table (the game, the output row, the step state), for the
+    environments' memory estimate."""
+    return sizeof(game_t) + 4 * N_OUT + sizeof(table_t*) + 5 * sizeof(int)
 
 
 ACTIONS = N_ACTIONS

@@ -14,6 +14,7 @@ from .._runtime.threads import resolve_threads
 from ..game import encodings
 from ..game.batch import EXTERNAL, ST, builtin_policies, core_class, encoding_name
 from ..game.policy import IllegalActionError
+from . import _memory
 
 MAX_TABLES = 1 << 26           # table t's game g is game index (t << 32) | g: 64 bits hold it
 AUTORESET_MODES = ("same_step", "next_step", "disabled")
@@ -225,9 +226,24 @@ class VecTables:
         self.duplicate = bool(duplicate)
         self.copy = bool(copy)
         self.dtype = np.dtype(dtype)
+        self._seed = seed
+        self._key = None
         ensure_tables()
         n = self.n_tables
-        self.core = core_class(fam)(self.rules.kernel(), n, bool(skip_forced), bool(derived), bool(privileged))
+        enc = self.encoding
+        kern = self.rules.kernel()
+        n_planes = (enc.planes + (len(enc.extra_planes["derived"]) if derived else 0)
+                    + (len(enc.extra_planes["privileged"]) if privileged else 0))
+        n_scalars = enc.scalars + (len(enc.extra_planes["derived_scalars"]) if derived else 0)
+        per_table = _memory.table_bytes(core_class(fam), kern, n_planes, enc.kinds, n_scalars, enc.n_actions,
+                                        self.dtype == np.float32)
+        need = _memory.check(f"VecTables({n:,})", n, per_table, "Use fewer tables (or several VecTables).")
+        with _memory.explained(f"VecTables({n:,})", need):
+            self._allocate(n, kern, fam, skip_forced, derived, privileged)
+
+    def _allocate(self, n: int, kern: dict, fam: str, skip_forced, derived, privileged) -> None:
+        """The engine's tables and the buffers every step writes."""
+        self.core = core_class(fam)(kern, n, bool(skip_forced), bool(derived), bool(privileged))
         kinds = self.encoding.kinds
         self.n_actions = self.encoding.n_actions
         self.observation_shape = (self.core.n_planes, kinds)
@@ -253,8 +269,6 @@ class VecTables:
         self._game_no = np.zeros(n, np.uint64)
         self._game_id = np.zeros(n, np.uint64)
         self._hand_no = np.zeros(n, np.int32)
-        self._seed = seed
-        self._key = None
 
     # ------------------------------------------------------------------------------------
     # Gymnasium-style API
