@@ -25,12 +25,14 @@ ENV_IDS = {"classical": "mjfast/Classical-v0", "basic": "mjfast/Basic-v0", "mcr"
 
 def register() -> None:
     """Register one id per rule set in Gymnasium's registry (ids already there are kept)."""
-    import gymnasium
+    # (the registration module, not gymnasium's namespace: a Gymnasium that loads plugins calls
+    # this while `import gymnasium` is still running, before gymnasium.registry exists)
+    from gymnasium.envs import registration
 
     for rules, env_id in ENV_IDS.items():
-        if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="mjfast.env.gym:MahjongEnv",
-                               vector_entry_point="mjfast.env.gym:MahjongVectorEnv", kwargs={"rules": rules})
+        if env_id not in registration.registry:
+            registration.register(id=env_id, entry_point="mjfast.env.gym:MahjongEnv",
+                                  vector_entry_point="mjfast.env.gym:MahjongVectorEnv", kwargs={"rules": rules})
 
 
 class _Then:
