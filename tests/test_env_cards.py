@@ -88,6 +88,15 @@ print("done")
 """)
 
 
+@pytest.fixture(scope="module")
+def cards_do_not_crash():
+    """The in-process card tests below run only once a child has played a card without a crash
+    (a crash there must fail tests, not kill pytest)."""
+    _child("import mjfast\nfrom mjfast.env import VecTables\n"
+           "VecTables(2, rules='american', card=mjfast.card.toy_card(), seed=1, derived=True).reset()\n"
+           "print('done')")
+
+
 def _card_table(card, n, seed, code):
     _core.ensure_tables()
     r = R.get("american", card=card)
@@ -101,7 +110,7 @@ def _card_table(card, n, seed, code):
 
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 @pytest.mark.parametrize("card", ["toy", "large"])
-def test_teacher_play_with_a_card_reproduces_simulate(policy, card):
+def test_teacher_play_with_a_card_reproduces_simulate(policy, card, cards_do_not_crash):
     """External seats answered by a built-in teacher play simulate's games, card and all: the
     same output rows (per-line columns included). An external seat's call takes the exposure
     greedy would, and its distance after a discard is the one greedy records."""
@@ -130,7 +139,7 @@ def test_teacher_play_with_a_card_reproduces_simulate(policy, card):
     np.testing.assert_array_equal(core.out, out)
 
 
-def test_card_observations_count_exposures_by_their_size_and_the_derived_distance_is_the_cards():
+def test_card_observations_show_exposure_sizes_and_the_card_distance(cards_do_not_crash):
     """am-v0 with a card: an exposure of s tiles (3-6) shows s - jokers natural tiles, so at the
     acting seat's own turn hand + exposures = 14 tiles; the derived distance is the card's."""
     card = mjfast.card.toy_card()
@@ -157,7 +166,7 @@ def test_card_observations_count_exposures_by_their_size_and_the_derived_distanc
     assert own > 500 and checked_dist > 300 and sizes > 0
 
 
-def test_decisions_with_a_card_are_simulates_games():
+def test_decisions_with_a_card_are_simulates_games(cards_do_not_crash):
     """decisions(card=...) plays the games simulate and replay play with the same seed and
     policies: each decision's reward is its seat's score change over its hand in the replayed
     game's log."""
@@ -175,3 +184,10 @@ def test_decisions_with_a_card_are_simulates_games():
         assert sel.sum() > 50
         for h, s, rwd in zip(d.hand_number[sel], d.seat[sel], d.reward[sel]):
             assert rwd == delta.get((int(h), int(s)), 0)
+
+
+def test_scalar_bounds_hold_with_a_card(cards_do_not_crash):
+    pytest.importorskip("gymnasium")
+    from test_env_api import check_scalar_bounds
+
+    check_scalar_bounds(VecTables(32, rules="american", card=mjfast.card.toy_card(), seed=9, derived=True))

@@ -15,6 +15,7 @@ from ..game import encodings
 from ..game.batch import EXTERNAL, ST, builtin_policies, core_class, encoding_name
 from ..game.policy import IllegalActionError
 from . import _memory
+from ._threads import StepThreads
 
 MAX_TABLES = 1 << 26           # table t's game g is game index (t << 32) | g: 64 bits hold it
 AUTORESET_MODES = ("same_step", "next_step", "disabled")
@@ -106,8 +107,11 @@ class VecTables:
         Table t's g-th game is a pure function of (seed, t, g) and the policies, whatever the
         thread count (``reset(seed=...)`` re-keys; :attr:`seed` says the seed in use).
     threads : int or None
-        Threads stepping the tables (None: all CPUs); a step uses at most one thread per 256
-        tables (smaller batches gain nothing from more).
+        Threads stepping the tables, at most one per 256 tables (smaller batches gain nothing
+        from more). None (default): one thread or all CPUs, whichever the steps measure faster
+        (a parallel step pays only while the other cores are free: on a machine busy with other
+        work one thread is faster; the choice is re-measured as the run goes on); an int: that
+        many, always.
     autoreset : {"same_step", "next_step", "disabled"}
         What happens when an episode ends (Gymnasium's modes; also in
         ``metadata["autoreset_mode"]``). same_step: the step returns the next episode's first
@@ -223,6 +227,7 @@ class VecTables:
         self.autoreset = autoreset
         self.metadata = {"autoreset_mode": autoreset}
         self.threads = resolve_threads(threads)
+        self._stepping = StepThreads(self.threads, int(n_tables), adaptive=threads is None)
         self.duplicate = bool(duplicate)
         self.copy = bool(copy)
         self.dtype = np.dtype(dtype)
@@ -406,7 +411,7 @@ class VecTables:
     # internals
 
     def _step_threads(self) -> int:
-        return max(1, min(self.threads, self.n_tables // 256))   # (a parallel step needs work: small batches run serial)
+        return self._stepping.current       # (passes other than the step: the step's setting in use)
 
     def _start(self, rows: np.ndarray) -> None:
         gi = self._table_hi[rows] | self._game_no[rows]
@@ -416,8 +421,8 @@ class VecTables:
 
     def _advance(self, acts: np.ndarray) -> np.ndarray:
         """One kernel pass (acts: -2 leaves a table alone); returns a copy of the rewards."""
-        self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status,
-                       self._step_threads())
+        with self._stepping.timed() as threads:
+            self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status, threads)
         return self._rew.copy()
 
     def _restart(self, rows: np.ndarray, rew: np.ndarray) -> None:
