@@ -65,7 +65,7 @@ def test_a_bad_out_buffer_steps_nothing_and_is_not_kept(key, how, dtype):
     out = {k: (out[k] if k == key else good[k]) for k in out}
     with pytest.raises((ValueError, TypeError), match=f"out\\[{key!r}\\]"):
         env.step(acts, out=out)
-    for k, v in good.items():                                     # nothing adopted
+    for v in good.values():                                       # nothing adopted
         assert not any(np.shares_memory(v, getattr(env, a)) for a in ("_obs", "_obs_f", "_scal", "_mask", "_rew")
                        if getattr(env, a) is not None)
     # nothing stepped: the next step plays the twin's first step, and the environment is not wedged

@@ -3,6 +3,7 @@ arrays of (observation, mask, action, seat, reward)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import numbers
 from collections.abc import Iterable
 
@@ -18,6 +19,7 @@ from .._runtime.validation import check_games
 from ..game import encodings
 from ..game.batch import EXTERNAL, ST, builtin_policies, core_class, encoding_name
 from ..game.log import GameLog
+from ._threads import StepThreads
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,6 +158,8 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     episode : {"hand", "game"}
         What ``reward`` sums over.
     threads : int or None
+        As for :class:`VecTables` (None: one thread or all CPUs, whichever the steps measure
+        faster; an int: at most that many, one per 64 tables).
     skip_forced, derived, privileged : bool
         As for :class:`VecTables`.
     n_tables : int
@@ -189,6 +193,7 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     n_tables = check_games(n_tables, "n_tables")
     if n_tables < 1:
         raise ValueError("n_tables must be at least 1")
+    adaptive = threads is None
     threads = resolve_threads(threads)
     key = root_key(seed)
     _core.ensure_tables()
@@ -202,7 +207,7 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
         return col.result(enc.name)
     bar = Progress(n_games, label=f"decisions {r.name}", unit="games", enabled=bool(progress))
     try:
-        _play(core, n, n_games, key, codes, episode, threads, col, bar)
+        _play(core, n, n_games, key, codes, episode, StepThreads(threads, n, adaptive, per_thread=64), col, bar)
     except KeyboardInterrupt as exc:
         bar.close()
         attach_partial(exc, col.result(enc.name))
@@ -211,7 +216,7 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     return col.result(enc.name)
 
 
-def _play(core, n, n_games, key, codes, episode, threads, col, bar) -> None:
+def _play(core, n, n_games, key, codes, episode, stepping, col, bar) -> None:
     obs = np.zeros((n, core.n_planes, col.kinds), np.uint8)
     scal = np.zeros((n, core.n_scalars), np.float32)
     mask = np.zeros((n, col.n_actions), np.uint8)
@@ -232,10 +237,10 @@ def _play(core, n, n_games, key, codes, episode, threads, col, bar) -> None:
     n_eps = n
     finished = 0
     acts[:] = -1
-    step_threads = max(1, min(threads, n // 64))
     ep_final: dict = col.episode_rewards
     while active.any():
-        core.step(acts, obs, scal, mask, seat, rew, status, step_threads)
+        with stepping.timed() as step_threads:
+            core.step(acts, obs, scal, mask, seat, rew, status, step_threads)
         ep_rew += rew
         dec = active & (status == ST["decide"])
         end = active & ((status == ST["hand_end"]) | (status == ST["game_end"]))
@@ -257,7 +262,7 @@ def _play(core, n, n_games, key, codes, episode, threads, col, bar) -> None:
                                episode == "hand")
                     gid[take] = gi
                 active[over[take.size:]] = False
-        core.expert(teacher, acts, step_threads)
+        core.expert(teacher, acts, stepping.current)
         if dec.any():
             core.hand_numbers(hand)
             idx = np.flatnonzero(dec) if not dec.all() else slice(None)
@@ -409,6 +414,18 @@ def _event_field(e: dict, i: int, field: str, types: tuple, what: str):
     return v
 
 
+def _event_kind(e: dict, i: int, field: str) -> int:
+    """Field ``field`` of event i, a tile name, as its kind (the standard names, and American
+    flowers and jokers)."""
+    from .. import tiles
+
+    v = _event_field(e, i, field, (str,), "a tile name")
+    try:
+        return tiles.american_kind_index(v)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"event {i} ({e['type']}): {field!r}: {exc}") from None
+
+
 def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
     """The engine rows (type, hand, seat, a, b) of logged events (either family); a malformed
     event (not an object, an unknown type, a missing field, a value of the wrong type) raises
@@ -428,14 +445,7 @@ def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
         hand, seat = _event_int(e, i, "hand"), _event_int(e, i, "seat")
         if not 0 <= seat <= 3:
             raise ValueError(f"event {i} ({name}): 'seat' must be 0-3; got {seat}")
-
-        def kind(field: str) -> int:
-            v = _event_field(e, i, field, (str,), "a tile name")
-            try:
-                return tiles.american_kind_index(v)      # (the standard names, and American flowers and jokers)
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"event {i} ({name}): {field!r}: {exc}") from None
-
+        kind = functools.partial(_event_kind, e, i)
         a = b = 0
         if name in ("deal", "draw", "bonus", "replacement"):
             a = _event_int(e, i, "id")

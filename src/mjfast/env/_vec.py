@@ -192,6 +192,8 @@ class VecTables:
     _key: Any
     _seed: Any
     opponents: Any
+    _codes: np.ndarray
+    _stepping: StepThreads
 
     def __init__(self, n_tables: int, *, rules: str | _rules.RuleSet = "classical",
                  learners: Sequence[int] = (0, 1, 2, 3), opponents="greedy", episode: str = "hand",
@@ -468,7 +470,7 @@ class VecTables:
         if unknown:
             raise ValueError(f"out: unknown keys {', '.join(sorted(map(repr, unknown)))} "
                              f"(known: {', '.join(OUT_KEYS)})")
-        take = []
+        take: list[tuple[str, str, np.ndarray]] = []
         for key, (attr, dtype) in OUT_KEYS.items():
             if key not in out:
                 continue
