@@ -279,3 +279,13 @@ def test_make_vec_several_learners_get_all_rewards():
     obs, rew, *_ = env.step(env.tables.expert_actions("greedy"))
     assert rew.shape == (3, 4)
     assert_array_equal(rew.sum(axis=1), 0)
+
+
+def test_parallel_docstring_examples():
+    import doctest
+
+    pytest.importorskip("pettingzoo")
+    import mjfast.env.parallel as mod
+
+    res = doctest.testmod(mod, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert res.failed == 0 and res.attempted > 0

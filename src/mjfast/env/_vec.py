@@ -90,11 +90,14 @@ class VecTables:
     Parameters
     ----------
     n_tables : int
-        Tables stepped together (1 .. 2**26).
+        Tables stepped together (1 .. 2**26). The memory they need (about 5-6 kB per table,
+        more with a large card or float32 planes) is estimated first: a count beyond the
+        machine's memory raises ValueError giving the bytes.
     rules : str or RuleSet
-        Any rule set (see :mod:`mjfast.rules`); rule options may be given as keywords.
+        Any rule set (see :mod:`mjfast.rules`); rule options may be given as keywords
+        (``rules="american", card=...`` plays an American card's lines: docs/environments.md).
     learners : sequence of int
-        Seats whose decisions the caller makes (default all four: self-play).
+        Seats whose decisions the caller makes (default all four: self-play); integers 0-3.
     opponents : str or list of 4 str
         Built-in policy of the other seats ("greedy", "defensive", "random").
     episode : {"hand", "game"}
