@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import numbers
+import time
 from collections.abc import Iterable
 
 import numpy as np
@@ -239,8 +240,10 @@ def _play(core, n, n_games, key, codes, episode, stepping, col, bar) -> None:
     acts[:] = -1
     ep_final: dict = col.episode_rewards
     while active.any():
-        with stepping.timed() as step_threads:
-            core.step(acts, obs, scal, mask, seat, rew, status, step_threads)
+        step_threads = stepping.next()
+        t0 = time.perf_counter()
+        core.step(acts, obs, scal, mask, seat, rew, status, step_threads)
+        stepping.record(step_threads, time.perf_counter() - t0)
         ep_rew += rew
         dec = active & (status == ST["decide"])
         end = active & ((status == ST["hand_end"]) | (status == ST["game_end"]))

@@ -12,7 +12,6 @@ depend on the thread count, only speed does.
 """
 from __future__ import annotations
 
-import time
 from collections import deque
 
 TABLES_PER_THREAD = 256     # a step uses at most one thread per this many tables
@@ -28,8 +27,9 @@ class StepThreads:
     one per ``per_thread`` tables (default :data:`TABLES_PER_THREAD`); ``adaptive`` (the default of ``threads=None``)
     picks between one thread and that most by measured step time, starting with one.
 
-    Use ``with chooser.timed() as t:`` around each step (``t`` is the thread count to pass);
-    :attr:`current` is the setting in use, for the other passes (which are not timed).
+    Each step: ``t = chooser.next()``, the step on ``t`` threads, ``chooser.record(t, seconds)``
+    (only when :attr:`adaptive`: a fixed count needs no timing); :attr:`current` is the setting
+    in use, for the other passes (which are not timed).
     """
 
     def __init__(self, threads: int, n_tables: int, adaptive: bool, per_thread: int = TABLES_PER_THREAD):
@@ -73,23 +73,6 @@ class StepThreads:
         slowed = full and self._ref is not None and _median(self._recent) > SLOWDOWN * self._ref
         if self._until <= 0 or (slowed and self.current > 1):
             self._probe = True
-
-    def timed(self):
-        return _Timed(self)
-
-
-class _Timed:
-    def __init__(self, chooser: StepThreads):
-        self.chooser = chooser
-
-    def __enter__(self) -> int:
-        self.threads = self.chooser.next()
-        self.t0 = time.perf_counter()
-        return self.threads
-
-    def __exit__(self, exc_type, *exc) -> None:
-        if exc_type is None:
-            self.chooser.record(self.threads, time.perf_counter() - self.t0)
 
 
 def _median(xs) -> float:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numbers
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -426,8 +427,14 @@ class VecTables:
 
     def _advance(self, acts: np.ndarray) -> np.ndarray:
         """One kernel pass (acts: -2 leaves a table alone); returns a copy of the rewards."""
-        with self._stepping.timed() as threads:
-            self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status, threads)
+        st = self._stepping
+        if not st.adaptive:
+            self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status, st.current)
+            return self._rew.copy()
+        threads = st.next()
+        t0 = time.perf_counter()
+        self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status, threads)
+        st.record(threads, time.perf_counter() - t0)
         return self._rew.copy()
 
     def _restart(self, rows: np.ndarray, rew: np.ndarray) -> None:
