@@ -64,7 +64,7 @@ def test_the_module_prefix_form_needs_no_import():
 def test_the_hook_leaves_the_gymnasium_module_as_gymnasium_left_it():
     out = _python("import sys, mjfast\nimport gymnasium\nprint(type(gymnasium.__loader__).__name__, "
                   "type(gymnasium.__spec__.loader).__name__, "
-                  "any(type(f).__name__ == '_Hook' for f in sys.meta_path))")
+                  "any(type(f).__name__ == '_GymIdsHook' for f in sys.meta_path))")
     assert out.split() == ["SourceFileLoader", "SourceFileLoader", "False"]
 
 

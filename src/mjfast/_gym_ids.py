@@ -4,8 +4,9 @@
 Three ways register the ids (each is idempotent):
 
 - ``import mjfast`` when Gymnasium is already imported: :func:`register` at once;
-- ``import mjfast`` first: :func:`install_hook` puts a one-shot finder on ``sys.meta_path``
-  that registers the ids right after ``import gymnasium`` finishes (and removes itself);
+- ``import mjfast`` first: it puts a one-shot finder on ``sys.meta_path`` (``mjfast._GymIdsHook``,
+  defined in ``mjfast/__init__.py`` so that this module is imported only with Gymnasium) that
+  registers the ids right after ``import gymnasium`` finishes (and removes itself);
 - Gymnasium's plugin entry point (group ``gymnasium.envs``, name ``mjfast``, pyproject.toml):
   :func:`register` as a plugin function, for the Gymnasium versions that load plugins.
 
@@ -58,31 +59,28 @@ class _Then:
             warnings.warn(f"mjfast could not register its Gymnasium ids: {exc!r}", RuntimeWarning, stacklevel=2)
 
 
-class _Hook:
-    """A finder on ``sys.meta_path`` that registers the ids once ``import gymnasium`` has run
-    (one shot: it leaves at that import; the other finders find Gymnasium as they would)."""
-
-    def find_spec(self, name, path=None, target=None):
-        if name != "gymnasium":
-            return None
-        remove_hook()
-        for finder in sys.meta_path:
-            find = getattr(finder, "find_spec", None)
-            spec = find(name, path, target) if find is not None else None
-            if spec is not None:
-                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                    spec.loader = _Then(spec.loader)
-                return spec
-        return None
+def gymnasium_spec(name: str, path=None, target=None):
+    """The import hook's work (``mjfast._GymIdsHook``) at ``import gymnasium``: leave
+    ``sys.meta_path`` (one shot), find Gymnasium as the other finders would, and have its
+    loader call :func:`register` once the module has run."""
+    remove_hook()
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec = find(name, path, target) if find is not None else None
+        if spec is not None:
+            if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                spec.loader = _Then(spec.loader)
+            return spec
+    return None
 
 
 def install_hook() -> None:
-    """Register the ids now if Gymnasium is imported, else right after it is (no import here)."""
-    if sys.modules.get("gymnasium") is not None:
-        register()
-    elif not any(isinstance(f, _Hook) for f in sys.meta_path):
-        sys.meta_path.insert(0, _Hook())
+    """Register the ids now if Gymnasium is imported, else right after it is (what
+    ``import mjfast`` does; no import of Gymnasium here)."""
+    import mjfast
+
+    mjfast._register_gym_ids()
 
 
 def remove_hook() -> None:
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _Hook)]
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_GymIdsHook"]
