@@ -258,6 +258,15 @@ def test_decisions_refuses_malformed_logs(log_lines, case, match):
         decisions("\n".join(bad))
 
 
+@pytest.mark.parametrize("dice", [[7.5, 8], [7.0, 8], [True, 8]])
+def test_decisions_refuses_header_dice_that_are_not_integers(log_lines, dice):
+    """Failed before: header dice [7.5, 8] were read as [7, 8], the game replayed as logged."""
+    header = json.loads(log_lines[0])
+    header["dice"][0] = dice
+    with pytest.raises(ValueError, match="the header's 'dice' must be integer totals"):
+        decisions("\n".join([json.dumps(header)] + log_lines[1:]))
+
+
 def test_decisions_from_an_intact_log_still_reads():
     d = decisions(mjfast.replay(3, 5).to_jsonl())
     assert len(d) > 100

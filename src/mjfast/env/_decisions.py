@@ -302,6 +302,7 @@ def _from_logs(games, *, episode, skip_forced, derived, privileged) -> Decisions
     eps = 0
     finals: dict = {}
     for gi, log in enumerate(_logs(games)):
+        _check_header_dice(log, gi)
         g = logged_game(log, None, "decisions")
         fam = g.rules.family
         e = encodings.get(encoding_name(fam))
@@ -317,6 +318,16 @@ def _from_logs(games, *, episode, skip_forced, derived, privileged) -> Decisions
     if col is None:
         raise ValueError("decisions(): no logs given")
     return col.result(enc)
+
+
+def _check_header_dice(log, gi: int) -> None:
+    """The header's dice are integers (a float such as 2.5 would be read as 2)."""
+    dice = log.header.get("dice") if isinstance(log.header, dict) else None
+    if isinstance(dice, list):
+        for row in dice:
+            vals = row if isinstance(row, list) else [row]
+            if any(isinstance(x, bool) or not isinstance(x, numbers.Integral) for x in vals):
+                raise ValueError(f"log {gi}: the header's 'dice' must be integer totals 2-12; got {row!r}")
 
 
 def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
