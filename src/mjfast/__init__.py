@@ -85,6 +85,33 @@ __all__ = [
 ]
 
 
+class _GymIdsHook:
+    """On ``sys.meta_path`` until ``import gymnasium``: then registers mjfast's Gymnasium ids
+    right after Gymnasium's own import (:mod:`mjfast._gym_ids`, imported only then)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "gymnasium":
+            return None
+        from ._gym_ids import gymnasium_spec
+
+        return gymnasium_spec(name, path, target)
+
+
+def _register_gym_ids() -> None:
+    """The Gymnasium ids: registered now if Gymnasium is imported, else as soon as it is."""
+    import sys
+
+    if sys.modules.get("gymnasium") is not None:
+        from ._gym_ids import register
+
+        register()
+    elif not any(type(f).__name__ == "_GymIdsHook" for f in sys.meta_path):
+        sys.meta_path.insert(0, _GymIdsHook())
+
+
+_register_gym_ids()
+
+
 def __getattr__(name: str):
     """Import a public name's module when the name is first read (then it is a plain attribute)."""
     origin = _ORIGIN.get(name)

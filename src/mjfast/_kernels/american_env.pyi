@@ -12,6 +12,8 @@ PRIVILEGED_PLANES: int
 CONTEXTS: tuple[str, ...]
 ACTION_IDS: dict[str, int]
 
+def table_bytes(rules: dict[str, Any]) -> int: ...
+
 class AmericanVec(Tables):
     def __init__(self, rules: dict[str, Any], n: int, skip_forced: bool = ..., derived: bool = ...,
                  privileged: bool = ...) -> None: ...

@@ -32,13 +32,14 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from mjfast._kernels.engine cimport (
-    Tables, request_t, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_PASS, ASK_SECOND, ASK_COURTESY_OFFER, ASK_COURTESY,
-    POL_RANDOM, CTX_NONE, F_DERIVED, F_PRIVILEGED,
+    Tables, table_t, request_t, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_PASS, ASK_SECOND, ASK_COURTESY_OFFER,
+    ASK_COURTESY, POL_RANDOM, CTX_NONE, F_DERIVED, F_PRIVILEGED,
 )
 from mjfast._kernels.american_game cimport (
     amgame_t, amrules_t, amplayer_t, seat_view, advance, start_game, init_game, make_rules, builtin_answer,
-    greedy_pick, random_tile, pdist, dist_plus, copies, N_OUT, JOKER, FLOWER, NK, MODE_OWN,
+    greedy_pick, random_tile, copies, card_scratch_bytes, card_scratch_alloc, game_dist, JOKER, FLOWER, NK, MODE_OWN,
 )
+from mjfast._kernels.american_game import out_width
 
 cnp.import_array()
 
@@ -96,6 +97,14 @@ cdef enum:
     CTX_PICK = 4
     CTX_VOTE = 5
     CTX_OFFER = 6
+
+def table_bytes(dict rules):
+    """Bytes of engine state per table under these kernel rules (the game, the pass slot, the
+    card's scratch, the output row, the step state), for the environments' memory estimate."""
+    cdef amrules_t R = make_rules(rules)
+    return (sizeof(amgame_t) + sizeof(amslot_t) + card_scratch_bytes(&R) + 4 * out_width(rules)
+            + sizeof(table_t*) + 5 * sizeof(int))
+
 
 ACTIONS = N_ACTIONS
 PLANES = N_PLANES
@@ -165,7 +174,7 @@ cdef void encode(amgame_t* g, amslot_t* sl, int seat, int ctx, uint8_t* o, float
         p = &g.p[s]
         for j in range(p.n_exp):
             k = p.exp_kind[j]
-            o[(P_EXPOSED + r) * NK + k] += 4 - p.exp_jokers[j]
+            o[(P_EXPOSED + r) * NK + k] += p.exp_size[j] - p.exp_jokers[j]
             o[(P_EXP_JOKERS + r) * NK + k] += p.exp_jokers[j]
         for j in range(p.n_disc):
             o[(P_DISCARDS + r) * NK + p.disc[j]] += 1
@@ -197,17 +206,20 @@ cdef void encode(amgame_t* g, amslot_t* sl, int seat, int ctx, uint8_t* o, float
     if ctx >= 0:
         sc[S_CONTEXT + ctx] = 1
     sc[S_JOKERS] = g.R.jokers
-    if flags & F_DERIVED:
-        sc[S_DISTANCE] = pdist(me)
+    if flags & F_DERIVED:                   # (distances to the card's lines with a card)
+        sc[S_DISTANCE] = game_dist(g, me)
         if ctx == CTX_OWN or ctx == CTX_AFTER_CALL:
             for k in range(NK):
                 if me.h[k]:
                     me.h[k] -= 1
-                    o[(base + D_DIST_AFTER) * NK + k] = <uint8_t>(pdist(me) + 1)
+                    o[(base + D_DIST_AFTER) * NK + k] = <uint8_t>(game_dist(g, me) + 1)
                     me.h[k] += 1
         elif ctx == CTX_CALL:
             for k in range(JOKER):
-                if dist_plus(me, k) == 0:
+                me.h[k] += 1
+                c = game_dist(g, me)
+                me.h[k] -= 1
+                if c == 0:
                     o[(base + D_COMPLETES) * NK + k] = 1
 
 
@@ -356,6 +368,10 @@ cdef int expert_action(amgame_t* g, amslot_t* sl, int policy) noexcept nogil:
         return A_TILE + ans
     if q.what == ASK_OWN_TURN:
         if ans < 0:
+            if kinds[0] < 0:                # the hand goes dead at its discard: any tile (none is discarded)
+                for k in range(NK):
+                    if p.h[k]:
+                        return A_TILE + k
             return A_TILE + kinds[0]
         if ans == 0:
             return A_WIN
@@ -374,21 +390,34 @@ cdef class AmericanVec(Tables):
     cdef amrules_t R
     cdef amgame_t* g
     cdef amslot_t* slot
+    cdef int n_games
+    cdef object _card
 
     def __cinit__(self, dict rules, int n, bint skip_forced=True, bint derived=False, bint privileged=False):
-        cdef int i
+        cdef int i, width = out_width(rules)          # (a card adds its per-line columns)
+        self.n_games = 0
         self.R = make_rules(rules)
+        self._card = rules.get("card")                # keeps the card's tables (R points into them) alive
         self.g = <amgame_t*>calloc(max(n, 1), sizeof(amgame_t))
         self.slot = <amslot_t*>calloc(max(n, 1), sizeof(amslot_t))
         if self.g == NULL or self.slot == NULL:
-            raise MemoryError()
-        self._alloc(n, N_OUT, N_ACTIONS, NK, skip_forced, derived, privileged, N_PLANES, N_DERIVED, N_PRIVILEGED,
+            raise MemoryError(f"{n} American tables need {max(n, 1) * (sizeof(amgame_t) + sizeof(amslot_t)):,} bytes "
+                              "of game state")
+        self._alloc(n, width, N_ACTIONS, NK, skip_forced, derived, privileged, N_PLANES, N_DERIVED, N_PRIVILEGED,
                     N_SCALARS)
         for i in range(n):
             init_game(&self.g[i], &self.R)
-            self._link(i, &self.g[i].t, <int32_t*>cnp.PyArray_DATA(self._out) + i * N_OUT)
+            self.n_games = i + 1
+            if card_scratch_alloc(&self.g[i]) != 0:  # the card's scratch (distances, caches) per game
+                raise MemoryError(f"{n} American tables need {n * card_scratch_bytes(&self.R):,} bytes of card "
+                                  "scratch")
+            self._link(i, &self.g[i].t, <int32_t*>cnp.PyArray_DATA(self._out) + i * width)
 
     def __dealloc__(self):
+        cdef int i
+        if self.g != NULL:
+            for i in range(self.n_games):
+                free(self.g[i].vs)
         free(self.g)
         free(self.slot)
 

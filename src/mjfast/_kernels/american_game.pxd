@@ -175,6 +175,10 @@ cdef object seat_view(amgame_t* g, int seat)
 cdef int builtin_answer(amgame_t* g, int policy, int* kinds) noexcept nogil
 cdef int greedy_pick(amgame_t* g, amplayer_t* p, bint allow_joker, int* d_after) noexcept nogil
 cdef int random_tile(amgame_t* g, amplayer_t* p, bint allow_joker) noexcept nogil
+# card play in other kernels (the environments): the per-game card scratch, the distance
+cdef size_t card_scratch_bytes(const amrules_t* R) noexcept nogil
+cdef int card_scratch_alloc(amgame_t* g) noexcept nogil
+cdef int game_dist(amgame_t* g, amplayer_t* p) noexcept nogil
 
 
 cdef class AmericanTable(Table):

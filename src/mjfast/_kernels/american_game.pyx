@@ -303,6 +303,51 @@ cdef int card_pick_cached(amgame_t* g, int s, int* d_after) noexcept nogil:
     return cand[best_c]
 
 
+cdef int card_after_pick(amgame_t* g, int s, int k, int D) noexcept nogil:
+    """The distance card_pick_cached records (its d_after) when seat s gives up kind k (0-34)
+    rather than its own pick: from the live variations within one tile of the best D that the
+    evaluation just made lists (g.c_near), the hand still holding k. An external seat's p.d
+    after its discard (ph_discard), so that a greedy teacher's later choices see what greedy
+    would have seen."""
+    cdef amplayer_t* p = &g.p[s]
+    cdef uint8_t sR[HROW]
+    cdef uint8_t sF[HROW]
+    cdef int V = g.R.c_nvar, i, v, d, sr, sf, r, f, nd, x = p.h[k], J = p.h[JOKER], best
+    cdef uint8_t* csr = g.c_sr + <Py_ssize_t>s * V
+    cdef uint8_t* csf = g.c_sf + <Py_ssize_t>s * V
+    cdef const uint8_t* row
+    if D >= CARD_DEAD:
+        return CARD_DEAD
+    best = D + 1
+    card_subs(g, p, sR, sF)
+    for i in range(g.c_nnear):
+        v = g.c_near[i]
+        d = g.c_dv[v]
+        sr = csr[v]
+        sf = csf[v]
+        row = g.R.c_rows + <Py_ssize_t>v * 96
+        r = row[k] - sR[k]
+        f = row[HROW + k] - sF[k]
+        if x <= r:
+            nd = d + 1
+        elif x <= r + f:
+            nd = sr + (sf + 1 - J if sf + 1 > J else 0)
+        else:
+            nd = d
+        if nd < best:
+            best = nd
+    return best
+
+
+cdef bint card_dead_at_discard(amgame_t* g, int s) noexcept nogil:
+    """Card play: seat s's hand is dead when it comes to discard now (ph_discard's test)."""
+    cdef uint8_t u[HROW]
+    if not g.R.c_lines:
+        return False
+    card_unseen(g, &g.p[s], u)
+    return card_eval_cached(g, s, u) >= CARD_DEAD
+
+
 cdef int card_dist(amgame_t* g, amplayer_t* p) noexcept nogil:
     return card_eval(g, p, NULL)
 
@@ -457,6 +502,18 @@ cdef int card_call(amgame_t* g, int s, int k, bint greedy, int* size, int* joker
             size[0] = sz
             jokers[0] = jj
     return best
+
+
+cdef int external_call(amgame_t* g, int s, int k, int* size, int* jokers) noexcept nogil:
+    """The exposure an external seat (an environment's agent) makes when it calls discard k:
+    the one greedy would make (so that a greedy teacher's calls play as simulate plays them),
+    else the one card_call picks without greedy's rules (a set of jokers and the discard).
+    Returns its distance; CARD_DEAD (size 0): no exposure leaves a line of the card in reach,
+    and the call is not offered."""
+    cdef int d = card_call(g, s, k, True, size, jokers)
+    if size[0] == 0:
+        d = card_call(g, s, k, False, size, jokers)
+    return d
 
 
 cdef void card_unseen(amgame_t* g, amplayer_t* p, uint8_t* u) noexcept nogil:
@@ -1154,8 +1211,8 @@ cdef int builtin_answer(amgame_t* g, int policy, int* kinds) noexcept nogil:
     drawing from the policies' stream as it does when it plays the seat:
     ASK_PASS / ASK_COURTESY: the blind count, kinds[0 .. n - blind) the tiles in order;
     ASK_OWN_TURN: the option index (0 Mahjong, i > 0 a joker exchange) or -1 (go on), then
-    kinds[0] = the discard; ASK_DISCARD: the kind; ASK_CLAIM: 0 Mahjong, 1 a call, -1 none;
-    ASK_SECOND: 1 / 0; ASK_COURTESY_OFFER: 0-3."""
+    kinds[0] = the discard (-1: card play, the hand goes dead there); ASK_DISCARD: the kind;
+    ASK_CLAIM: 0 Mahjong, 1 a call, -1 none; ASK_SECOND: 1 / 0; ASK_COURTESY_OFFER: 0-3."""
     cdef int seat = g.t.req.seat, what = g.t.req.what, saved, ans = -1, i, k, d, d2, n, passno
     cdef amplayer_t* p = &g.p[seat]
     cdef const int* opts = g.t.req.options
@@ -1184,7 +1241,9 @@ cdef int builtin_answer(amgame_t* g, int policy, int* kinds) noexcept nogil:
         elif policy != POL_RANDOM:
             ans = greedy_exchange(g, p, opts, n, gdist(g, p))
         if ans < 0:
-            kinds[0] = choose_discard(g, seat)
+            # (card play: a hand going dead at its discard (ph_discard) discards nothing; the
+            # policy draws nothing for it, as when it plays the seat itself)
+            kinds[0] = -1 if card_dead_at_discard(g, seat) else choose_discard(g, seat)
     p.policy = saved
     return ans
 
@@ -1272,9 +1331,10 @@ cdef int ph_own(amgame_t* g) noexcept nogil:
 
 
 cdef int ph_discard(amgame_t* g) noexcept nogil:
-    cdef int cur = g.cur, k, D
+    cdef int cur = g.cur, k, D = CARD_DEAD, d_ext = CARD_DEAD
     cdef amplayer_t* p = &g.p[cur]
     cdef uint8_t u[HROW]
+    cdef bint ext_card = g.R.c_lines and p.policy == POL_EXTERNAL
     if g.R.c_lines:
         # card play: a hand whose every line is out of reach (given the tiles its player has not
         # seen) is dead; the greedy pick below reuses this evaluation, dead variations left out
@@ -1294,6 +1354,8 @@ cdef int ph_discard(amgame_t* g) noexcept nogil:
         return SUSPEND
     if k < 0 or k >= NK or p.h[k] == 0:
         return illegal(&g.t, 1, k)
+    if ext_card and k != JOKER:
+        d_ext = card_after_pick(g, cur, k, D)     # (from the evaluation above, the hand still whole)
     p.h[k] -= 1
     p.n_hand -= 1
     g.visible[k] += 1
@@ -1301,7 +1363,14 @@ cdef int ph_discard(amgame_t* g) noexcept nogil:
         p.disc[p.n_disc] = <uint8_t>k
         p.n_disc += 1
     log_ev(g, EV_DISCARD, cur, k, 0)
-    if p.policy != POL_GREEDY:
+    if ext_card:
+        # an external seat's distance as greedy's pick records it (live variations only); a
+        # joker (never greedy's pick while other tiles are held): evaluated afresh
+        if k == JOKER:
+            card_unseen(g, p, u)
+            d_ext = card_eval_cached(g, cur, u)
+        p.d = d_ext
+    elif p.policy != POL_GREEDY:
         p.d = gdist(g, p)
     g.discard = k
     g.discarder = cur
@@ -1327,10 +1396,19 @@ cdef int ph_calls(amgame_t* g) noexcept nogil:
         if g.R.c_lines:
             p = &g.p[s]
             win_ok = p.d <= 1 and gdist_plus(g, p, k) == 0
-            quad_ok = can_quad(g, s, k) and (p.policy != POL_GREEDY or p.h[k] >= 1)
+            if p.policy == POL_EXTERNAL:        # (an exposure some line can still use: see external_call)
+                quad_ok = can_quad(g, s, k) and external_call(g, s, k, &sz, &jj) < CARD_DEAD
+            else:
+                quad_ok = can_quad(g, s, k) and (p.policy != POL_GREEDY or p.h[k] >= 1)
             if not (win_ok or quad_ok):
                 continue
             c = claim_choice(g, s, k, win_ok, quad_ok)
+            if c == SUSPEND:
+                g.ci -= 1           # ask this seat again
+                return SUSPEND
+            if c == 3:
+                make_dead(g, s)
+                c = 0
             if c == 1 and g.winner < 0:
                 g.winner = s
                 break
@@ -1372,7 +1450,10 @@ cdef int ph_calls(amgame_t* g) noexcept nogil:
         caller = g.caller
         p = &g.p[caller]
         if g.R.c_lines:                         # the exposure this seat makes (see card_call)
-            card_call(g, caller, k, p.policy == POL_GREEDY, &g.call_size, &g.call_jokers)
+            if p.policy == POL_EXTERNAL:
+                external_call(g, caller, k, &g.call_size, &g.call_jokers)
+            else:
+                card_call(g, caller, k, p.policy == POL_GREEDY, &g.call_size, &g.call_jokers)
             sz = g.call_size
             jj = g.call_jokers
             nn = sz - 1 - jj
@@ -1508,6 +1589,29 @@ cdef inline void scratch_parts(amgame_t* g) noexcept nogil:
     g.c_near = <int32_t*>(b + 9 * V + (-(9 * V) & 3))       # 4-byte aligned
     for s in range(4):
         g.c_snap_exp[s] = -1
+
+
+cdef size_t card_scratch_bytes(const amrules_t* R) noexcept nogil:
+    """Bytes of the card scratch a game under R needs (0 without a card)."""
+    return scratch_bytes(R) if R.c_lines else 0
+
+
+cdef int card_scratch_alloc(amgame_t* g) noexcept nogil:
+    """Give g (init_game done) the card scratch its rules need, as run_one and AmericanTable
+    do: 0, or -1 when out of memory. The owner frees g.vs."""
+    if g.R.c_lines == 0:
+        return 0
+    g.vs = <int16_t*>malloc(scratch_bytes(g.R))
+    if g.vs == NULL:
+        return -1
+    scratch_parts(g)
+    return 0
+
+
+cdef int game_dist(amgame_t* g, amplayer_t* p) noexcept nogil:
+    """gdist for other kernels: the distance to the card's lines with a card, else to the
+    beginner hand."""
+    return gdist(g, p)
 
 
 cdef amrules_t make_rules(dict r) except *:

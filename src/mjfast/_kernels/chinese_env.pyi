@@ -13,6 +13,8 @@ ACTION_IDS: dict[str, int]
 PLANE_IDS: dict[str, int]
 SCALAR_IDS: dict[str, int]
 
+def table_bytes(rules: dict[str, Any]) -> int: ...
+
 class ChineseVec(Tables):
     def __init__(self, rules: dict[str, Any], n: int, skip_forced: bool = ..., derived: bool = ...,
                  privileged: bool = ...) -> None: ...

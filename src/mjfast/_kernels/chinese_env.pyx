@@ -30,7 +30,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from mjfast._kernels.engine cimport (
-    Tables, request_t, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, CTX_NONE, F_DERIVED, F_PRIVILEGED,
+    Tables, table_t, request_t, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, CTX_NONE, F_DERIVED, F_PRIVILEGED,
 )
 from mjfast._kernels.bits cimport mj_thermo34
 from mjfast._kernels.chinese_game cimport (
@@ -97,6 +97,12 @@ cdef enum:
     CTX_AFTER_CLAIM = 1
     CTX_CLAIM = 2
     CTX_READY = 3
+
+def table_bytes(dict rules):
+    """Bytes of engine state per table (the game, the output row, the step state), for the
+    environments' memory estimate."""
+    return sizeof(game_t) + 4 * N_OUT + sizeof(table_t*) + 5 * sizeof(int)
+
 
 ACTIONS = N_ACTIONS
 PLANES = N_PLANES
@@ -317,7 +323,7 @@ cdef class ChineseVec(Tables):
         self.R = make_rules(rules)
         self.g = <game_t*>calloc(max(n, 1), sizeof(game_t))
         if self.g == NULL:
-            raise MemoryError()
+            raise MemoryError(f"{n} tables need {max(n, 1) * sizeof(game_t):,} bytes of game state")
         self._alloc(n, N_OUT, N_ACTIONS, 34, skip_forced, derived, privileged, N_PLANES, N_DERIVED, N_PRIVILEGED,
                     N_SCALARS)
         for i in range(n):

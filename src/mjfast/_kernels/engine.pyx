@@ -264,7 +264,8 @@ cdef class Tables:
         self.pend = <int*>calloc(m, sizeof(int))
         self.pend_seat = <int*>calloc(m, sizeof(int))
         if not (self.t and self.status and self.acting and self.ctx and self.pend and self.pend_seat):
-            raise MemoryError()
+            raise MemoryError(f"{n} tables: no memory for their {m * (sizeof(table_t*) + 5 * sizeof(int)):,} bytes of "
+                              "step state")
         self._out = np.zeros((m, width), np.int32)
         self._walls = [None] * m
         for i in range(n):
@@ -344,7 +345,8 @@ cdef class Tables:
         c = np.ascontiguousarray(codes, dtype=np.intc)
         self.teacher = <int*>calloc(max(self.n, 1) * 4, sizeof(int))
         if self.teacher == NULL:
-            raise MemoryError()
+            raise MemoryError(f"{self.n} tables: no memory for their {max(self.n, 1) * 4 * sizeof(int):,} bytes of "
+                              "teacher codes")
         for i in range(self.n * 4):
             self.teacher[i] = c[i // 4, i % 4]
 

@@ -3,7 +3,9 @@
 - :class:`VecTables`: N tables stepped together without the GIL (numpy in, numpy out), one
   decision per table per step; a Gymnasium ``VectorEnv`` when Gymnasium is installed
   (``gymnasium.make_vec("mjfast/Classical-v0", num_envs=N)``, one id per rule set).
-- :class:`MahjongAEC`: one table as a PettingZoo AEC environment (needs PettingZoo).
+- :class:`MahjongAEC`: one table as a PettingZoo AEC environment, :class:`MahjongParallel` the
+  same with PettingZoo's parallel API (need PettingZoo; PettingZoo's ``env()``, ``raw_env()``
+  and ``parallel_env()`` factories are in :mod:`mjfast.env.aec`).
 - :func:`decisions`: (observation, mask, action, seat, reward) arrays of every decision
   built-in policies take, or of the decisions in game logs: behaviour-cloning data.
 - :mod:`mjfast.env.encodings`: the versioned action and observation encodings (``cn-v0``,
@@ -16,21 +18,21 @@ from __future__ import annotations
 
 import sys as _sys
 
+from .. import _gym_ids
 from ..game import encodings
 from ._decisions import Decisions, decisions
 from ._vec import VecTables
 
 _sys.modules[__name__ + ".encodings"] = encodings    # import mjfast.env.encodings works too
 
-__all__ = ["Decisions", "MahjongAEC", "VecTables", "decisions", "encodings", "register_envs"]
+__all__ = ["Decisions", "MahjongAEC", "MahjongParallel", "VecTables", "decisions", "encodings", "register_envs"]
 
 
 def register_envs() -> None:
     """Register the Gymnasium ids (``mjfast/Classical-v0``, ``mjfast/Basic-v0``,
-    ``mjfast/MCR-v0``, ``mjfast/American-v0``); done on import when Gymnasium is installed."""
-    from . import gym
-
-    gym.register_envs()
+    ``mjfast/MCR-v0``, ``mjfast/American-v0``; imports Gymnasium). ``import mjfast`` already
+    registers them when Gymnasium is imported, before or after it."""
+    _gym_ids.register()
 
 
 def __getattr__(name: str):
@@ -38,16 +40,13 @@ def __getattr__(name: str):
         from .aec import MahjongAEC
 
         return MahjongAEC
+    if name == "MahjongParallel":
+        from .parallel import MahjongParallel
+
+        return MahjongParallel
     if name == "MahjongVectorEnv":
         from .gym import MahjongVectorEnv
 
         return MahjongVectorEnv
     raise AttributeError(f"module 'mjfast.env' has no attribute {name!r}")
 
-
-try:  # register the Gymnasium ids when Gymnasium is there
-    import gymnasium as _gymnasium  # noqa: F401
-except ImportError:  # pragma: no cover - optional extra
-    pass
-else:
-    register_envs()

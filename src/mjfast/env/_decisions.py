@@ -3,6 +3,9 @@ arrays of (observation, mask, action, seat, reward)."""
 from __future__ import annotations
 
 import dataclasses
+import functools
+import numbers
+import time
 from collections.abc import Iterable
 
 import numpy as np
@@ -17,6 +20,7 @@ from .._runtime.validation import check_games
 from ..game import encodings
 from ..game.batch import EXTERNAL, ST, builtin_policies, core_class, encoding_name
 from ..game.log import GameLog
+from ._threads import StepThreads
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,6 +64,9 @@ class Decisions:
     def arrays(self) -> dict:
         """The arrays by name (for ``np.savez``, a DataFrame, a data loader)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "encoding"}
+
+
+FIRST_ROWS = 1 << 14     # decisions(): rows reserved at first (they grow by doubling as rows come)
 
 
 class _Collector:
@@ -152,6 +159,8 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     episode : {"hand", "game"}
         What ``reward`` sums over.
     threads : int or None
+        As for :class:`VecTables` (None: one thread or all CPUs, whichever the steps measure
+        faster; an int: at most that many, one per 64 tables).
     skip_forced, derived, privileged : bool
         As for :class:`VecTables`.
     n_tables : int
@@ -185,6 +194,7 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     n_tables = check_games(n_tables, "n_tables")
     if n_tables < 1:
         raise ValueError("n_tables must be at least 1")
+    adaptive = threads is None
     threads = resolve_threads(threads)
     key = root_key(seed)
     _core.ensure_tables()
@@ -193,12 +203,12 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     core = core_class(fam)(r.kernel(), n, bool(skip_forced), bool(derived), bool(privileged))
     core.set_teacher(np.tile(codes, (n, 1)))
     enc = encodings.get(encoding_name(fam))
-    col = _Collector(core.n_planes, core.n_scalars, 1000 * n_games, enc.kinds, enc.n_actions)
+    col = _Collector(core.n_planes, core.n_scalars, min(FIRST_ROWS, 256 * n_games), enc.kinds, enc.n_actions)
     if n_games == 0:
         return col.result(enc.name)
     bar = Progress(n_games, label=f"decisions {r.name}", unit="games", enabled=bool(progress))
     try:
-        _play(core, n, n_games, key, codes, episode, threads, col, bar)
+        _play(core, n, n_games, key, codes, episode, StepThreads(threads, n, adaptive, per_thread=64), col, bar)
     except KeyboardInterrupt as exc:
         bar.close()
         attach_partial(exc, col.result(enc.name))
@@ -207,7 +217,7 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     return col.result(enc.name)
 
 
-def _play(core, n, n_games, key, codes, episode, threads, col, bar) -> None:
+def _play(core, n, n_games, key, codes, episode, stepping, col, bar) -> None:
     obs = np.zeros((n, core.n_planes, col.kinds), np.uint8)
     scal = np.zeros((n, core.n_scalars), np.float32)
     mask = np.zeros((n, col.n_actions), np.uint8)
@@ -228,10 +238,12 @@ def _play(core, n, n_games, key, codes, episode, threads, col, bar) -> None:
     n_eps = n
     finished = 0
     acts[:] = -1
-    step_threads = max(1, min(threads, n // 64))
     ep_final: dict = col.episode_rewards
     while active.any():
+        step_threads = stepping.next()
+        t0 = time.perf_counter()
         core.step(acts, obs, scal, mask, seat, rew, status, step_threads)
+        stepping.record(step_threads, time.perf_counter() - t0)
         ep_rew += rew
         dec = active & (status == ST["decide"])
         end = active & ((status == ST["hand_end"]) | (status == ST["game_end"]))
@@ -253,7 +265,7 @@ def _play(core, n, n_games, key, codes, episode, threads, col, bar) -> None:
                                episode == "hand")
                     gid[take] = gi
                 active[over[take.size:]] = False
-        core.expert(teacher, acts, step_threads)
+        core.expert(teacher, acts, stepping.current)
         if dec.any():
             core.hand_numbers(hand)
             idx = np.flatnonzero(dec) if not dec.all() else slice(None)
@@ -273,8 +285,11 @@ def _logs(games) -> list:
     if isinstance(games, (GameLog, str)):
         games = [games]
     out = []
-    for g in games:
-        out.append(GameLog.from_jsonl(g) if isinstance(g, str) else g)
+    for i, g in enumerate(games):
+        try:
+            out.append(GameLog.from_jsonl(g) if isinstance(g, str) else g)
+        except RecursionError:
+            raise ValueError(f"decisions(): log {i} holds a JSON value nested too deeply to be an event") from None
     return out
 
 
@@ -287,6 +302,7 @@ def _from_logs(games, *, episode, skip_forced, derived, privileged) -> Decisions
     eps = 0
     finals: dict = {}
     for gi, log in enumerate(_logs(games)):
+        _check_header_dice(log, gi)
         g = logged_game(log, None, "decisions")
         fam = g.rules.family
         e = encodings.get(encoding_name(fam))
@@ -304,6 +320,16 @@ def _from_logs(games, *, episode, skip_forced, derived, privileged) -> Decisions
     return col.result(enc)
 
 
+def _check_header_dice(log, gi: int) -> None:
+    """The header's dice are integers (a float such as 2.5 would be read as 2)."""
+    dice = log.header.get("dice") if isinstance(log.header, dict) else None
+    if isinstance(dice, list):
+        for row in dice:
+            vals = row if isinstance(row, list) else [row]
+            if any(isinstance(x, bool) or not isinstance(x, numbers.Integral) for x in vals):
+                raise ValueError(f"log {gi}: the header's 'dice' must be integer totals 2-12; got {row!r}")
+
+
 def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
     """Play logged game g on its walls, answering each question with what the log shows; add
     the decisions the log reveals. Returns the episode counter."""
@@ -313,7 +339,10 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
     ev_codes = {v: k for k, v in _engine.EVENTS.items()}
     # the logged events, as engine rows (type, hand, seat, a, b)
     read = _LOG_READERS[enc.family]
-    target = _encode_events(log.events, ev_codes)
+    try:
+        target = _encode_events(log.events, ev_codes)
+    except ValueError as exc:
+        raise ValueError(f"log {gi}: {exc}") from None
     core.set_log(0, len(target) + 16)
     ext = np.full((1, 4), EXTERNAL, np.intc)
     d = g.dice if g.dice is not None else np.zeros((g.walls.shape[0], 2), np.int32)
@@ -344,12 +373,8 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
             continue
         if st != ST["decide"]:
             raise ValueError(f"log {gi}: the engine stopped (status {st}); the log does not match its rules")
-        n_done = core.n_events(0)
-        if n_done > checked:
-            if core.events(0)[checked:n_done].tolist() != target[checked:n_done]:
-                raise ValueError(f"log {gi}: its events differ from the game its header plays "
-                                 f"(events {checked}-{n_done - 1})")
-            checked = n_done
+        checked = _check_events(core, target, checked, log.events, gi)
+        n_done = checked
         s, what, tile, options = core.request(0)
         a, known = read(core, what, ask, s, tile, mask[0], target, n_done, ev_codes, gi)
         if a is None or not mask[0, a]:
@@ -359,52 +384,129 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
             act[0] = a
             col.add(slice(None), obs, scal, mask, act, seat, gid, hand, np.array([eps]))
         act[0] = a
+    checked = _check_events(core, target, checked, log.events, gi)   # the events after the last decision
+    if len(target) > checked:
+        raise ValueError(f"log {gi}: event {checked} ({log.events[checked].get('type')}) comes after the end of "
+                         "the game its header plays")
     return eps
 
 
+def _check_events(core, target: list, checked: int, events: list, gi: int) -> int:
+    """Compare the events the engine has logged since ``checked`` with the log's; returns the
+    count checked. ValueError names the first that differs (or the log's end)."""
+    n_done = core.n_events(0)
+    if n_done <= checked:
+        return checked
+    played = core.events(0)[checked:n_done].tolist()
+    if played != target[checked:n_done]:
+        j = checked + next((i for i, (x, y) in enumerate(zip(played, target[checked:])) if x != y),
+                           len(target) - checked)
+        if j >= len(target):
+            raise ValueError(f"log {gi}: the log ends at event {len(target)}; the game its header plays goes on")
+        raise ValueError(f"log {gi}: event {j} ({events[j].get('type')}) differs from the game its header plays")
+    return n_done
+
+
+def _event_int(e: dict, i: int, field: str, optional: bool = False):
+    """Field ``field`` of event i, an integer (not a bool, not a float holding one)."""
+    if field not in e:
+        if optional:
+            return None
+        raise ValueError(f"event {i} ({e['type']}): missing field {field!r}")
+    v = e[field]
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise ValueError(f"event {i} ({e['type']}): {field!r} must be an integer; got {v!r}")
+    return int(v)
+
+
+def _event_field(e: dict, i: int, field: str, types: tuple, what: str):
+    if field not in e:
+        raise ValueError(f"event {i} ({e['type']}): missing field {field!r}")
+    v = e[field]
+    if not isinstance(v, types):
+        raise ValueError(f"event {i} ({e['type']}): {field!r} must be {what}; got {v!r}")
+    return v
+
+
+def _event_kind(e: dict, i: int, field: str) -> int:
+    """Field ``field`` of event i, a tile name, as its kind (the standard names, and American
+    flowers and jokers)."""
+    from .. import tiles
+
+    v = _event_field(e, i, field, (str,), "a tile name")
+    try:
+        return tiles.american_kind_index(v)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"event {i} ({e['type']}): {field!r}: {exc}") from None
+
+
 def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
-    """The engine rows (type, hand, seat, a, b) of logged events (either family)."""
+    """The engine rows (type, hand, seat, a, b) of logged events (either family); a malformed
+    event (not an object, an unknown type, a missing field, a value of the wrong type) raises
+    ValueError naming its index and type."""
     from .. import tiles
     from ..mcr import FANS
 
-    kind = tiles.american_kind_index      # (the standard names, and American flowers and jokers)
     fan_index = {f[0]: i for i, f in enumerate(FANS)}
     rows = []
-    for e in events:
-        typ = ev_codes[e["type"]]
+    for i, e in enumerate(events):
+        if not isinstance(e, dict):
+            raise ValueError(f"event {i}: an event is a JSON object, not {type(e).__name__}")
+        name = e.get("type")
+        if not isinstance(name, str) or name not in ev_codes:
+            raise ValueError(f"event {i}: unknown event type {name!r} (known: {', '.join(ev_codes)})")
+        typ = ev_codes[name]
+        hand, seat = _event_int(e, i, "hand"), _event_int(e, i, "seat")
+        if not 0 <= seat <= 3:
+            raise ValueError(f"event {i} ({name}): 'seat' must be 0-3; got {seat}")
+        kind = functools.partial(_event_kind, e, i)
         a = b = 0
-        name = e["type"]
         if name in ("deal", "draw", "bonus", "replacement"):
-            a = e["id"]
+            a = _event_int(e, i, "id")
         elif name in ("discard", "pung", "kong", "concealed_kong", "added_kong"):
-            a = kind(e["tile"])
+            a = kind("tile")
         elif name == "chow":
-            a = kind(e["tile"])
-            b = kind(e["set"][:1] + e["set"][-1])
+            a = kind("tile")
+            chow = _event_field(e, i, "set", (str,), "the chow's tiles (e.g. '345m')")
+            try:
+                b = tiles.american_kind_index(chow[:1] + chow[-1:])
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"event {i} ({name}): 'set': {exc}") from None
         elif name in ("pass", "receive", "blind_pass"):
-            a, b = kind(e["tile"]), e["pass_number"]
+            a, b = kind("tile"), _event_int(e, i, "pass_number")
         elif name == "call":
-            a, b = kind(e["tile"]), e["jokers"]
+            size = _event_int(e, i, "size", optional=True)    # (card play logs the exposure's size)
+            a, b = kind("tile"), _event_int(e, i, "jokers") + 256 * (size or 0)
         elif name == "joker_exchange":
-            a, b = kind(e["tile"]), e["owner"]
+            a, b = kind("tile"), _event_int(e, i, "owner")
         elif name == "second_charleston":
-            a = int(e["danced"])
+            a = int(_event_field(e, i, "danced", (bool,), "true or false"))
         elif name == "courtesy_offer":
-            a = e["tiles"]
+            a = _event_int(e, i, "tiles")
         elif name == "dead":
-            a = 1
+            a = 2 if "reason" in e else 1                     # (card play: no line can be completed)
         elif name == "win":
-            a = int(e["self_drawn"])
-            b = -1 if e["discarder"] is None else e["discarder"]
+            a = int(_event_field(e, i, "self_drawn", (bool,), "true or false"))
+            d = _event_field(e, i, "discarder", (int, type(None)), "a seat or null")
+            if isinstance(d, bool):
+                raise ValueError(f"event {i} ({name}): 'discarder' must be a seat or null; got {d!r}")
+            b = -1 if d is None else d
         elif name == "score":
-            a, b = e["delta"], e["total"]
+            a, b = _event_int(e, i, "delta"), _event_int(e, i, "total")
         elif name == "fan":
-            a, b = fan_index[e["fan"]], e["count"]
+            fan = _event_field(e, i, "fan", (str,), "a fan's name")
+            if fan not in fan_index:
+                raise ValueError(f"event {i} ({name}): unknown fan {fan!r}")
+            a, b = fan_index[fan], _event_int(e, i, "count")
         elif name == "false_win":
-            a, b = e["fan"], e["min_fan"]
-        elif name == "hand":
-            a, b = e.get("dice", (0, 0))
-        rows.append([typ, e["hand"], e["seat"], a, b])
+            a, b = _event_int(e, i, "fan"), _event_int(e, i, "min_fan")
+        elif name == "hand" and "dice" in e:
+            dice = e["dice"]
+            if (not isinstance(dice, list) or len(dice) != 2
+                    or any(isinstance(x, bool) or not isinstance(x, numbers.Integral) for x in dice)):
+                raise ValueError(f"event {i} ({name}): 'dice' must be two integers; got {dice!r}")
+            a, b = int(dice[0]), int(dice[1])
+        rows.append([typ, hand, seat, a, b])
     return rows
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numbers
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,18 +15,43 @@ from .._runtime.threads import resolve_threads
 from ..game import encodings
 from ..game.batch import EXTERNAL, ST, builtin_policies, core_class, encoding_name
 from ..game.policy import IllegalActionError
+from . import _memory
+from ._threads import StepThreads
 
 MAX_TABLES = 1 << 26           # table t's game g is game index (t << 32) | g: 64 bits hold it
 AUTORESET_MODES = ("same_step", "next_step", "disabled")
+OUT_KEYS = {"observation": ("_obs", np.uint8), "scalars": ("_scal", np.float32),     # step(out=...): the buffers
+            "action_mask": ("_mask", np.uint8), "rewards": ("_rew", np.float32)}
+
+
+def action_ids(actions, shape: tuple) -> np.ndarray:
+    """``actions`` as an int64 array of ``shape``: integers (numpy's too), or floats holding
+    whole numbers; anything else (5.9, "5", True) raises TypeError, a wrong shape ValueError."""
+    a = np.asarray(actions)
+    if a.shape != shape:
+        if not shape:
+            raise ValueError(f"action must be one action id (an integer); got an array of shape {a.shape}")
+        raise ValueError(f"actions must have shape {shape}, one per table; got {a.shape}")
+    if a.dtype.kind not in "iu":
+        if a.dtype.kind == "f" and np.all(np.mod(a, 1) == 0):
+            return a.astype(np.int64)
+        if not shape:
+            raise TypeError(f"action must be an integer action id; got {actions!r} ({type(actions).__name__})")
+        raise TypeError(f"actions must be integers (action ids); got dtype {a.dtype}")
+    return a.astype(np.int64, copy=False)
 
 
 def check_seats(learners, where: str = "learners") -> tuple:
     if isinstance(learners, numbers.Integral) and not isinstance(learners, bool):
         learners = (learners,)
     try:
-        seats = tuple(int(s) for s in learners)
+        seats = tuple(learners)
     except TypeError:
         raise TypeError(f"{where} must be a sequence of seats 0-3, not {type(learners).__name__}") from None
+    for s in seats:
+        if isinstance(s, (bool, np.bool_)) or not isinstance(s, numbers.Integral):
+            raise TypeError(f"{where} must be seats 0-3 (integers); got {s!r} ({type(s).__name__}) in {learners!r}")
+    seats = tuple(int(s) for s in seats)
     if not seats:
         raise ValueError(f"{where} must name at least one seat (0-3); the environment has nobody to ask")
     if any(s not in (0, 1, 2, 3) for s in seats) or len(set(seats)) != len(seats):
@@ -65,11 +91,14 @@ class VecTables:
     Parameters
     ----------
     n_tables : int
-        Tables stepped together (1 .. 2**26).
+        Tables stepped together (1 .. 2**26). The memory they need (about 5-6 kB per table,
+        more with a large card or float32 planes) is estimated first: a count beyond the
+        machine's memory raises ValueError giving the bytes.
     rules : str or RuleSet
-        Any rule set (see :mod:`mjfast.rules`); rule options may be given as keywords.
+        Any rule set (see :mod:`mjfast.rules`); rule options may be given as keywords
+        (``rules="american", card=...`` plays an American card's lines: docs/environments.md).
     learners : sequence of int
-        Seats whose decisions the caller makes (default all four: self-play).
+        Seats whose decisions the caller makes (default all four: self-play); integers 0-3.
     opponents : str or list of 4 str
         Built-in policy of the other seats ("greedy", "defensive", "random").
     episode : {"hand", "game"}
@@ -82,8 +111,11 @@ class VecTables:
         Table t's g-th game is a pure function of (seed, t, g) and the policies, whatever the
         thread count (``reset(seed=...)`` re-keys; :attr:`seed` says the seed in use).
     threads : int or None
-        Threads stepping the tables (None: all CPUs); a step uses at most one thread per 256
-        tables (smaller batches gain nothing from more).
+        Threads stepping the tables, at most one per 256 tables (smaller batches gain nothing
+        from more). None (default): one thread or all CPUs, whichever the steps measure faster
+        (a parallel step pays only while the other cores are free: on a machine busy with other
+        work one thread is faster; the choice is re-measured as the run goes on); an int: that
+        many, always.
     autoreset : {"same_step", "next_step", "disabled"}
         What happens when an episode ends (Gymnasium's modes; also in
         ``metadata["autoreset_mode"]``). same_step: the step returns the next episode's first
@@ -164,6 +196,8 @@ class VecTables:
     _key: Any
     _seed: Any
     opponents: Any
+    _codes: np.ndarray
+    _stepping: StepThreads
 
     def __init__(self, n_tables: int, *, rules: str | _rules.RuleSet = "classical",
                  learners: Sequence[int] = (0, 1, 2, 3), opponents="greedy", episode: str = "hand",
@@ -199,12 +233,28 @@ class VecTables:
         self.autoreset = autoreset
         self.metadata = {"autoreset_mode": autoreset}
         self.threads = resolve_threads(threads)
+        self._stepping = StepThreads(self.threads, int(n_tables), adaptive=threads is None)
         self.duplicate = bool(duplicate)
         self.copy = bool(copy)
         self.dtype = np.dtype(dtype)
+        self._seed = seed
+        self._key = None
         ensure_tables()
         n = self.n_tables
-        self.core = core_class(fam)(self.rules.kernel(), n, bool(skip_forced), bool(derived), bool(privileged))
+        enc = self.encoding
+        kern = self.rules.kernel()
+        n_planes = (enc.planes + (len(enc.extra_planes["derived"]) if derived else 0)
+                    + (len(enc.extra_planes["privileged"]) if privileged else 0))
+        n_scalars = enc.scalars + (len(enc.extra_planes["derived_scalars"]) if derived else 0)
+        per_table = _memory.table_bytes(core_class(fam), kern, n_planes, enc.kinds, n_scalars, enc.n_actions,
+                                        self.dtype == np.float32)
+        need = _memory.check(f"VecTables({n:,})", n, per_table, "Use fewer tables (or several VecTables).")
+        with _memory.explained(f"VecTables({n:,})", need):
+            self._allocate(n, kern, fam, skip_forced, derived, privileged)
+
+    def _allocate(self, n: int, kern: dict, fam: str, skip_forced, derived, privileged) -> None:
+        """The engine's tables and the buffers every step writes."""
+        self.core = core_class(fam)(kern, n, bool(skip_forced), bool(derived), bool(privileged))
         kinds = self.encoding.kinds
         self.n_actions = self.encoding.n_actions
         self.observation_shape = (self.core.n_planes, kinds)
@@ -230,8 +280,6 @@ class VecTables:
         self._game_no = np.zeros(n, np.uint64)
         self._game_id = np.zeros(n, np.uint64)
         self._hand_no = np.zeros(n, np.int32)
-        self._seed = seed
-        self._key = None
 
     # ------------------------------------------------------------------------------------
     # Gymnasium-style API
@@ -279,8 +327,11 @@ class VecTables:
             action is ignored (a finished table under autoreset "next_step" or "disabled")
             may hold anything.
         out : dict, optional
-            Arrays to write into instead of the environment's buffers: any of
-            "observation", "scalars", "action_mask", "rewards" with the shapes returned.
+            Arrays to write into instead of the environment's buffers, from this step on: any
+            of "observation", "scalars", "action_mask" (bool or uint8), "rewards", each
+            C-contiguous, writeable, of the shape and dtype returned, no two sharing memory.
+            Every entry is checked before anything happens: on a ValueError or TypeError no
+            table was stepped and no array adopted.
 
         Returns
         -------
@@ -298,8 +349,8 @@ class VecTables:
         if self._key is None:
             raise RuntimeError("call reset() before step()")
         a = self._check_actions(actions)
-        if out:
-            self._use_out(out)
+        if out is not None:
+            self._adopt_out(self._check_out(out))     # (every entry checked first: nothing adopted on error)
         n = self.n_tables
         skip = self._pending | self._done
         acts = np.where(skip, -2, a) if skip.any() else a
@@ -366,7 +417,7 @@ class VecTables:
     # internals
 
     def _step_threads(self) -> int:
-        return max(1, min(self.threads, self.n_tables // 256))   # (a parallel step needs work: small batches run serial)
+        return self._stepping.current       # (passes other than the step: the step's setting in use)
 
     def _start(self, rows: np.ndarray) -> None:
         gi = self._table_hi[rows] | self._game_no[rows]
@@ -376,8 +427,14 @@ class VecTables:
 
     def _advance(self, acts: np.ndarray) -> np.ndarray:
         """One kernel pass (acts: -2 leaves a table alone); returns a copy of the rewards."""
-        self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status,
-                       self._step_threads())
+        st = self._stepping
+        if not st.adaptive:
+            self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status, st.current)
+            return self._rew.copy()
+        threads = st.next()
+        t0 = time.perf_counter()
+        self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status, threads)
+        st.record(threads, time.perf_counter() - t0)
         return self._rew.copy()
 
     def _restart(self, rows: np.ndarray, rew: np.ndarray) -> None:
@@ -397,15 +454,7 @@ class VecTables:
             rows = rows[self._status[rows] != ST["decide"]]
 
     def _check_actions(self, actions) -> np.ndarray:
-        a = np.asarray(actions)
-        if a.shape != (self.n_tables,):
-            raise ValueError(f"actions must have shape ({self.n_tables},), one per table; got {a.shape}")
-        if a.dtype.kind not in "iu":
-            if a.dtype.kind == "f" and np.all(np.mod(a, 1) == 0):
-                a = a.astype(np.int64)
-            else:
-                raise TypeError(f"actions must be integers (action ids); got dtype {a.dtype}")
-        a = a.astype(np.int64, copy=False)
+        a = action_ids(actions, (self.n_tables,))
         live = (self._status == ST["decide"]) & ~self._pending & ~self._done
         safe = np.clip(a, 0, self.n_actions - 1)
         bad = live & ((a < 0) | (a >= self.n_actions) | (self._mask[self._rows, safe] == 0))
@@ -422,27 +471,49 @@ class VecTables:
         return (f"table {t}, seat {int(self._seat[t])}: action {act} ({what}) is not legal now; "
                 f"legal: {legal}{more}. No table was stepped.")
 
-    def _use_out(self, out: dict) -> None:
-        for key, attr, dtype in (("observation", "_obs", np.uint8), ("scalars", "_scal", np.float32),
-                                 ("action_mask", "_mask", np.uint8), ("rewards", "_rew", np.float32)):
+    def _check_out(self, out) -> list:
+        """The (attribute, array) pairs ``out`` gives, every entry checked (shape, dtype,
+        C-contiguous, writeable, no two sharing memory) before any is adopted."""
+        if not isinstance(out, dict):
+            raise TypeError(f"out must be a dict of arrays, not {type(out).__name__}")
+        unknown = set(out) - set(OUT_KEYS)
+        if unknown:
+            raise ValueError(f"out: unknown keys {', '.join(sorted(map(repr, unknown)))} "
+                             f"(known: {', '.join(OUT_KEYS)})")
+        take: list[tuple[str, str, np.ndarray]] = []
+        for key, (attr, dtype) in OUT_KEYS.items():
             if key not in out:
                 continue
             arr = out[key]
             cur = getattr(self, attr)
             if key == "observation" and self._obs_f is not None:
                 cur, attr, dtype = self._obs_f, "_obs_f", np.float32
-            if not isinstance(arr, np.ndarray) or arr.shape != cur.shape or not arr.flags.c_contiguous:
-                raise ValueError(f"out[{key!r}] must be a C-contiguous array of shape {cur.shape}")
+            want = f"a C-contiguous, writeable {np.dtype(dtype).name} array of shape {cur.shape}"
+            if key == "action_mask":
+                want = want.replace("uint8 array", "bool (or uint8) array")
+            if not isinstance(arr, np.ndarray):
+                raise TypeError(f"out[{key!r}] must be {want}; got {type(arr).__name__}")
+            if arr.shape != cur.shape:
+                raise ValueError(f"out[{key!r}] must be {want}; got shape {arr.shape}")
             if key == "action_mask" and arr.dtype == bool:
                 arr = arr.view(np.uint8)
             if arr.dtype != dtype:
-                raise ValueError(f"out[{key!r}] must have dtype {np.dtype(dtype).name}; got {arr.dtype}")
+                raise ValueError(f"out[{key!r}] must be {want}; got dtype {out[key].dtype}")
+            if not arr.flags.c_contiguous:
+                raise ValueError(f"out[{key!r}] must be {want}; got a non-contiguous array")
+            if not arr.flags.writeable:
+                raise ValueError(f"out[{key!r}] must be {want}; got a read-only array")
+            for other_key, _, other in take:
+                if np.may_share_memory(arr, other):
+                    raise ValueError(f"out[{key!r}] and out[{other_key!r}] share memory; give separate arrays")
+            take.append((key, attr, arr))
+        return [(attr, arr) for _, attr, arr in take]
+
+    def _adopt_out(self, pairs: list) -> None:
+        for attr, arr in pairs:
             if attr == "_mask":
-                arr[...] = cur
+                arr[...] = self._mask          # the pending questions' masks (legality checks read them)
             setattr(self, attr, arr)
-        unknown = set(out) - {"observation", "scalars", "action_mask", "rewards"}
-        if unknown:
-            raise ValueError(f"out: unknown keys {', '.join(sorted(unknown))}")
 
     def _obs_dict(self, fresh: bool | None = None) -> dict:
         planes = self._obs

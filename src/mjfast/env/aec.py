@@ -13,6 +13,8 @@ from .._runtime.seeding import root_key
 from ..game import encodings
 from ..game.batch import EXTERNAL, ST, core_class, encoding_name
 from ..game.policy import IllegalActionError
+from ._spaces import scalar_bounds
+from ._vec import action_ids
 
 
 class MahjongAEC(AECEnv):
@@ -36,8 +38,14 @@ class MahjongAEC(AECEnv):
     episode : {"hand", "game"}
     skip_forced, derived, privileged : bool
         As for :class:`~mjfast.env.VecTables`.
-    render_mode : None or "ansi"
-        "ansi": :meth:`render` returns the acting player's hand and the table as text.
+    render_mode : None, "ansi" or "human"
+        "ansi": :meth:`render` returns the acting player's hand and legal actions as text;
+        "human": the same text is printed at every reset and step (and by :meth:`render`,
+        which then returns None).
+
+    :func:`raw_env` builds this class, :func:`env` the same wrapped in PettingZoo's
+    ``OrderEnforcingWrapper`` (PettingZoo's convention), :func:`parallel_env` the parallel
+    API (:class:`~mjfast.env.parallel.MahjongParallel`).
 
     Examples
     --------
@@ -54,7 +62,7 @@ class MahjongAEC(AECEnv):
     0.0
     """
 
-    metadata = {"name": "mjfast_mahjong_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "mjfast_mahjong_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
 
     def __init__(self, rules: str | _rules.RuleSet = "classical", *, episode: str = "hand", skip_forced: bool = True,
                  derived: bool = False, privileged: bool = False, render_mode: str | None = None, **rule_options):
@@ -62,8 +70,8 @@ class MahjongAEC(AECEnv):
         self.rules = _rules.get(rules, **rule_options)
         if episode not in ("hand", "game"):
             raise ValueError(f"episode must be 'hand' or 'game'; got {episode!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human'; got {render_mode!r}")
         self.render_mode = render_mode
         self.episode = episode
         self.encoding = encodings.get(encoding_name(self.rules.family))
@@ -73,9 +81,10 @@ class MahjongAEC(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(4)]
         self.agents: list[str] = []
         c, k, a = self.core.n_planes, self.encoding.kinds, self.encoding.n_actions
+        lo, hi = scalar_bounds(self.rules, self.core.n_scalars)
         self._obs_space = spaces.Dict({
             "observation": spaces.Box(0, 255, (c, k), np.uint8),
-            "scalars": spaces.Box(-np.inf, np.inf, (self.core.n_scalars,), np.float32),
+            "scalars": spaces.Box(lo, hi, (self.core.n_scalars,), np.float32),
             "action_mask": spaces.Box(0, 1, (a,), np.int8),
         })
         self._act_space = spaces.Discrete(a)
@@ -118,6 +127,8 @@ class MahjongAEC(AECEnv):
                 self._start()
             self._run(-1)
         self.agent_selection = self.possible_agents[int(self._seat[0])]
+        if self.render_mode == "human":
+            self.render()
 
     def _start(self) -> None:
         self.core.start(np.zeros(1, np.int64), np.array([self._game_no], np.uint64), self._key.k0, self._key.k1,
@@ -141,7 +152,7 @@ class MahjongAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        a = int(action)
+        a = int(action_ids(action, ()))            # an integer (numpy's too); 5.9 or "5" raise TypeError
         if not 0 <= a < self.encoding.n_actions or not self._mask[0, a]:
             legal = ", ".join(f"{i} ({self.encoding.action_names[i]})" for i in np.flatnonzero(self._mask[0]))
             what = self.encoding.action_names[a] if 0 <= a < self.encoding.n_actions else "not an action id"
@@ -157,9 +168,13 @@ class MahjongAEC(AECEnv):
         else:
             self.agent_selection = self.possible_agents[int(self._seat[0])]
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
+        """The acting player's hand and legal actions as text ("ansi": returned; "human":
+        printed, None returned; no render mode: None)."""
+        if self.render_mode not in ("ansi", "human"):
             return None
         from .. import tiles
 
@@ -167,8 +182,45 @@ class MahjongAEC(AECEnv):
         names = tuple(tiles.KIND_NAMES) + ("flower", "joker")
         counts = self.core.view(0, seat)["hand"]
         hand = " ".join(names[k] for k in range(len(counts)) for _ in range(int(counts[k])))
-        return (f"player_{seat} to act; hand {hand}; "
-                f"legal: {[self.encoding.action_names[i] for i in np.flatnonzero(self._mask[0])]}")
+        if self._status[0] == ST["decide"]:
+            text = (f"player_{seat} to act; hand {hand}; "
+                    f"legal: {[self.encoding.action_names[i] for i in np.flatnonzero(self._mask[0])]}")
+        else:
+            scores = [int(x) for x in self.core.view(0, 0)["scores"]]
+            text = f"the episode is over; scores by player {scores}"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass
+
+
+def raw_env(**kwargs) -> MahjongAEC:
+    """PettingZoo's ``raw_env()`` convention: a :class:`MahjongAEC` (keywords as its own)."""
+    return MahjongAEC(**kwargs)
+
+
+def env(**kwargs):
+    """PettingZoo's ``env()`` convention: :func:`raw_env` wrapped in PettingZoo's
+    ``OrderEnforcingWrapper`` (which refuses a step before reset, among others).
+
+    Examples
+    --------
+    >>> from mjfast.env import aec
+    >>> e = aec.env(rules="basic")
+    >>> e.reset(seed=1)
+    >>> e.agent_selection, e.unwrapped.rules.name
+    ('player_0', 'basic')
+    """
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def parallel_env(**kwargs):
+    """PettingZoo's ``parallel_env()`` convention: a :class:`~mjfast.env.parallel.MahjongParallel`."""
+    from .parallel import MahjongParallel
+
+    return MahjongParallel(**kwargs)

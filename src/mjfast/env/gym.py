@@ -5,7 +5,8 @@
 - :class:`MahjongEnv`: one table as a :class:`gymnasium.Env` (one learner seat against
   built-in opponents), for tools that want a single environment.
 
-Importing :mod:`mjfast.env` registers one id per rule set, so that
+``import mjfast`` registers one id per rule set (at once when Gymnasium is imported, else when
+it is), so that
 ``gymnasium.make_vec("mjfast/Classical-v0", num_envs=N)`` builds a MahjongVectorEnv and
 ``gymnasium.make("mjfast/Classical-v0")`` a MahjongEnv:
 
@@ -32,22 +33,25 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._vec import VecTables
+from .. import _gym_ids
+from ._spaces import scalar_bounds
+from ._vec import VecTables, action_ids
 
-ENV_IDS = {"classical": "mjfast/Classical-v0", "basic": "mjfast/Basic-v0", "mcr": "mjfast/MCR-v0",
-           "american": "mjfast/American-v0"}
+ENV_IDS = _gym_ids.ENV_IDS
 _MODES = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP,
           "disabled": AutoresetMode.DISABLED}
 
 
-def single_spaces(tables: VecTables) -> tuple:
-    """(observation space, action space) of one table of ``tables``."""
+def single_spaces(tables: VecTables, mask_dtype=np.bool_) -> tuple:
+    """(observation space, action space) of one table of ``tables``: planes 0-255, every
+    scalar between the bounds its rules guarantee (:mod:`mjfast.env._spaces`), the mask of
+    ``mask_dtype`` (bool for the vector environment, int8 for the single one)."""
     c, k = tables.observation_shape
-    high = 255 if tables.dtype == np.uint8 else np.inf
+    lo, hi = scalar_bounds(tables.rules, tables.scalars_shape[0])
     obs = spaces.Dict({
-        "observation": spaces.Box(0, high, (c, k), tables.dtype),
-        "scalars": spaces.Box(-np.inf, np.inf, tables.scalars_shape, np.float32),
-        "action_mask": spaces.Box(0, 1, (tables.n_actions,), np.bool_),  # type: ignore[arg-type]
+        "observation": spaces.Box(0, 255, (c, k), tables.dtype),
+        "scalars": spaces.Box(lo, hi, tables.scalars_shape, np.float32),
+        "action_mask": spaces.Box(0, 1, (tables.n_actions,), mask_dtype),  # type: ignore[arg-type]
     })
     return obs, spaces.Discrete(tables.n_actions)
 
@@ -93,22 +97,29 @@ class MahjongEnv(gymnasium.Env):
     opponents; ``reset`` starts the next episode (the game's next hand with
     ``episode="hand"``). Other parameters as :class:`VecTables`.
 
-    ``illegal="raise"`` (default) raises :class:`~mjfast.IllegalActionError` for an action
-    the mask does not allow; ``illegal="penalty"`` refuses it instead: the state does not
-    change and the reward is ``illegal_penalty`` (for generic agents that ignore masks).
+    Gymnasium's contract is that any action of the action space may be stepped (generic agents
+    and ``gymnasium.utils.env_checker.check_env`` do so): ``illegal="penalty"`` (default)
+    refuses an action the mask does not allow, the state unchanged and the reward
+    ``illegal_penalty``; ``illegal="raise"`` raises :class:`~mjfast.IllegalActionError`
+    instead. The observation's ``action_mask`` is int8, so that
+    ``env.action_space.sample(mask=obs["action_mask"])`` draws a legal action. An action is an
+    integer (numpy's too); 5.9 or "5" raise TypeError.
 
     Examples
     --------
     >>> from mjfast.env.gym import MahjongEnv
     >>> env = MahjongEnv(rules="basic")
     >>> obs, info = env.reset(seed=0)
-    >>> obs["observation"].shape, int(info["seat"])
-    ((48, 34), 0)
+    >>> obs["observation"].shape, int(info["seat"]), obs["action_mask"].dtype
+    ((48, 34), 0, dtype('int8'))
+    >>> a = env.action_space.sample(mask=obs["action_mask"])
+    >>> bool(obs["action_mask"][a])
+    True
     """
 
     metadata: dict[str, Any] = {"render_modes": []}
 
-    def __init__(self, *, rules: str = "classical", learner: int = 0, illegal: str = "raise",
+    def __init__(self, *, rules: str = "classical", learner: int = 0, illegal: str = "penalty",
                  illegal_penalty: float = -1.0, **kwargs: Any):
         kwargs.pop("autoreset", None)
         if illegal not in ("raise", "penalty"):
@@ -117,7 +128,7 @@ class MahjongEnv(gymnasium.Env):
         self.illegal_penalty = float(illegal_penalty)
         self.tables = VecTables(1, rules=rules, learners=(learner,), autoreset="disabled", copy=True, **kwargs)
         self.learner = self.tables.learners[0]
-        self.observation_space, self.action_space = single_spaces(self.tables)
+        self.observation_space, self.action_space = single_spaces(self.tables, np.int8)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
@@ -125,7 +136,7 @@ class MahjongEnv(gymnasium.Env):
         return self._one(obs), self._one_info(info)
 
     def step(self, action):
-        a = int(action)
+        a = int(action_ids(action, ()))            # an integer (numpy's too); 5.9 or "5" raise TypeError
         if self.illegal == "penalty" and not (0 <= a < self.tables.n_actions and self.tables._mask[0, a]):
             obs, info = self.tables._obs_dict(fresh=True), self.tables._info()
             return self._one(obs), self.illegal_penalty, False, False, self._one_info(info)
@@ -134,7 +145,9 @@ class MahjongEnv(gymnasium.Env):
 
     @staticmethod
     def _one(obs: dict) -> dict:
-        return {k: v[0].copy() for k, v in obs.items()}
+        one = {k: v[0].copy() for k, v in obs.items()}
+        one["action_mask"] = one["action_mask"].astype(np.int8)    # (Discrete.sample(mask=...) takes int8)
+        return one
 
     @staticmethod
     def _one_info(info: dict) -> dict:
@@ -143,8 +156,4 @@ class MahjongEnv(gymnasium.Env):
 
 def register_envs() -> None:
     """Register one id per rule set (skipped for ids already registered)."""
-    for rules, env_id in ENV_IDS.items():
-        if env_id in gymnasium.registry:
-            continue
-        gymnasium.register(id=env_id, entry_point="mjfast.env.gym:MahjongEnv",
-                           vector_entry_point="mjfast.env.gym:MahjongVectorEnv", kwargs={"rules": rules})
+    _gym_ids.register()
