@@ -249,3 +249,16 @@ def test_portable_card_h_matches_sse2(tmp_path):
     portable = _build_run(cc, tmp_path, "portable", ["-DMJ_CARD_PORTABLE"])
     assert len(default) == 16
     assert default == portable
+
+
+def test_cards_pickle_and_copy_with_their_blocks():
+    """A Card (with its SIMD blocks) pickles and deep-copies and gives the same distances
+    (Dask workers, other processes and Gymnasium's env copies hold cards)."""
+    import copy
+    import pickle
+
+    card = mjfast.card.toy_card()
+    d = mjfast.deal(20, rules="american", seed=3)
+    want = card.distance(d)
+    for other in (pickle.loads(pickle.dumps(card)), copy.deepcopy(card)):
+        assert np.array_equal(other.distance(d), want)

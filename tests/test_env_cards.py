@@ -186,6 +186,26 @@ def test_decisions_with_a_card_are_simulates_games(cards_do_not_crash):
             assert rwd == delta.get((int(h), int(s)), 0)
 
 
+def test_decisions_of_card_logs_are_a_subsequence_of_the_played_ones(cards_do_not_crash):
+    """decisions(log) reads the log of a card game (the header carries the card): the decisions
+    it keeps (the ones the log reveals) are, in order, decisions the game's own players took."""
+    card = mjfast.card.toy_card()
+    rules = R.get("american", card=card)
+    played = decisions(2, rules=rules, policies="greedy", seed=2, progress=False)
+    from_logs = decisions([mjfast.replay(2, g, rules=rules) for g in range(2)])
+    for g in range(2):
+        mine, sel = from_logs.game_id == g, played.game_id == g
+        obs_g, act_g, rew_g = played.observation[sel], played.action[sel], played.reward[sel]
+        assert 0.9 * sel.sum() <= mine.sum() <= sel.sum()
+        j = 0
+        for o, a, r in zip(from_logs.observation[mine], from_logs.action[mine], from_logs.reward[mine]):
+            while j < len(act_g) and not (act_g[j] == a and np.array_equal(obs_g[j], o)):
+                j += 1
+            assert j < len(act_g)
+            assert rew_g[j] == r
+            j += 1
+
+
 def test_scalar_bounds_hold_with_a_card(cards_do_not_crash):
     pytest.importorskip("gymnasium")
     from test_env_api import check_scalar_bounds

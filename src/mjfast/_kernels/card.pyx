@@ -43,6 +43,7 @@ cdef class CardBlocks:
     cdef readonly object data, kind16, off
     cdef readonly int nvar, nblocks
     cdef object _flat, _kflat
+    cdef object _args                # (rows, line_start): what a copy or a pickle rebuilds from
     cdef const uint8_t* pdata
     cdef const uint16_t* pkind16
     cdef const int32_t* poff
@@ -50,6 +51,7 @@ cdef class CardBlocks:
     def __init__(self, rows, line_start):
         r = np.asarray(rows, dtype=np.uint8)
         ls = np.asarray(line_start, dtype=np.int64)
+        self._args = (r, ls)
         if r.ndim != 2 or r.shape[1] != VROW:
             raise ValueError(f"rows must have shape (V, {VROW})")
         if ls.ndim != 1 or len(ls) < 1 or ls[0] != 0 or ls[len(ls) - 1] != len(r) or (np.diff(ls) < 0).any():
@@ -78,6 +80,11 @@ cdef class CardBlocks:
         self._flat = self.data.reshape(-1) if self.data.size else np.zeros(32, np.uint8)
         self._kflat = self.kind16 if self.kind16.size else np.zeros(1, np.uint16)
         self._pointers()
+
+    def __reduce__(self):
+        """Pickled (and deep-copied) as the rows it is built from: a Card travels to Dask workers,
+        other processes and Gymnasium's copies."""
+        return (CardBlocks, self._args)
 
     cdef void _pointers(self):
         cdef const uint8_t[::1] d = self._flat

@@ -303,7 +303,7 @@ def _from_logs(games, *, episode, skip_forced, derived, privileged) -> Decisions
     finals: dict = {}
     for gi, log in enumerate(_logs(games)):
         _check_header_dice(log, gi)
-        g = logged_game(log, None, "decisions")
+        g = logged_game(log, None, "decisions", cards=True)
         fam = g.rules.family
         e = encodings.get(encoding_name(fam))
         if col is not None and e.name != enc:
@@ -542,6 +542,11 @@ def _american_answer_from_log(core, what, ask, s, tile, mask, target, i, ev, gi)
         if nxt is None or nxt[0] != ev["courtesy_offer"] or nxt[2] != s:
             return None, False
         return 40 + nxt[3], True
+    if (nxt is not None and nxt[0] == ev["dead"] and nxt[2] == s and nxt[3] == 2
+            and what in (ask["discard"], ask["own_turn"])):
+        # card play: the hand went dead at its discard (no line can be completed) and discarded
+        # nothing; the environment's teacher records any held tile for it, the first one
+        return int(np.flatnonzero(mask[:36])[0]), True
     if nxt is not None and nxt[0] == ev["dead"] and nxt[2] == s:
         raise ValueError(f"log {gi}: seat {s} declared a false Mahjong (its hand went dead), a choice the am-v0 "
                          "actions cannot express")
