@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pathlib
 import shutil
-import subprocess
 
 import numpy as np
 import pytest
 
+import _proc
 import mjfast
 from mjfast._kernels import card as kern
 from mjfast.card import load_card, toy_card
@@ -236,9 +236,9 @@ def _build_run(cc: str, tmp: pathlib.Path, name: str, defines: list[str]) -> str
     src = tmp / "card_check.c"
     src.write_text(PROGRAM)
     exe = tmp / name
-    subprocess.run([cc, "-O2", "-std=c99", "-Wall", *defines, f"-I{HEADER_DIR}", str(src), "-o", str(exe)],
-                   check=True, capture_output=True, timeout=120)
-    return subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=120).stdout.strip()
+    _proc.run([cc, "-O2", "-std=c99", "-Wall", *defines, f"-I{HEADER_DIR}", str(src), "-o", str(exe)],
+              check=True, capture_output=True, timeout=120)
+    return _proc.run([str(exe)], check=True, capture_output=True, text=True, timeout=120).stdout.strip()
 
 
 def test_portable_card_h_matches_sse2(tmp_path):

@@ -3,23 +3,15 @@ process reads the lookup tables from the on-disk cache instead of building them.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 
+import _proc
 import mjfast
 
 
 def _run(code: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    return _proc.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
 
 
 def test_import_mjfast_imports_no_submodule_until_used():

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 
 import pytest
 
+import _proc
 from mjfast._kernels import table_cache, tables
 from test_tables import CHECKSUMS
 
@@ -113,10 +113,6 @@ def test_unwritable_cache_is_harmless(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
-def _child_default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_concurrent_processes_build_and_read_safely(cache):
     """Four processes start on an empty cache at once: each gets the pinned tables, and the
     file left behind is whole."""
@@ -128,14 +124,12 @@ def test_concurrent_processes_build_and_read_safely(cache):
     procs = []
     try:
         for _ in range(4):
-            procs.append(subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                          text=True, env=env, preexec_fn=_child_default_sigint))
+            procs.append(_proc.start([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, env=env))
         outs = [p.communicate(timeout=120) for p in procs]
     finally:
         for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait(timeout=10)
+            _proc.stop(p)
     assert all(p.returncode == 0 for p in procs), [e for _, e in outs]
     assert len({o.strip() for o, _ in outs}) == 1
     loaded = table_cache.load(tables.NAMES)
