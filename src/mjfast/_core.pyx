@@ -5,7 +5,7 @@ Every ``*_batch`` function takes validated input (counts 0..4, 1..14 tiles, size
 3k+2; or the packed form of such hands), a preallocated output array, and a thread count,
 and fills the output with the GIL released. Nothing here checks its input.
 
-Shanten comes from the class tables of ``mjfast._tables``: a hand's four suit patterns are
+Shanten comes from the class tables of ``mjfast._kernels.tables``: a hand's four suit patterns are
 turned into base-5 codes (SWAR arithmetic on the 34 count bytes, or three 512-entry lookups
 per packed word), each code into a one-byte class, and two class-pair lookups plus one final
 lookup give the number of tiles missing to k sets + 1 pair. The special forms are counted
@@ -23,10 +23,13 @@ from mjfast._kernels.hand cimport (
     mj_shanten_rows, mj_shanten_tables_t,
 )
 from mjfast._kernels.omp cimport MJFAST_HAVE_OPENMP, mj_omp_max_threads
+from mjfast._kernels.hand_tables cimport c_tables
+
+from mjfast._kernels.hand_tables import ensure_tables  # noqa: F401  (re-exported: the Python layer calls _core.ensure_tables)
 
 cnp.import_array()
 
-# Python-visible copies of the form bits (the enum lives in _core.pxd).
+# Python-visible copies of the form bits (the enum lives in _kernels/hand_types.pxd).
 FORM_BITS = {
     "standard": FORM_STANDARD,
     "seven_pairs": FORM_SEVEN_PAIRS,
@@ -38,68 +41,22 @@ KONG_TWO_PAIRS = FLAG_KONG_TWO_PAIRS
 SPECIAL_FORMS = FORMS_SPECIAL
 
 # ---------------------------------------------------------------------------------------------
-# Exported C-level API (declared in _core.pxd)
-
-cdef mj_tables_t _T
-cdef mj_shanten_tables_t _ST   # the fields of _T the C loops of shanten_rows.h read (set with _T)
-cdef bint _T_ready = False
-_T_keep = None
-
-
-def ensure_tables():
-    """Build (first call) and bind the lookup tables; returns the table dict."""
-    global _T_ready, _T_keep
-    if _T_ready:
-        return _T_keep[0]
-    from mjfast._kernels import tables as _tables
-    tables = _tables.get_tables()
-    chunk = np.zeros((3, 512), dtype=np.uint32)
-    v = np.arange(512, dtype=np.uint32)
-    base = (v & 7) + 5 * ((v >> 3) & 7) + 25 * ((v >> 6) & 7)
-    for j in range(3):
-        chunk[j] = base * (125 ** j)
-    chunk.setflags(write=False)
-    cdef const uint8_t[::1] sc = tables["suit_class"]
-    cdef const uint8_t[::1] hc = tables["honor_class"]
-    cdef const uint8_t[:, ::1] pmp = tables["pair_mp"]
-    cdef const uint8_t[:, ::1] psz = tables["pair_sz"]
-    cdef const uint8_t[:, :, ::1] fin = tables["final"]
-    cdef const uint32_t[:, ::1] ch = chunk
-    cdef const uint8_t[::1] sw = tables["suit_win"]
-    cdef const uint8_t[::1] hw = tables["honor_win"]
-    cdef const uint8_t[::1] swl = tables["suit_win_lo"]
-    cdef const uint8_t[::1] swh = tables["suit_win_hi"]
-    _T.suit_win = &sw[0]
-    _T.suit_win_lo = &swl[0]
-    _T.suit_win_hi = &swh[0]
-    _T.honor_win = &hw[0]
-    _T.suit_class = &sc[0]
-    _T.honor_class = &hc[0]
-    _T.pair_mp = &pmp[0, 0]
-    _T.pair_sz = &psz[0, 0]
-    _T.final = &fin[0, 0, 0]
-    _T.chunk5 = &ch[0, 0]
-    _T.n_suit = pmp.shape[0]
-    _T.n_honor = psz.shape[1]
-    _T.n_mp = fin.shape[0]
-    _T.n_sz = fin.shape[1]
-    _ST.suit_class = _T.suit_class
-    _ST.honor_class = _T.honor_class
-    _ST.pair_mp = _T.pair_mp
-    _ST.pair_sz = _T.pair_sz
-    _ST.final = _T.final
-    _ST.n_suit = _T.n_suit
-    _ST.n_honor = _T.n_honor
-    _ST.n_sz = _T.n_sz
-    _T_keep = (tables, chunk)
-    _T_ready = True
-    return tables
-
+# Exported C-level API (declared in _core.pxd; the tables are bound in _kernels/hand_tables.pyx)
 
 cdef const mj_tables_t* mj_get_tables() except NULL:
-    if not _T_ready:
-        ensure_tables()
-    return &_T
+    return c_tables()
+
+
+cdef inline void shanten_view(const mj_tables_t* t, mj_shanten_tables_t* st) noexcept nogil:
+    """The fields of t that the C loops of shanten_rows.h read."""
+    st.suit_class = t.suit_class
+    st.honor_class = t.honor_class
+    st.pair_mp = t.pair_mp
+    st.pair_sz = t.pair_sz
+    st.final = t.final
+    st.n_suit = t.n_suit
+    st.n_honor = t.n_honor
+    st.n_sz = t.n_sz
 
 
 cdef int mj_shanten(const uint8_t* counts, int forms, const mj_tables_t* t) noexcept nogil:
@@ -129,7 +86,7 @@ def omp_max_threads():
 
 def shanten_counts_batch(const uint8_t[:, ::1] hands, int forms, int8_t[::1] out, int threads):
     """out[i] = shanten of count row i over the forms in the bit set `forms`."""
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     cdef Py_ssize_t i, n = hands.shape[0]
     if n == 0:
         return
@@ -158,7 +115,7 @@ def shanten_counts_batch(const uint8_t[:, ::1] hands, int forms, int8_t[::1] out
 
 def shanten_packed_batch(const uint32_t[:, ::1] hands, int forms, int8_t[::1] out, int threads):
     """out[i] = shanten of packed row i (4 words) over the forms in `forms`."""
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     cdef Py_ssize_t i, n = hands.shape[0]
     if n == 0:
         return
@@ -177,7 +134,7 @@ def shanten_packed_batch(const uint32_t[:, ::1] hands, int forms, int8_t[::1] ou
 
 def winning_counts_batch(const uint8_t[:, ::1] hands, int forms, uint8_t[::1] out, int threads):
     """out[i] = 1 if count row i is a complete hand of one of the forms in `forms`."""
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     cdef Py_ssize_t i, n = hands.shape[0]
     if n == 0:
         return
@@ -211,8 +168,8 @@ def shanten_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size
     Form sets of the standard form, seven pairs and thirteen orphans (the default three among
     them) run the SIMD loop of the CPU's level (shanten_rows.h, blocks of 4096 rows per thread);
     the others (knitted forms, the kong rule of seven pairs) the generic row kernel."""
-    cdef const mj_tables_t* t = mj_get_tables()
-    cdef const mj_shanten_tables_t* st = &_ST
+    cdef const mj_tables_t* t = c_tables()
+    cdef mj_shanten_tables_t st
     cdef Py_ssize_t i, b, lo, n = hands.shape[0]
     cdef Py_ssize_t nblocks = (n + 4095) // 4096
     cdef int r, bad = 0, level = _simd_level
@@ -220,14 +177,15 @@ def shanten_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size
         return True
     if n < PAR_MIN:
         threads = 1
+    shanten_view(t, &st)
     with nogil:
         if forms & ~FORMS_DEFAULT == 0:     # standard, seven pairs, thirteen orphans
             if threads == 1:
-                bad = mj_shanten_rows(level, &hands[0, 0], n, forms, size_mask, &out[0], st)
+                bad = mj_shanten_rows(level, &hands[0, 0], n, forms, size_mask, &out[0], &st)
             else:
                 for b in prange(nblocks, schedule="dynamic", chunksize=1, num_threads=threads):
                     lo = b * 4096
-                    bad |= mj_shanten_rows(level, &hands[lo, 0], min(n - lo, 4096), forms, size_mask, &out[lo], st)
+                    bad |= mj_shanten_rows(level, &hands[lo, 0], min(n - lo, 4096), forms, size_mask, &out[lo], &st)
         elif threads == 1:
             for i in range(n):
                 mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
@@ -291,7 +249,7 @@ def set_simd_level(name):
 def winning_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size_mask, uint8_t[::1] out, int threads):
     """``winning_counts_batch`` with the validation fused in (see ``shanten_counts_checked``),
     as the SIMD loop of the CPU's level (mj_win_rows), in blocks of 4096 rows per thread."""
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     cdef Py_ssize_t b, lo, n = hands.shape[0]
     cdef Py_ssize_t nblocks = (n + 4095) // 4096
     cdef int bad = 0, level = _simd_level
@@ -312,7 +270,7 @@ def winning_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size
 
 def winning_packed_batch(const uint32_t[:, ::1] hands, int forms, uint8_t[::1] out, int threads):
     """out[i] = 1 if packed row i is a complete hand of one of the forms in `forms`."""
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     cdef Py_ssize_t i, n = hands.shape[0]
     if n == 0:
         return

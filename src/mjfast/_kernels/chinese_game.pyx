@@ -42,7 +42,8 @@ from mjfast._kernels.engine cimport (
     EV_CONCEALED_KONG, EV_ADDED_KONG, EV_READY, EV_WIN, EV_EXHAUSTED, EV_SCORE, EV_FAN, EV_FALSE_WIN,
     OUT_SCORE, OUT_WINS, OUT_SELF_DRAWN, OUT_DEAL_INS, OUT_HANDS, OUT_TURNS, OUT_DRAWS, OUT_FAMILY,
 )
-from mjfast._core cimport mj_tables_t, mj_get_tables, FORM_STANDARD
+from mjfast._kernels.hand_types cimport mj_tables_t, FORM_STANDARD
+from mjfast._kernels.hand_tables cimport c_tables
 from mjfast._kernels.hand cimport (
     shanten_counts, standard_counts, winning_counts, standard_winning_counts, hand_t, load_counts,
     distance_sets_pair, special_distance, features_for, pairs_distance, imin, FEAT_CODES, FEAT_KNITS, POW5,
@@ -51,7 +52,7 @@ from mjfast._kernels.hand cimport (
     KNIT_MASK, KNIT_PERM, knit_counts, knit_totals, number_ranks_held,
 )
 from mjfast._kernels.bits cimport mj_popcount32, mj_popcount64, mj_ctz64, mj_load64, mj_ones_ge
-from mjfast._core cimport (
+from mjfast._kernels.hand_types cimport (
     FORMS_SPECIAL, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORM_HONORS_KNITTED, FORM_KNITTED_STRAIGHT,
     FLAG_KONG_TWO_PAIRS,
 )
@@ -1908,7 +1909,7 @@ cdef int run_one(const void* rules, uint64_t game_index, uint64_t k0, uint64_t k
 
 cdef rules_t make_rules(dict r) except *:
     cdef rules_t R
-    R.T = mj_get_tables()
+    R.T = c_tables()
     R.n_tiles = r["n_tiles"]
     R.replace_bonus = r["replace_bonus"]
     R.forms = r["forms"]
