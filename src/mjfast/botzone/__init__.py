@@ -1,0 +1,1 @@
+"""Botzone's Chinese-Standard-Mahjong (placeholder while being written)."""
