@@ -51,8 +51,8 @@ class Hand:
         Unknown tiles are None.
     actions : list of Action
         Every action after the deal, in order (a Chi or Peng is followed by the claimer's Play).
-    result : {"hu", "huang"} or None
-        How the hand ended (None: not known, or a penalty ending).
+    result : {"hu", "huang", "penalty"} or None
+        How the hand ended (None: not known).
     fan : int or None
         The winner's fan total, flowers included (the ``Fan`` line).
     fans : list of (str, int)
@@ -63,6 +63,9 @@ class Hand:
         Each player's wall (its tiles, the last drawn first), when the source has it (JSON logs).
     line : int
         Line of the source where the hand starts (0: not from a file).
+    penalty : (str, int) or None
+        A penalty ending: the judge's verdict (``"WA"``, ``"WH"``, ``"TLE"``, ...) and the
+        player penalised (JSON logs; an mjfast false win: ``("WH", player)``).
     """
 
     match: str | None = None
@@ -75,6 +78,7 @@ class Hand:
     scores: list | None = None
     walls: list | None = None
     line: int = 0
+    penalty: tuple | None = None
 
     @property
     def winner(self) -> int | None:
@@ -414,6 +418,8 @@ class EventReader:
             self.ended = "huang"
         elif typ == _EV["false_win"]:
             self.ended = "false_win"
+            h.result = "penalty"
+            h.penalty = ("WH", p)
 
     def _win_tile(self, p: int, self_drawn: bool) -> str | None:
         for act in reversed(self.hand.actions):
