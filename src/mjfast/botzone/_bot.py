@@ -23,7 +23,7 @@ import numpy as np
 from ..game import chinese as _chinese
 from ..game.policy import BatchPolicy, IllegalActionError, Policy
 from . import _tiles
-from ._hand import BUGANG, BUHUA, DRAW, PLAY, RequestError, from_requests
+from ._hand import BUHUA, DRAW, RequestError, from_requests
 from ._table import A_CHOW, A_KONG, A_OWN_KONG, A_PASS, A_PUNG, A_WIN, ASK, ST, Replay
 
 _C_WIN, _C_KONG, _C_PUNG, _C_CHOW = 1, 2, 3, 100
@@ -118,7 +118,8 @@ class Bot:
         seat, what, tile, options = rp.core.request(0)
         if st != ST["decide"] or seat != me or what not in (ASK["own_turn"], ASK["discard"]):
             raise RequestError("internal: the replayed hand is not at the player's own turn")
-        a = self._decide(rp, me, no_kong=no_kong, no_claim=False)
+        last = hand.actions[-1]
+        a = self._decide(rp, me, no_kong=no_kong, no_claim=False, drawn=_tiles.kind(last.tile or ""))
         if isinstance(a, str):
             return a
         if a < 34:
@@ -130,7 +131,7 @@ class Bot:
         return f"{'GANG' if view['hand'][k] == 4 else 'BUGANG'} {_tiles.KIND_NAMES[k]}"
 
     def _claim(self, rp: Replay, st: int, me: int, sit: Situation, no_claim: bool) -> str:
-        want = _tiles.kind(sit.tile)
+        want = _tiles.kind(sit.tile or "")
         while True:
             if st != ST["decide"]:
                 return "PASS"
@@ -166,9 +167,10 @@ class Bot:
         start = want - (a - A_CHOW)
         return f"CHI {_tiles.KIND_NAMES[start + 1]} {x}"
 
-    def _decide(self, rp: Replay, me: int, *, no_kong: bool, no_claim: bool):
+    def _decide(self, rp: Replay, me: int, *, no_kong: bool, no_claim: bool, drawn: int = -1):
         """The policy's action id at the pending question, within the judge's limits (a str:
-        a response the policy gave that has no action id, a false win)."""
+        a response the policy gave that has no action id, a false win). ``drawn``: the tile
+        the player just drew (the dealer's first tile too: a draw on Botzone)."""
         mask = rp.mask[0].astype(bool)
         if no_kong:
             mask[A_OWN_KONG:A_OWN_KONG + 34] = False
@@ -183,7 +185,6 @@ class Bot:
             if not mask[a]:                        # the judge does not allow it: the nearest it does
                 if A_CHOW <= a <= A_KONG:
                     return A_PASS
-                drawn = rp.core.view(0, me)["drawn"]
                 return drawn if drawn >= 0 and mask[drawn] else int(np.flatnonzero(mask[:34])[0])
             return a
         if isinstance(pol, BatchPolicy):
@@ -198,9 +199,9 @@ class Bot:
                 raise IllegalActionError(f"{type(pol).__name__}: action {a} is not legal here "
                                          f"(legal: {np.flatnonzero(mask).tolist()})")
             return a
-        return self._ask_policy(rp, me, mask, no_kong, no_claim)
+        return self._ask_policy(rp, me, no_kong, no_claim, drawn)
 
-    def _ask_policy(self, rp: Replay, me: int, mask, no_kong: bool, no_claim: bool):
+    def _ask_policy(self, rp: Replay, me: int, no_kong: bool, no_claim: bool, drawn: int):
         seat, what, tile, options = rp.core.request(0)
         if no_kong:
             options = [c for c in options if c // 1000 not in (2, 3)] if what == ASK["own_turn"] else options
@@ -208,6 +209,8 @@ class Bot:
             options = [c for c in options if c in (0, _C_WIN)]
         bridge = _chinese.Bridge([self.policy] * 4, rp.rules)
         v = dict(rp.core.view(0, me), scores=(0, 0, 0, 0))
+        if drawn >= 0:
+            v["drawn"] = drawn
         if what == ASK["own_turn"] and not options:
             what = ASK["discard"]
         ans = bridge.ask(v, what, tile, options)

@@ -349,14 +349,10 @@ class EventReader:
                 self.hand.deals[p] = [_name(t) for t in got]
                 continue
             # the dealer: the tiles up to its 13th that is not a flower, then the rest as draws
-            k = 0
-            for j, t in enumerate(got):
-                if t < 136:
-                    k += 1
-                    if k == 13:
-                        break
-            self.hand.deals[0] = [_name(t) for t in got[:j + 1]]
-            rest = [Action(BUHUA if t >= 136 else DRAW, 0, _name(t)) for t in got[j + 1:]]
+            plain = [j for j, t in enumerate(got) if t < 136]
+            cut = plain[12] + 1 if len(plain) >= 13 else len(got)
+            self.hand.deals[0] = [_name(t) for t in got[:cut]]
+            rest = [Action(BUHUA if t >= 136 else DRAW, 0, _name(t)) for t in got[cut:]]
             self.hand.actions[:0] = rest
 
     def feed(self, typ: int, seat: int, a: int, b: int) -> None:

@@ -4,8 +4,9 @@
 every tile where the hand drew it and every answer the hand's, and compares the engine's
 verdict (winner, fans, scores) with the hand's ``Hu``, ``Fan`` and ``Score`` lines. Today
 the rule set is ``mcr`` (a Botzone hand's prevalent wind, wall ends and last tiles are set
-up for it: see :mod:`._table`; what it cannot do: :func:`unsupported`); the judge's own rules (``mcr-botzone``: per-player walls, the match's
-prevalent wind, no claims on a wall's last tile, ...) slot in as another ``rules`` value.
+up for it: see :mod:`._table`; what it cannot do: :func:`unsupported`); the judge's own
+rules (``mcr-botzone``: per-player walls, the match's prevalent wind, no claims on a wall's
+last tile, ...) slot in as another ``rules`` value.
 """
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ from ..game import chinese as _chinese
 from ..game.log import LOG_VERSION, GameLog, decode
 from . import _tiles
 from ._bot import walls_left
-from ._hand import BUHUA, DRAW, GANG, ANGANG, BUGANG, HU, PLAY, Hand
+from ._hand import ANGANG, BUGANG, BUHUA, DRAW, GANG, HU, PLAY, Hand
 from ._logs import FANS, JUDGE_NAMES
-from ._table import Replay, ScriptError
+from ._table import FalseWin, Replay, ScriptError
 
 MAX_DEAD_WALL = 40                  # the largest dead wall the mcr rule set takes
 WINDS = ("East", "South", "West", "North")
@@ -95,7 +96,9 @@ class Judgement:
         match id, the prevalent wind and the line); None when ``mcr`` cannot write the hand's
         rules in a header (``no_log`` says why).
     winner : int or None
-        The engine's winner (Botzone player id).
+        The engine's winner (Botzone player id); None also when the hand's ``Hu`` is not a win
+        on the engine (then ``scores`` are the judge's WH penalty: -30 to that player, +10 to
+        each other one).
     fan : int or None
         The engine's fan total, flowers included.
     fans : list of (str, int)
@@ -107,7 +110,7 @@ class Judgement:
     """
 
     hand: Hand
-    log: GameLog
+    log: GameLog | None
     winner: int | None
     fan: int | None
     fans: list
@@ -147,6 +150,11 @@ def judge(hand: Hand, *, rules: str = "mcr") -> Judgement:
     try:
         rp = Replay(hand, last_tile=last)
         rp.run(stop_at_end=False)
+    except FalseWin as exc:
+        # the judge's WH: the hand ends, the player pays 30 and each other player gets 10
+        scores = [-30 if p == exc.player else 10 for p in range(4)]
+        return Judgement(hand, None, None, None, [], scores, _compare(hand, None, None, [], scores),
+                         "the hand's Hu is not a win")
     except ScriptError as exc:
         raise ValueError(f"{_where(hand)}: {exc}") from None
     d = rp.rules.n_tiles - rp.layout.front if last else 0
@@ -170,7 +178,7 @@ def judge(hand: Hand, *, rules: str = "mcr") -> Judgement:
     no_log = _no_log(hand, d)
     log = None
     if no_log is None:
-        r = _rules.get("mcr", flowers=rp.rules.flowers, dead_wall=d, rounds=1)
+        r = _rules.get("mcr", flowers=rp.rules.n_tiles == 144, dead_wall=d, rounds=1)
         wall = rp.walls[-1]
         header = {"version": LOG_VERSION, "seed": None, "game_index": None, "rules": "mcr", "options": r.to_dict(),
                   "policies": ["botzone"] * 4, "walls": [[tiles.physical_tile_name(int(i)) for i in wall]],
@@ -204,6 +212,8 @@ def _compare(hand: Hand, winner, fan, fans, scores) -> list:
         out.append(f"{base}, {line_hu}: the hand's winner is "
                    f"{'player ' + str(hu.player) if hu else 'nobody'}, mjfast's engine says "
                    f"{'player ' + str(winner) if winner is not None else 'nobody (no valid win)'}")
+        if hand.scores is not None and list(hand.scores) != scores:
+            out.append(f"{base}, the Score line: the hand says {hand.scores}, mjfast's engine {scores}")
         return out
     if hu is not None:
         if hand.fan is not None and hand.fan != fan:

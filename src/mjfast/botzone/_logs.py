@@ -227,7 +227,7 @@ def _text_hand(name: str, group: list) -> Hand:
             raise _bad(name, no, line, "a deal holds 13 tiles besides flowers")
         hand.deals[p] = deal
     last_discard = None
-    ended = False
+    ended: bool | str = False
     for no, line in it:
         tok = line.split()
         if ended:
@@ -420,7 +420,7 @@ def _json_hand(obj, where: str, line: int) -> Hand:
         p = d.get("player")
         tile = d.get("tile")
 
-        def tile_of(value, what="tile"):
+        def tile_of(value, what="tile", n=n, act=act):
             if not isinstance(value, str) or value not in _tiles.TILES:
                 raise bad(f"log entry {n} ({act}): {what} {value!r} is not a Botzone tile")
             return value
@@ -534,7 +534,7 @@ def hands_of(log: GameLog) -> list:
     if h.get("rules") != "mcr" and not (h.get("options") or {}).get("scoring") == "fan":
         raise ValueError(f"the Botzone text format is Chinese Official's: this log's rules are {h.get('rules')!r}, "
                          "not 'mcr'")
-    out = []
+    out: list = []
     reader = None
     ev_hand = _event_codes()["hand"]
     for e in log.events:

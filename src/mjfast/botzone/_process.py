@@ -74,6 +74,7 @@ class BotProcess:
         out = bytearray()
         to_write = memoryview(data)
         wfd = p.stdin.fileno() if p.stdin is not None else -1
+        assert p.stdout is not None
         rfd = p.stdout.fileno()
         if not to_write and self.close_input and p.stdin is not None:
             p.stdin.close()

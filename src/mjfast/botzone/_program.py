@@ -8,8 +8,6 @@ import shlex
 from collections.abc import Sequence
 from typing import NamedTuple
 
-
-
 from .. import tiles
 from ..game import chinese as _chinese
 from ..game.policy import IllegalActionError, Policy
@@ -61,7 +59,7 @@ class _Seat:
         self.data = ""
         self.globaldata = ""
         self.sent = 0                 # turns of the hand sent
-        self.discard: int | None = None   # the discard its last answer named (PLAY, PENG, CHI)
+        self.discard: tuple | None = None   # (kind, request, response) of the discard its last answer named
         self.discard_at = -1          # ... valid while the hand has this many turns
 
     def stop(self) -> None:
@@ -243,6 +241,11 @@ class Program(Policy):
     def _player(self, seat: int) -> int:
         return self._reader.player(seat) if self._reader is not None else seat
 
+    def _hand(self):
+        if self._reader is None:
+            raise RuntimeError("internal: no hand is being followed")
+        return self._reader.hand
+
     def _hand_no(self) -> int:
         return self._reader.hand_no if self._reader is not None else 0
 
@@ -368,7 +371,7 @@ class Program(Policy):
         s = self._seats[seat]
         while s.sent < upto:
             t = self._turns[s.sent]
-            req = request(self._reader.hand, t, self._player(seat))
+            req = request(self._hand(), t, self._player(seat))
             s.sent += 1
             ans = self._exchange(seat, req)
             if ans != "PASS":
@@ -376,8 +379,8 @@ class Program(Policy):
 
     def _check_unasked(self, seat: int, t: Turn, req: str, ans: str) -> None:
         me = self._player(seat)
-        acts = self._reader.hand.actions
-        if t.kind in ("play", "peng", "chi", "bugang") and t.player != me:
+        acts = self._hand().actions
+        if t.kind in ("play", "peng", "chi", "bugang") and t.player is not None and t.player != me:
             nxt = acts[t.action + 1] if t.action + 1 < len(acts) else None
             order = (me - t.player) & 3
             win = nxt.player if nxt is not None and nxt.kind == HU else None
@@ -392,13 +395,13 @@ class Program(Policy):
                 raise self._reject(seat, req, ans, "WA", "only PASS or HU answer an added kong")
             claimer = nxt.player if nxt is not None and nxt.kind in (PENG, GANG, CHI) else None
             if len(ans.split(" ")) != 3:            # read with the pungs and kongs, in player order
-                if nxt is not None and nxt.kind in (PENG, GANG) and claimer < me:
+                if nxt is not None and nxt.kind in (PENG, GANG) and claimer is not None and claimer < me:
                     return
                 raise self._reject(seat, req, ans, "WA", "a claim this player cannot make" if ans.startswith(
                     ("PENG ", "GANG")) else "not a response to a discard")
             if nxt is not None and nxt.kind in (PENG, GANG):
                 return                              # chows are read only when nobody pungs or kongs
-            if nxt is not None and nxt.kind == CHI and claimer < me:
+            if nxt is not None and nxt.kind == CHI and claimer is not None and claimer < me:
                 return
             raise self._reject(seat, req, ans, "WA", "a chow this player cannot make" if ans.startswith("CHI ")
                                else "not a response to a discard")
@@ -418,7 +421,7 @@ class Program(Policy):
             raise RuntimeError(f"internal: seat {seat} claims, but the last request is {t}")
         self._catch_up(seat, n - 1)
         s = self._seats[seat]
-        req = request(self._reader.hand, t, me)
+        req = request(self._hand(), t, me)
         s.sent = n
         s.discard = None
         return req, self._exchange(seat, req)

@@ -40,6 +40,14 @@ class ScriptError(ValueError):
     """The hand cannot be played on the engine (it contradicts itself or mjfast's rules)."""
 
 
+class FalseWin(ScriptError):
+    """The hand's ``Hu`` (action ``action`` by ``player``) is not a win on mjfast's engine."""
+
+    def __init__(self, action: int, player: int):
+        super().__init__(f"action {action}: player {player}'s Hu is not a win on mjfast's engine")
+        self.action, self.player = action, player
+
+
 def _k(name: str) -> int:
     return _tiles.kind(name)
 
@@ -124,7 +132,6 @@ class Layout:
     def fill(self) -> None:
         """Give every free place a tile: each other player's discarded and melded tiles go into
         its earlier unknown draws, the rest are the tiles nobody saw."""
-        h = self.hand
         pool = np.full(34, 4, np.int64)
         flowers_left = set(_tiles.BONUS_ID) if self.n == 144 else set()
         for t in self.pos:
@@ -198,8 +205,9 @@ class Layout:
             elif a.kind == CHI:
                 m = _k(t)
                 need = [m - 1, m, m + 1]
-                if last not in need:
-                    raise ScriptError(f"action {i}: a chow around {t} cannot take the discard {_tiles.KIND_NAMES[last]}")
+                if last is None or last not in need:
+                    raise ScriptError(f"action {i}: a chow around {t} cannot take the discard "
+                                      f"{'(none)' if last is None else _tiles.KIND_NAMES[last]}")
                 need.remove(last)
             elif a.kind == PENG:
                 need = [last, last]
@@ -333,6 +341,7 @@ class Replay:
 
     def check(self, done: int) -> None:
         """The engine's actions so far agree with the hand's."""
+        assert self.reader is not None
         got = self.reader.hand.actions[self.lead:self.lead + done]
         want = self.hand.actions[self.layout.lead:self.layout.lead + done]
         for j, (g, w) in enumerate(zip(got, want)):
@@ -357,6 +366,8 @@ class Replay:
             if nxt.kind == HU:
                 return A_WIN
             k = self.layout.kong_kind.get(i) if nxt.tile is None else _k(nxt.tile)
+            if k is None:
+                raise ScriptError(f"action {i}: a concealed kong whose tile is not known")
             return A_OWN_KONG + k
         if what == ASK["claim"]:
             if nxt is None:
@@ -404,6 +415,8 @@ class Replay:
                 raise ScriptError(f"the hand ends after action {len(self.hand.actions) - 1}, but mjfast's engine "
                                   f"goes on (it asks player {seat})")
             if not self.mask[0, a]:
+                if a == A_WIN:
+                    raise FalseWin(self.layout.lead + done, seat)
                 raise ScriptError(f"action {self.layout.lead + done} of the hand is not legal on mjfast's engine "
                                   f"(action id {a})")
             st = self.step(a)

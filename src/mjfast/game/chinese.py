@@ -78,7 +78,7 @@ class Bridge(BridgeBase):
         self.false_win = getattr(rules, "false_win", "penalty")
         self.followers = {id(p): (p, [s for s in range(4) if policies[s] is p]) for p in policies
                           if callable(getattr(p, "follow_events", None))}
-        self.table = None
+        self.table: _kernel.ChineseTable | None = None
         self.game = -1
 
     def game_started(self, table) -> None:
@@ -86,6 +86,8 @@ class Bridge(BridgeBase):
         self.game = next(_GAMES)
 
     def game_ended(self, ok: bool) -> None:
+        if self.table is None:
+            return
         for p, seats in self.followers.values():
             p.follow_events(self.game, self.table.events(), seats, ok)
 
@@ -151,6 +153,8 @@ FOLLOWED_LOG = 65536            # events a followed table logs
 
 class _FollowedTable(_kernel.ChineseTable):
     """A table whose Bridge has followers: it tells the Bridge when each game starts and ends."""
+
+    bridge: Bridge
 
     def start(self, *args, **kwargs):
         super().start(*args, **kwargs)
