@@ -339,3 +339,61 @@ def test_program_checks_its_arguments():
     with pytest.raises(ValueError, match="io"):
         Program("bot", io="xml")
     assert Program("python3 my_bot.py").name == "my_bot.py"
+
+
+# ------------------------------------------------------------------ decisions
+
+def test_decisions_from_botzone_hands():
+    from mjfast.env import decisions as env_decisions
+    hands = list(read_logs(HANDS, progress=False))
+    d = botzone.decisions(hands, progress=False)
+    assert d.encoding == "cn-v0" and d.skipped == []
+    assert bool(d.action_mask[np.arange(len(d)), d.action].all())
+    assert (d.action_mask.sum(axis=1) > 1).all()                  # forced questions are left out
+    gid = d.game_id.astype(int)
+    for g, h in enumerate(hands):
+        rows = gid == g
+        assert np.array_equal(d.reward[rows], np.asarray(h.scores, np.float32)[d.seat[rows]])
+        # the hand's own decisions (discards, claims, kongs, the win), in order, each by its player
+        mine = rows & (d.action != 74)
+        want = []
+        last = None
+        for a in h.actions:
+            k = botzone._hand.ACTION_KINDS.index(a.kind)
+            if a.kind in ("Play", "BuGang"):
+                last = botzone._tiles.kind(a.tile)
+            if a.kind == "Play":
+                want.append((a.player, last))
+            elif a.kind == "Chi":
+                want.append((a.player, 34 + last - (botzone._tiles.kind(a.tile) - 1)))
+            elif a.kind == "Peng":
+                want.append((a.player, 37))
+            elif a.kind == "Gang":
+                want.append((a.player, 38))
+            elif a.kind in ("AnGang", "BuGang"):
+                want.append((a.player, 39 + botzone._tiles.kind(a.tile)))
+            elif a.kind == "Hu":
+                want.append((a.player, 73))
+            assert k >= 0
+        got = list(zip(d.seat[mine].tolist(), d.action[mine].tolist()))
+        # a discard with one legal choice left is not a decision (none in these hands)
+        assert got == want, g
+    # hand 2: player 2 also wanted to pung player 0's J1 (Ignore): its answer is not shown, and
+    # nobody's pass on a discard somebody claimed is
+    same = env_decisions(read_logs(HANDS, progress=False), progress=False)
+    assert np.array_equal(same.action, d.action) and np.array_equal(same.observation, d.observation)
+
+
+def test_decisions_skip_what_mjfast_cannot_play():
+    text = HANDS.read_text().split("\n\n")[0]
+    lines = text.split("\n")
+    fake = "\n".join(lines[:14] + ["Player 0 Hu W9", "Fan 8 无番和*1", "Score 24 -8 -8 -8"])
+    both = _hands(fake + "\n\n" + text)
+    d = botzone.decisions(both, progress=False)
+    assert set(d.game_id.tolist()) == {1}
+    (skip,) = d.skipped
+    assert skip[0] == 0 and "not legal" in skip[2]
+    with pytest.raises(ValueError, match="hand-1"):
+        botzone.decisions(both, errors="raise", progress=False)
+    with pytest.raises(ValueError, match="errors"):
+        botzone.decisions(both, errors="ignore")
