@@ -397,3 +397,23 @@ def test_decisions_skip_what_mjfast_cannot_play():
         botzone.decisions(both, errors="raise", progress=False)
     with pytest.raises(ValueError, match="errors"):
         botzone.decisions(both, errors="ignore")
+
+
+# ------------------------------------------------------------------ the botzone subcommand
+
+def test_the_botzone_subcommand(tmp_path, capsys):
+    from mjfast.botzone._cli import main
+    assert main(["botzone", "judge", str(HANDS), "--no-progress"]) == 0
+    assert "3 hands: 3 of 3 judged again agree" in capsys.readouterr().out
+    bad = tmp_path / "bad.txt"
+    bad.write_text(HANDS.read_text().replace("Score 93 -31 -31 -31", "Score 90 -30 -30 -30"))
+    assert main(["botzone", "judge", str(bad), "--no-progress"]) == 1
+    assert "hand-1 (line 1), the Score line" in capsys.readouterr().out
+    broken = tmp_path / "broken.txt"
+    broken.write_text(HANDS.read_text().replace("Wind 1", "Wind 9"))
+    assert main(["botzone", "judge", str(broken), "--no-progress"]) == 2
+    assert "line 21" in capsys.readouterr().err
+    out = tmp_path / "d.npz"
+    assert main(["botzone", "decisions", str(HANDS), "--out", str(out), "--no-progress"]) == 0
+    z = np.load(out)
+    assert z["observation"].shape[1:] == (48, 34) and len(z["action"]) == 27
