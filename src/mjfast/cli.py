@@ -660,10 +660,10 @@ def _rule_options(args) -> dict:
 
 def _cmd_simulate(args) -> int:
     from . import _core
-    from .sim import game_rules, simulate
+    from .game import simulate
 
     opts = _rule_options(args)
-    rules = game_rules(args.rules, **opts)
+    rules = _rules.get(args.rules, **opts)
     if args.charleston_effect:
         for option, given in (("--duplicate", args.duplicate), ("--backend", args.backend != "local")):
             if given:
@@ -759,10 +759,9 @@ def _charleston_effect(args, opts: dict, policies) -> int:
 def _cmd_compare(args) -> int:
     from . import _core
     from .game import compare
-    from .sim import game_rules
 
     opts = _rule_options(args)
-    rules = game_rules(args.rules, **opts)
+    rules = _rules.get(args.rules, **opts)
     pair = []
     for name, which in ((args.policy_a, "A"), (args.policy_b, "B")):
         if "," in name:
@@ -814,7 +813,7 @@ def _cmd_compare(args) -> int:
 
 
 def _cmd_replay(args) -> int:
-    from .sim import replay
+    from .game import replay
 
     policies = _policies(args.policies or "greedy", args.rules)
     _announce_notes()
@@ -847,7 +846,7 @@ def _cmd_analyze(args) -> int:
     res = analyze(text, visible=args.visible, rules=args.rules, **mcr_kw)
     odds = None
     if args.draws is not None:
-        from .winturn import win_by_turn
+        from .analysis.winturn import win_by_turn
 
         seed = _seed_or_fresh(args.seed)   # announced below if the curve is Monte Carlo (auto's choice)
         odds = win_by_turn(text, draws=args.draws, visible=args.visible, rules=args.rules, seed=seed,
@@ -1017,7 +1016,7 @@ def _cmd_odds_table(args) -> int:
     if args.threads is not None:
         _check_run_args(args)
     if args.plot:
-        from .analysis.plot import _HINT
+        from .plot import _HINT
 
         try:                          # before the work: a missing matplotlib says how to install it
             import matplotlib.figure  # noqa: F401
@@ -1316,7 +1315,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "4-shanten)")
     _add_seed(an, help="--draws: seed of a Monte Carlo win-by-turn run (default: fresh entropy, printed on stderr)")
     an.add_argument("--draw-policy", choices=["greedy", "first", "greedy_swap"], default=None,
-                    help="--draws: the drawing policy of the win-by-turn odds (default greedy; see mjfast.winturn)")
+                    help="--draws: the drawing policy of the win-by-turn odds (default greedy; see mjfast.analysis.winturn)")
     _add_progress(an, when="; with --draws")
     an.add_argument("--min-fan", type=_int, default=None, metavar="F",
                     help="--rules mcr: the minimum of a valid win, fans without flowers (default 8)")
@@ -1384,7 +1383,7 @@ def build_parser() -> argparse.ArgumentParser:
     ot.add_argument("--hand", action="append", default=None, help="win-by-turn: a hand (repeat for several)")
     ot.add_argument("--draws", type=_int, default=None, metavar="T", help="win-by-turn: number of draws (default 18)")
     ot.add_argument("--draw-policy", dest="draw_policy", action=_Spelled, choices=["greedy", "first", "greedy_swap"],
-                    default=None, help="win-by-turn: the drawing policy (default greedy; see mjfast.winturn)")
+                    default=None, help="win-by-turn: the drawing policy (default greedy; see mjfast.analysis.winturn)")
     ot.add_argument("--policy", dest="draw_policy", action=_Deprecated, use="--draw-policy",
                     choices=["greedy", "first", "greedy_swap"])
     ot.add_argument("--min-fan", type=_int, default=None, metavar="F",

@@ -242,7 +242,7 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
     Parameters
     ----------
     kind : {"deal", "win_by_turn", "win_rate", "mcr_ready", "mcr_fans", "american_lines"}
-        What the table holds (see :mod:`mjfast.odds`).
+        What the table holds (see :mod:`mjfast.analysis.odds`).
     rules : str, None or sequence
         One rule set or several (rows carry a ``rules`` column). "deal": classical, basic,
         mcr, american; "win_by_turn": classical, basic, mcr, None; "win_rate": classical,
@@ -264,7 +264,7 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
     policies : str or sequence of 4 str
         "win_rate" and "mcr_fans": the seats' policies, as :func:`mjfast.simulate`.
     policy : {"greedy", "first", "greedy_swap"}
-        "win_by_turn": the drawing policy (see :mod:`mjfast.winturn`).
+        "win_by_turn": the drawing policy (see :mod:`mjfast.analysis.winturn`).
     by : {"seat", "policy"}
         "win_rate": one row per seat (with its policy), or one row per policy with its seats
         pooled (``seat`` is then None).

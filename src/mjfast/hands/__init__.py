@@ -63,6 +63,9 @@ from .._runtime.threads import resolve_threads
 from .._runtime.validation import count_rows, hand_label, text_batch
 from . import _american as _american_hands
 from . import _called
+from ._american import american_distance
+
+__all__ = ["Improvement", "american_distance", "decompose", "effective_tiles", "is_winning", "shanten", "waits"]
 
 FORMS = _rules.FORMS
 AMERICAN_FORMS = _american_hands.FORMS
