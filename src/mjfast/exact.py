@@ -83,10 +83,9 @@ import numpy as np
 
 from . import rules as _rules
 
-__all__ = ["exact_deal_odds", "exact_deal_odds_table", "RULES", "FORMS", "TABLE_FORMS"]
+__all__ = ["exact_deal_odds", "exact_deal_odds_table", "RULES", "TABLE_FORMS"]
 
 RULES = (None,) + _rules.names()
-FORMS = _rules.FORMS
 #: the forms of rules="american": its one hand, the beginner hand
 AMERICAN_FORMS = ("beginner",)
 #: the forms :func:`exact_deal_odds_table` reports for each rule set: its winning forms and
@@ -186,8 +185,8 @@ def _forms_for(all_forms: tuple, form, tiles: int) -> tuple:
         raise TypeError(f"form must be a str, not {type(form).__name__}")
     if form == "all":
         return all_forms if tiles in (13, 14) else ("standard",)
-    if form not in FORMS:
-        raise ValueError(f"unknown form {form!r}; choose 'all' or one of {FORMS}")
+    if form not in _rules.FORMS:
+        raise ValueError(f"unknown form {form!r}; choose 'all' or one of {_rules.FORMS}")
     if form != "standard" and tiles not in (13, 14):
         raise ValueError(f"form {form!r} needs a dealt hand of 13 or 14 tiles; got {tiles}")
     return (form,)
@@ -1173,8 +1172,8 @@ def _exact_odds(label, all_forms, kong_two_pairs, tiles, form, suits, jokers) ->
         raise TypeError(f"form must be a str, not {type(form).__name__}")
     if form == "beginner":
         raise ValueError("form 'beginner' is the American beginner hand; it needs rules='american'")
-    if form != "all" and form not in FORMS:
-        raise ValueError(f"unknown form {form!r}; choose 'all' or one of {FORMS}")
+    if form != "all" and form not in _rules.FORMS:
+        raise ValueError(f"unknown form {form!r}; choose 'all' or one of {_rules.FORMS}")
     tiles = _check_tiles(tiles)
     _forms_for(all_forms, form, tiles)
     shanten, four = _odds(all_forms, kong_two_pairs, tiles, form, suits)
