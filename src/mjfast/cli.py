@@ -902,7 +902,7 @@ def _cmd_card(args) -> int:
 
 def _cmd_fan(args) -> int:
     from . import mcr, tiles
-    from ._runtime.display import _width
+    from ._display import text_width
 
     min_fan = mcr._min_fan(args.min_fan)     # the check of every min_fan of the fan functions
     melds: list = []
@@ -923,10 +923,10 @@ def _cmd_fan(args) -> int:
     # the Chinese names where stdout can write them (a cp1252 console cannot), aligned by the
     # columns they take (two per character)
     chinese = _encodable("".join(f.chinese for f in res.fans))
-    cwidth = max([_width(f.chinese) for f in res.fans] + [0]) if chinese else 0
+    cwidth = max([text_width(f.chinese) for f in res.fans] + [0]) if chinese else 0
 
     def cells(name: str, zh: str, value: str, times: str, fans: str) -> str:
-        zh_col = f"  {zh}{' ' * (cwidth - _width(zh))}" if chinese else ""
+        zh_col = f"  {zh}{' ' * (cwidth - text_width(zh))}" if chinese else ""
         return f"{name:<{width}}{zh_col}  {value:>2}{times:>4}  {fans:>3}"
 
     width = max(len(f.name) for f in res.fans)

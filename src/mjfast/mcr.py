@@ -32,9 +32,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import _core, tiles
+from ._display import Display, Displayed, Table, frame
 from ._kernels import mcr_fan as _kernel
 from ._kernels import onehand as _onehand
-from ._runtime.display import Display, Displayed, Table, frame
 from ._runtime.threads import resolve_threads
 
 #: (English name, Chinese name, value) of every fan, in the kernel's column order: the 80 hand

@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import hands, mcr, tiles
 from .. import rules as _rules
-from .._runtime.display import Display, Displayed, Table, frame
+from .._display import Display, Displayed, Table, frame
 
 
 def _check_rules(rules):

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from .._runtime.display import Display, Displayed, Table, _width, frame
+from .._display import Display, Displayed, Table, frame, text_width
 from .._runtime.seeding import seed_to_json
 from .._runtime.validation import check_choice
 from ..stats import Estimate
@@ -175,8 +175,8 @@ class OddsTable(Displayed):
         cols = self._cols(columns)
         cells = [list(cols)] + [[_fmt(r[c], digits) for c in cols] for r in self.rows]
         # aligned by the columns a cell takes on a terminal: a Chinese fan name takes two per character
-        widths = [max(_width(row[i]) for row in cells) for i in range(len(cols))]
-        lines = ["  ".join(" " * (w - _width(v)) + v for v, w in zip(row, widths)) for row in cells]
+        widths = [max(text_width(row[i]) for row in cells) for i in range(len(cols))]
+        lines = ["  ".join(" " * (w - text_width(v)) + v for v, w in zip(row, widths)) for row in cells]
         title = ", ".join(f"{k}={v}" for k, v in self.meta.items() if not isinstance(v, (list, dict)))
         return (f"odds table: {self.kind}" + (f" ({title})" if title else "") + "\n" + "\n".join(lines))
 

@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core, hands, tiles
-from .._runtime.display import Display, Displayed, Table, frame, interval
+from .._display import Display, Displayed, Table, frame, interval
 from .._runtime.progress import Progress, attach_partial
 from .._runtime.seeding import root_key, seed_to_json
 from .._runtime.threads import resolve_threads
