@@ -397,13 +397,14 @@ def _check_run_args(args, rules=None, policies=None) -> None:
 def _exact_shape(rules: str, flowers, jokers, progress: bool = True) -> dict:
     """Exact deal odds in the JSON shape of DealStats.to_dict, "num/den" strings for counts."""
     from . import exact
+    from ._runtime.progress import exact_odds_label, shared_bar
     from .deals import deal_spec
 
     spec = deal_spec(rules, flowers=flowers, jokers=jokers)
     out: dict[str, Any] = {"rules": rules, "exact": True, "options": spec.options, "forms": list(spec.forms) + ["all"]}
     extra: dict[str, Any] = {"jokers": spec.jokers} if spec.american else {}
-    # one progress bar for both seats (the Chinese Official "all" form takes seconds)
-    with exact._progress_bar(progress, exact._bar_label(rules), 2 * (len(exact._check_rules(rules)[1]) + 1)):
+    # one progress bar for both seats, a step per form and "all" (the Chinese Official "all" form takes seconds)
+    with shared_bar(progress, exact_odds_label(rules), 2 * len(exact.TABLE_FORMS[rules])):
         for seat, tiles in (("dealer", 14), ("non_dealer", 13)):
             table = exact.exact_deal_odds_table(rules=rules, tiles=tiles, jokers=extra.get("jokers"))
             out[seat] = _exact_seat(table, spec, tiles)

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from .._display import Display, Displayed, Table, frame, text_width
+from .._runtime.progress import shared_bar
 from .._runtime.seeding import seed_to_json
 from .._runtime.validation import check_choice
 from ..stats import Estimate
@@ -387,7 +388,7 @@ _DEAL_COLUMNS = ("rules", "seat", "tiles", "form", "shanten", "p", "se", "low", 
 
 
 def _deal_table(rules_list, method, samples, seed, threads, progress) -> OddsTable:
-    from .. import deals, exact
+    from .. import deals
 
     _check_choice("method", method, ("exact", "monte_carlo"))
     rows: list[dict] = []
@@ -396,7 +397,7 @@ def _deal_table(rules_list, method, samples, seed, threads, progress) -> OddsTab
     forms_of = [list(spec.forms) + (["all"] if len(spec.forms) > 1 else []) for spec in specs]
     # exact: one progress bar over every (rule set, seat, form), in steps (exact_deal_odds)
     steps = len(_SEATS) * sum(len(f) for f in forms_of)
-    bar = exact._progress_bar(progress, "odds-table deal exact", steps) if method == "exact" else contextlib.nullcontext()
+    bar = shared_bar(progress, "odds-table deal exact", steps) if method == "exact" else contextlib.nullcontext()
     with bar:
         for rules, forms in zip(rules_list, forms_of):
             _deal_rows(rows, meta, rules, forms, method, samples, seed, threads, progress)
