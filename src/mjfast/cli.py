@@ -904,8 +904,9 @@ def _cmd_card(args) -> int:
 def _cmd_fan(args) -> int:
     from . import mcr, tiles
     from ._display import text_width
+    from .mcr._input import check_min_fan
 
-    min_fan = mcr._min_fan(args.min_fan)     # the check of every min_fan of the fan functions
+    min_fan = check_min_fan(args.min_fan)     # the check of every min_fan of the fan functions
     melds: list = []
     for text in args.melds or ():
         parsed = tiles.parse_tiles(text, max_tiles=None)

@@ -546,11 +546,12 @@ _MCR_SEATS = (("dealer", 0, 14, 0), ("non_dealer", 1, 13, 1))
 
 
 def _mcr_ready_table(rules_list, method, samples, min_fan, seed, threads, progress) -> OddsTable:
-    from .. import _core, deals, hands, mcr
+    from .. import _core, deals, hands
     from .._runtime.progress import Progress, timed_chunks
     from .._runtime.seeding import root_key
     from .._runtime.threads import resolve_threads
     from .._runtime.validation import check_count
+    from ..mcr._input import check_min_fan
 
     for rules in rules_list:
         if not hands._is_mcr(rules):
@@ -558,7 +559,7 @@ def _mcr_ready_table(rules_list, method, samples, min_fan, seed, threads, progre
     if method not in (None, "monte_carlo"):
         raise ValueError(f"mcr_ready tables are Monte Carlo only; got method={method!r}")
     n = 100_000 if samples is None else check_count(samples, "samples", 1)
-    min_fan = mcr._min_fan(8 if min_fan is None else min_fan)
+    min_fan = check_min_fan(8 if min_fan is None else min_fan)
     if not isinstance(progress, bool):
         raise TypeError(f"progress must be True or False, not {type(progress).__name__}")
     threads = resolve_threads(threads)
@@ -595,8 +596,9 @@ def _mcr_ready_chunk(spec, key, lo: int, m: int, bits: int, min_fan: int, thread
     a wait reaching min_fan on a discard, the same self-drawn). Batch kernels throughout: the
     deal, the shanten of every hand, the winning check of every (ready 13-tile hand, tile) and
     the fans of every (hand, wait)."""
-    from .. import _core, mcr
+    from .. import _core
     from .._kernels import deal as _deal
+    from ..mcr._fan import win_fans
 
     dealt = np.zeros((m, 4, 34), np.uint8)
     _deal.deal_batch(m, lo, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, dealt, np.zeros((m, 4, 8), np.uint8),
@@ -625,7 +627,7 @@ def _mcr_ready_chunk(spec, key, lo: int, m: int, bits: int, min_fan: int, thread
         won = np.empty(len(plus), np.uint8)
         _core.winning_counts_batch(plus, bits, won, threads)
         pair_row, pair_kind = np.nonzero(won.reshape(-1, 34).astype(bool) & addable)
-        on_discard, on_draw = mcr._win_totals(rows13[pair_row], pair_kind, seat_wind=wind, prevalent_wind=0,
+        on_discard, on_draw = win_fans(rows13[pair_row], pair_kind, seat_wind=wind, prevalent_wind=0,
                                               threads=threads)
         for col, total in ((1, on_discard), (2, on_draw)):
             hit = np.zeros(len(ready), bool)
