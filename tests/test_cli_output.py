@@ -20,6 +20,7 @@ import _strict_json
 import mjfast
 from mjfast import cli
 from mjfast._display import text_width
+from mjfast.cli._common import dump_json
 
 MJFAST = [sys.executable, "-m", "mjfast"]
 
@@ -71,7 +72,7 @@ def test_simulate_one_game_writes_null_for_what_has_no_value(capsys):
 
 
 def test_the_json_writer_never_writes_nan():
-    assert cli._json({"a": float("nan"), "b": [float("inf"), -float("inf"), 1.5], "c": {"d": float("nan")}},
+    assert dump_json({"a": float("nan"), "b": [float("inf"), -float("inf"), 1.5], "c": {"d": float("nan")}},
                      indent=None) == '{"a": null, "b": [null, null, 1.5], "c": {"d": null}}'
 
 
