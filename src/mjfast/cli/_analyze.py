@@ -3,22 +3,8 @@ tiles; ``--rules mcr``: the fans of each wait), and with ``--draws`` its win-by-
 """
 from __future__ import annotations
 
-from ._common import (
-    announce_seed,
-    dump_json,
-    inapplicable,
-    progress_arg,
-    seed_note,
-    seed_or_fresh,
-)
-from ._options import (
-    add_format,
-    add_hand,
-    add_progress,
-    add_seed,
-    rules_arg,
-    whole_number,
-)
+from ._common import announce_seed, dump_json, inapplicable, progress_arg, seed_note, seed_or_fresh
+from ._options import add_format, add_hand, add_progress, add_seed, rules_arg, whole_number
 
 
 def add_parser(sub) -> None:

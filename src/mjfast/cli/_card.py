@@ -1,16 +1,8 @@
-"""``mjfast card F H``: an American hand against a card of hands, the nearest lines.
-"""
+"""``mjfast card F H``: an American hand against a card of hands, the nearest lines."""
 from __future__ import annotations
 
-from ._common import (
-    dump_json,
-    load_card_file,
-)
-from ._options import (
-    add_format,
-    add_hand,
-    whole_number,
-)
+from ._common import dump_json, load_card_file
+from ._options import add_format, add_hand, whole_number
 
 
 def add_parser(sub) -> None:

@@ -1,5 +1,4 @@
-"""``mjfast compare A B``: policy A against policy B on the same walls (paired differences).
-"""
+"""``mjfast compare A B``: policy A against policy B on the same walls (paired differences)."""
 from __future__ import annotations
 
 import sys
@@ -8,24 +7,8 @@ import time
 from .. import _core
 from .. import rules as _rules
 from .._runtime.seeding import seed_to_json
-from ._common import (
-    announce_seed,
-    check_run_args,
-    dump_json,
-    parse_policies,
-    progress_arg,
-    seed_or_fresh,
-)
-from ._options import (
-    WALL_SETS,
-    add_format,
-    add_progress,
-    add_rule_options,
-    add_rules,
-    add_seed,
-    add_threads,
-    rule_options,
-)
+from ._common import announce_seed, check_run_args, dump_json, parse_policies, progress_arg, seed_or_fresh
+from ._options import WALL_SETS, add_format, add_progress, add_rule_options, add_rules, add_seed, add_threads, rule_options
 
 
 def add_parser(sub) -> None:

@@ -1,14 +1,9 @@
-"""``mjfast config``: how mjfast was built (OpenMP or not) and what it will use.
-"""
+"""``mjfast config``: how mjfast was built (OpenMP or not) and what it will use."""
 from __future__ import annotations
 
 from .._runtime.threads import config, show_config
-from ._common import (
-    dump_json,
-)
-from ._options import (
-    add_format,
-)
+from ._common import dump_json
+from ._options import add_format
 
 
 def add_parser(sub) -> None:

@@ -1,5 +1,4 @@
-"""``mjfast deal-stats``: odds of dealt hands, Monte Carlo or exact (``--exact``).
-"""
+"""``mjfast deal-stats``: odds of dealt hands, Monte Carlo or exact (``--exact``)."""
 from __future__ import annotations
 
 import csv
@@ -21,16 +20,7 @@ from ._common import (
     progress_arg,
     seed_or_fresh,
 )
-from ._options import (
-    DEALS,
-    add_backend_args,
-    add_format,
-    add_progress,
-    add_rules,
-    add_seed,
-    add_threads,
-    whole_number,
-)
+from ._options import DEALS, add_backend_args, add_format, add_progress, add_rules, add_seed, add_threads, whole_number
 
 
 def add_parser(sub) -> None:

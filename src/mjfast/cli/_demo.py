@@ -1,5 +1,4 @@
-"""``mjfast demo``: classify a batch of random hands and report how fast.
-"""
+"""``mjfast demo``: classify a batch of random hands and report how fast."""
 from __future__ import annotations
 
 import time
@@ -7,17 +6,8 @@ import time
 import numpy as np
 
 from .._runtime import threads as _config
-from ._common import (
-    check_run_args,
-    dump_json,
-)
-from ._options import (
-    DEMO_HANDS,
-    DEMO_MAX_HANDS,
-    add_format,
-    add_seed,
-    add_threads,
-)
+from ._common import check_run_args, dump_json
+from ._options import DEMO_HANDS, DEMO_MAX_HANDS, add_format, add_seed, add_threads
 
 
 def add_parser(sub) -> None:

@@ -1,16 +1,8 @@
-"""``mjfast fan H``: the Chinese Official fans of a winning hand.
-"""
+"""``mjfast fan H``: the Chinese Official fans of a winning hand."""
 from __future__ import annotations
 
-from ._common import (
-    dump_json,
-    encodable,
-)
-from ._options import (
-    add_format,
-    add_hand,
-    whole_number,
-)
+from ._common import dump_json, encodable
+from ._options import add_format, add_hand, whole_number
 
 
 def add_parser(sub) -> None:

@@ -100,6 +100,10 @@ _KIND_COUNTS = {"deal": "--deals", "mcr_ready": "--deals", "win_by_turn": "--sam
                 "mcr_fans": "--games", "american_lines": "--deals"}
 
 
+def _kind(text: str) -> str:
+    return text.replace("_", "-")       # the Python names (win_by_turn) are accepted too
+
+
 def _kind_name(kind: str) -> str:
     return "odds-table " + kind.replace("_", "-")
 
@@ -222,7 +226,3 @@ def run(args) -> int:
             print(f"mjfast: note: {note}", file=sys.stderr)
         print(f"mjfast: plot written to {args.plot}", file=sys.stderr)
     return 0
-
-
-def _kind(text: str) -> str:
-    return text.replace("_", "-")       # the Python names (win_by_turn) are accepted too

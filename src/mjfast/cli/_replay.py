@@ -1,19 +1,8 @@
-"""``mjfast replay``: the event log of one simulated game, as JSON lines.
-"""
+"""``mjfast replay``: the event log of one simulated game, as JSON lines."""
 from __future__ import annotations
 
-from ._common import (
-    announce_notes,
-    dump_json,
-    parse_policies,
-)
-from ._options import (
-    add_format,
-    add_policies,
-    add_rules,
-    add_seed,
-    whole_number,
-)
+from ._common import announce_notes, dump_json, parse_policies
+from ._options import add_format, add_policies, add_rules, add_seed, whole_number
 
 
 def add_parser(sub) -> None:

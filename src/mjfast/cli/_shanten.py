@@ -1,18 +1,11 @@
-"""``mjfast shanten H``: shanten, waits and effective tiles of one hand.
-"""
+"""``mjfast shanten H``: shanten, waits and effective tiles of one hand."""
 from __future__ import annotations
 
 from typing import Any
 
 from .. import rules as _rules
-from ._common import (
-    dump_json,
-)
-from ._options import (
-    add_format,
-    add_hand,
-    rules_arg,
-)
+from ._common import dump_json
+from ._options import add_format, add_hand, rules_arg
 
 
 def add_parser(sub) -> None:
