@@ -15,8 +15,6 @@ import os
 import re
 import sys
 
-from .._runtime.dask import import_distributed
-from .._runtime.seeding import root_key
 from .._runtime.threads import resolve_threads
 
 #: one-line notes of this run (deprecated spellings), printed once the arguments are checked
@@ -40,6 +38,8 @@ def seed_or_fresh(seed):
     drops it on an argument error and prints it otherwise (a result, Ctrl-C, a closed pipe).
     """
     if seed is None:
+        from .._runtime.seeding import root_key
+
         seed = root_key(None).entropy
         seed_note[:] = [f"mjfast: no --seed given; using --seed {seed}"]
     return seed
@@ -184,6 +184,8 @@ def backend_client(args):
     if args.backend != "dask":
         yield None
         return
+    from .._runtime.dask import import_distributed
+
     distributed = import_distributed()
     timeout = 5.0 if args.connect_timeout is None else args.connect_timeout
     try:

@@ -1,7 +1,6 @@
 """``mjfast deal-stats``: odds of dealt hands, Monte Carlo or exact (``--exact``)."""
 from __future__ import annotations
 
-import csv
 import io
 import sys
 import time
@@ -123,6 +122,7 @@ def run(args) -> int:
 
 def _print_deal_stats(st, args, dt: float) -> None:
     """The result of mjfast deal-stats (or the part dealt before Ctrl-C) in the chosen format."""
+    import csv  # (start-up: only the csv format needs it)
 
     if args.format == "json":
         data = st.to_dict()

@@ -3,7 +3,6 @@
 """
 from __future__ import annotations
 
-import csv
 import io
 import sys
 import time
@@ -92,6 +91,7 @@ def run(args) -> int:
 
 def _print_simulate(res, args, dt: float) -> None:
     """The result of mjfast simulate (or the part played before Ctrl-C) in the chosen format."""
+    import csv  # (start-up: only the csv format needs it)
 
     from ..game import AmericanSimResult
 
