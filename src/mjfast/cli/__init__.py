@@ -36,12 +36,9 @@ tables leave the Chinese names out and nothing fails on a character the console 
 The subcommands and their examples: docs/cli.md.
 
 Layout: this face builds the parser and runs a subcommand; each subcommand is a private module
-(``_simulate``, ``_compare``, ``_replay``, ``_deal_stats``, ``_demo``, ``_shanten``, ``_analyze``,
-``_fan``, ``_card``, ``_odds_table``, ``_config``) with its ``add_parser`` and its ``run``;
-``_options`` holds the options they share (the game-rule flags among them) and ``_common`` what
-they share while running. Building the parser imports every subcommand module, so each imports
-the library modules it runs (the game engine, the hand and fan kernels) inside ``run``: ``mjfast
-fan`` starts without loading the game engine.
+(``mjfast odds-table``: ``_odds_table``) with its ``add_parser`` and its ``run``; ``_options`` holds
+the options they share (the game-rule flags among them), ``_common`` what they share while running.
+Each imports the library modules it runs inside ``run``, so that ``mjfast fan`` starts quickly.
 """
 from __future__ import annotations
 
@@ -62,11 +59,8 @@ EXIT_BROKEN_PIPE = 141
 
 #: the words of the command line (old spelling -> new one); the old ones keep working, with a
 #: note on stderr
-VOCABULARY = {
-    "simulate --policy": "--policies",
-    "replay --policy": "--policies",
-    "odds-table --policy": "--draw-policy",
-}
+VOCABULARY = {"simulate --policy": "--policies", "replay --policy": "--policies",
+              "odds-table --policy": "--draw-policy"}
 
 #: the subcommands, in the order ``mjfast --help`` lists them
 _SUBCOMMANDS = (_simulate, _compare, _replay, _deal_stats, _demo, _shanten, _analyze, _fan, _card, _odds_table,
