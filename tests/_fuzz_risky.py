@@ -158,7 +158,7 @@ def test_wall_functions_on_any_array(a, n_tiles, dice):
 @given(arrays(), st.one_of(st.none(), arrays()))
 @FUZZ
 def test_play_walls_on_any_array(walls, dice):
-    outcome(mjfast.sim.play_walls, walls, dice)
+    outcome(mjfast.play_walls, walls, dice)
 
 
 @given(st.integers(0, 2**64), st.sampled_from([np.uint8, np.uint32, np.int64]))
@@ -320,8 +320,8 @@ def test_american_play_walls_on_any_array(walls_jokers, jokers, policy):
     walls, wall_jokers = walls_jokers
     if jokers == "same":
         jokers = wall_jokers
-    kind, log = outcome(mjfast.sim.play_walls, walls, rules="american", jokers=jokers, policies=policy)
+    kind, log = outcome(mjfast.play_walls, walls, rules="american", jokers=jokers, policies=policy)
     if kind == "ok":
         scores = [e for e in log.events if e["type"] == "score"]
         assert sum(e["delta"] for e in scores) == 0
-    outcome(mjfast.sim.play_walls, walls, np.full((len(walls), 2), 2), rules="american")
+    outcome(mjfast.play_walls, walls, np.full((len(walls), 2), 2), rules="american")

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 import mjfast
 from mjfast._kernels import american_batch as _american_batch
-from mjfast.amsim import AmericanPolicy, am_tile_index, am_tile_name, american_distance, american_rules
-from mjfast.sim import play_walls
+from mjfast.game import AmericanPolicy, play_walls
+from mjfast.hands import american_distance
+from mjfast.tiles import american_kind_index, american_kind_name
 from oracles import american_reference as _amreference
 
 SCRIPT = dict(second_charleston=False, courtesy=False)     # scripted decks: first Charleston only
@@ -27,10 +28,10 @@ def kinds(text: str) -> list:
     text = text.replace(" ", "")
     while i < len(text):
         if text[i] in "fj":
-            out.append(am_tile_index(text[i]))
+            out.append(american_kind_index(text[i]))
             i += 1
         else:
-            out.append(am_tile_index(text[i:i + 2]))
+            out.append(american_kind_index(text[i:i + 2]))
             i += 2
     return out
 
@@ -84,18 +85,18 @@ class Script(AmericanPolicy):
         self.views.append(view)
         while self.order:
             t = self.order.pop(0)
-            if view.hand[am_tile_index(t)]:
+            if view.hand[american_kind_index(t)]:
                 return t
         s = self.surplus(view)
         if s:
-            return am_tile_name(s[0])
+            return american_kind_name(s[0])
         return view.drawn
 
     def claim(self, view, tile, options):
         self.seen.append(("claim", tile, tuple(options)))
         if "win" in options:
             return "win"
-        if "quad" in options and am_tile_index(tile) in self.call:
+        if "quad" in options and american_kind_index(tile) in self.call:
             return "quad"
         return None
 
@@ -115,7 +116,7 @@ class Script(AmericanPolicy):
         self.seen.append(("pass", direction, blind))
         if direction in self.passes:
             return self.passes[direction]
-        return [am_tile_name(k) for k in self.surplus(view)[:3]]
+        return [american_kind_name(k) for k in self.surplus(view)[:3]]
 
     def second_charleston(self, view):
         return self.vote
@@ -124,7 +125,7 @@ class Script(AmericanPolicy):
         return self.offer
 
     def courtesy(self, view, n):
-        return [am_tile_name(k) for k in self.surplus(view)[:n]]
+        return [american_kind_name(k) for k in self.surplus(view)[:n]]
 
 
 def events(log, typ=None, hand=None):
@@ -406,7 +407,7 @@ def test_call_for_a_set_of_four_and_turn_order():
     keep[3] = "4p4p4p 5s5s5s5s 6s6s 7s"
     pols = [Script(k) for k in keep]
     pols[0].order = ["4p"]
-    pols[3].call = {am_tile_index("4p")}
+    pols[3].call = {american_kind_index("4p")}
     log = play_walls(make_wall(hands, "9s9s9s9s"), rules="american", policies=pols, **SCRIPT)
     first = [e for e in log.events if e["type"] in ("discard", "call", "draw")][:4]
     assert first[0] == {"hand": 0, "type": "discard", "seat": 0, "tile": "4p"}
@@ -427,7 +428,7 @@ def test_call_with_jokers_and_no_second_call_of_a_kind():
     keep[3] = "4p j j 5s5s5s5s 6s6s 7s"
     pols = [Script(k) for k in keep]
     pols[0].order = ["4p"]
-    pols[3].call = {am_tile_index("4p")}
+    pols[3].call = {american_kind_index("4p")}
     log = play_walls(make_wall(hands, "9s9s9s9s"), rules="american", policies=pols, **SCRIPT)
     call = events(log, "call")[0]
     assert call == {"hand": 0, "type": "call", "seat": 3, "tile": "4p", "jokers": 2}
@@ -475,9 +476,9 @@ def test_scoring_multipliers(self_draw, jokerless):
     hands = ["1m2m3m 1p1p1p1p 2p2p2p2p 3p3p 4p", "4m5m6m 5p5p5p5p 6p6p6p6p 7p 8p",
              "1m2m3m 1s1s1s1s 2s2s2s2s 3s3s", "4m5m6m 5s5s5s5s 6s6s6s6s 7s7s"]
     keep = list(KEEP)
-    keep[1] = "5p5p5p5p 6p6p6p6p 7p7p " + " ".join(am_tile_name(k) for k in eight)
+    keep[1] = "5p5p5p5p 6p6p6p6p 7p7p " + " ".join(american_kind_name(k) for k in eight)
     pols = [Script(k) for k in keep]
-    script = {1: am_tile_name(eight[1]), 5: am_tile_name(eight[2]), 9: am_tile_name(eight[3])}
+    script = {1: american_kind_name(eight[1]), 5: american_kind_name(eight[2]), 9: american_kind_name(eight[3])}
     script[13 if self_draw else 16] = "7p"
     log = play_walls(make_wall(hands, _timeline(script, 16)), rules="american", policies=pols, **SCRIPT)
     win = events(log, "win")
@@ -503,7 +504,7 @@ def test_joker_exchange():
     keep[3] = "4p4p j 5s5s5s5s 6s6s 7s"
     pols = [Script(k) for k in keep]
     pols[0].order = ["4p"]
-    pols[3].call = {am_tile_index("4p")}
+    pols[3].call = {american_kind_index("4p")}
     pols[0].exchange = True
     log = play_walls(make_wall(hands, "9s9s9s9s9m9m9m9m"), rules="american", policies=pols, **SCRIPT)
     call = events(log, "call")[0]
@@ -573,7 +574,7 @@ def test_dead_hand_false_mahjong_on_a_call():
 def test_every_hand_dead_ends_the_hand_without_a_winner():
     class Liar(AmericanPolicy):
         def discard(self, view):
-            return am_tile_name(int(np.flatnonzero(view.hand)[0]))
+            return american_kind_name(int(np.flatnonzero(view.hand)[0]))
 
         def own_turn(self, view, options):
             return "win"
@@ -589,7 +590,7 @@ def test_a_plain_policy_plays_american():
         name = "tsumogiri"
 
         def discard(self, view):
-            return view.drawn or am_tile_name(int(np.flatnonzero(view.hand)[0]))
+            return view.drawn or american_kind_name(int(np.flatnonzero(view.hand)[0]))
     res = mjfast.simulate(5, rules="american", policies=[Tsumogiri(), "greedy", "random", "greedy"], seed=1,
                           progress=False)
     assert res.games == 5 and int(res.points.sum()) == 5 * 4 * 650
@@ -606,7 +607,7 @@ def test_dead_hand_rate_in_simulate():
         name = "liar"
 
         def discard(self, view):
-            return am_tile_name(int(np.flatnonzero(view.hand)[0]))
+            return american_kind_name(int(np.flatnonzero(view.hand)[0]))
 
         def own_turn(self, view, options):
             return "win"
@@ -619,7 +620,7 @@ def test_dead_hand_rate_in_simulate():
 def test_illegal_discard_raises():
     class Bad(AmericanPolicy):
         def discard(self, view):
-            return am_tile_name(int(np.flatnonzero(view.hand == 0)[0]))      # a tile not held
+            return american_kind_name(int(np.flatnonzero(view.hand == 0)[0]))      # a tile not held
     with pytest.raises(mjfast.IllegalActionError, match=r"seat 0 \(python-american\), hand 0, turn 1: .* a tile in hand"):
         mjfast.simulate(1, rules="american", policies=[Bad(), "greedy", "greedy", "greedy"], seed=1, progress=False)
 
@@ -699,17 +700,17 @@ def _check_log(log, jokers=8, builtin=False, all_joker_sets=True, wins=None):
                 dead[s] = True
             if t in ("deal", "draw"):
                 assert e["id"] == wall[taken]                     # tiles come off the wall in order
-                hand[s][am_tile_index(e["tile"])] += 1
+                hand[s][american_kind_index(e["tile"])] += 1
                 taken += 1
             elif t == "pass":
-                hand[s][am_tile_index(e["tile"])] -= 1
+                hand[s][american_kind_index(e["tile"])] -= 1
             elif t == "receive":
-                hand[s][am_tile_index(e["tile"])] += 1
+                hand[s][american_kind_index(e["tile"])] += 1
             elif t == "discard":
                 if builtin:                   # a complete hand is always declared
                     assert not _complete(hand[s], exposed[s], all_joker_sets), (h, e)
                     checked += 1
-                last = am_tile_index(e["tile"])
+                last = american_kind_index(e["tile"])
                 hand[s][last] -= 1
                 table[last] += 1
                 assert hand[s].sum() + 4 * len(exposed[s]) == 13
@@ -725,7 +726,7 @@ def _check_log(log, jokers=8, builtin=False, all_joker_sets=True, wins=None):
                             must_win = o
                             break
             elif t == "call":
-                k = am_tile_index(e["tile"])
+                k = american_kind_index(e["tile"])
                 assert k == last and k != 35
                 hand[s][k] -= 3 - e["jokers"]
                 hand[s][35] -= e["jokers"]
@@ -734,7 +735,7 @@ def _check_log(log, jokers=8, builtin=False, all_joker_sets=True, wins=None):
                 exp_tiles[35] += e["jokers"]
                 exposed[s].append(k)
             elif t == "joker_exchange":
-                k = am_tile_index(e["tile"])
+                k = american_kind_index(e["tile"])
                 hand[s][k] -= 1
                 hand[s][35] += 1
                 exp_tiles[k] += 1
@@ -839,23 +840,23 @@ def test_replay_matches_simulate_and_reruns():
 
 
 def test_rules_options_and_validation():
-    r = mjfast.game_rules("american")
+    r = mjfast.rules.get("american")
     assert (r.jokers, r.second_charleston, r.courtesy, r.blind_pass, r.hands_per_game) == (8, "policy", True, True, 4)
-    assert mjfast.game_rules("american", rounds=2).hands_per_game == 8
-    assert mjfast.game_rules("american", hands_per_game=12).rounds == 3
+    assert mjfast.rules.get("american", rounds=2).hands_per_game == 8
+    assert mjfast.rules.get("american", hands_per_game=12).rounds == 3
     with pytest.raises(ValueError, match="hands_per_game"):
-        mjfast.game_rules("american", hands_per_game=6)
+        mjfast.rules.get("american", hands_per_game=6)
     with pytest.raises(ValueError, match="jokers"):
-        mjfast.game_rules("american", jokers=11)
+        mjfast.rules.get("american", jokers=11)
     with pytest.raises(ValueError, match="second_charleston"):
-        mjfast.game_rules("american", second_charleston="maybe")
+        mjfast.rules.get("american", second_charleston="maybe")
     with pytest.raises(ValueError, match="unknown rule option 'flowers'"):
-        mjfast.game_rules("american", flowers=True)
+        mjfast.rules.get("american", flowers=True)
     with pytest.raises(ValueError, match="defensive"):
         mjfast.simulate(1, rules="american", policies="defensive", progress=False)
     with pytest.raises(ValueError, match="152 tiles"):
         play_walls([np.arange(136)], rules="american")
-    assert american_rules(jokers=0).n_tiles == 144
+    assert mjfast.rules.get("american", jokers=0).n_tiles == 144
 
 
 def test_jokers_option_changes_the_game():
@@ -877,7 +878,7 @@ class PyGreedy(AmericanPolicy):
 
     def exposed(self, view):
         self.all_joker_sets = view.all_joker_sets         # every hook asks for exposures before a distance
-        return [am_tile_index(t) for t, _ in view.exposures[view.seat]]
+        return [american_kind_index(t) for t, _ in view.exposures[view.seat]]
 
     def pick(self, view, h, exposed, allow_joker):
         best = None
@@ -912,15 +913,15 @@ class PyGreedy(AmericanPolicy):
 
     def discard(self, view):
         h = view.hand.astype(np.int64).copy()
-        return am_tile_name(self.pick(view, h, self.exposed(view), True)[0])
+        return american_kind_name(self.pick(view, h, self.exposed(view), True)[0])
 
     def charleston(self, view, direction, blind):
         p = self.plan(view, 3)
         if blind:
             for i, (_, raises) in enumerate(p):
                 if raises:
-                    return [am_tile_name(k) for k, _ in p[:i]]
-        return [am_tile_name(k) for k, _ in p]
+                    return [american_kind_name(k) for k, _ in p[:i]]
+        return [american_kind_name(k) for k, _ in p]
 
     def second_charleston(self, view):
         return not self.plan(view, 3)[2][1]
@@ -930,7 +931,7 @@ class PyGreedy(AmericanPolicy):
         return next((i for i, (_, r) in enumerate(p) if r), 3)
 
     def courtesy(self, view, n):
-        return [am_tile_name(k) for k, _ in self.plan(view, n)]
+        return [american_kind_name(k) for k, _ in self.plan(view, n)]
 
     def claim(self, view, tile, options):
         if "win" in options:
@@ -940,7 +941,7 @@ class PyGreedy(AmericanPolicy):
         h = view.hand.astype(np.int64).copy()
         ex = self.exposed(view)
         cur = self.dist(h, ex)
-        k = am_tile_index(tile)
+        k = american_kind_index(tile)
         nn = min(int(h[k]), 3)
         h[k] -= nn
         h[35] -= 3 - nn
@@ -955,7 +956,7 @@ class PyGreedy(AmericanPolicy):
         d = self.dist(h, ex)
         for o in options:
             if o.startswith("exchange:"):
-                k = am_tile_index(o.split(":")[1])
+                k = american_kind_index(o.split(":")[1])
                 h[k] -= 1
                 h[35] += 1
                 d2 = self.dist(h, ex)

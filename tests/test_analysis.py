@@ -154,7 +154,7 @@ def test_cli_analyze(capsys):
 
 
 @pytest.mark.parametrize("name", ["mjfast.analysis.hand", "mjfast.analysis.winturn", "mjfast.analysis.odds",
-                                  "mjfast.analysis.plot"])
+                                  "mjfast.plot"])
 def test_docstring_examples_of_the_analysis_modules(name):
     import doctest
 

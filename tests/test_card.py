@@ -14,8 +14,8 @@ import pytest
 import mjfast
 import mjfast.card
 import mjfast.card._card
-from mjfast.amsim import american_distance
 from mjfast.card import DEAD, Card, CardError, load_card, toy_card
+from mjfast.hands import american_distance
 from mjfast.tiles import parse_tiles
 from oracles import card_ref as ref
 

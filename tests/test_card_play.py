@@ -125,27 +125,27 @@ def referee(log, rules):
 
 @pytest.mark.parametrize("game", range(6))
 def test_referee_greedy(game):
-    rules = mjfast.game_rules("american", card=CARD)
+    rules = mjfast.rules.get("american", card=CARD)
     log = mjfast.replay(7, game, rules=rules)
     referee(log, rules)
 
 
 @pytest.mark.parametrize("game", range(4))
 def test_referee_large_card(game):
-    rules = mjfast.game_rules("american", card=LARGE)
+    rules = mjfast.rules.get("american", card=LARGE)
     referee(mjfast.replay(11, game, rules=rules), rules)
 
 
 @pytest.mark.slow
 def test_referee_many_games():
     for card, seed in ((CARD, 21), (LARGE, 22)):
-        rules = mjfast.game_rules("american", card=card)
+        rules = mjfast.rules.get("american", card=card)
         for game in range(60):
             referee(mjfast.replay(seed, game, rules=rules), rules)
 
 
 def test_referee_discarder_pays_double_and_random():
-    rules = mjfast.game_rules("american", card=CARD, discarder_pays_double=True)
+    rules = mjfast.rules.get("american", card=CARD, discarder_pays_double=True)
     n = 0
     for game in range(6):
         n += referee(mjfast.replay(9, game, rules=rules, policies=["greedy", "random", "greedy", "random"]), rules)

@@ -19,7 +19,8 @@ import _proc
 import _strict_json
 import mjfast
 from mjfast import cli
-from mjfast._runtime.display import _width
+from mjfast._display import text_width
+from mjfast.cli._common import dump_json
 
 MJFAST = [sys.executable, "-m", "mjfast"]
 
@@ -71,7 +72,7 @@ def test_simulate_one_game_writes_null_for_what_has_no_value(capsys):
 
 
 def test_the_json_writer_never_writes_nan():
-    assert cli._json({"a": float("nan"), "b": [float("inf"), -float("inf"), 1.5], "c": {"d": float("nan")}},
+    assert dump_json({"a": float("nan"), "b": [float("inf"), -float("inf"), 1.5], "c": {"d": float("nan")}},
                      indent=None) == '{"a": null, "b": [null, null, 1.5], "c": {"d": null}}'
 
 
@@ -184,19 +185,19 @@ def test_fan_table_aligns_chinese_names_by_display_width(capsys):
     assert cli.main(["fan", "123456789m123p55p", "--win", "5p"]) == 0
     rows = capsys.readouterr().out.splitlines()[:-1]           # the fan rows and the total
     assert any("独听・单钓" in r for r in rows)
-    assert len({_width(r) for r in rows}) == 1, rows
+    assert len({text_width(r) for r in rows}) == 1, rows
 
 
 def test_odds_table_aligns_chinese_names_by_display_width():
     t = mjfast.odds_table("mcr_fans", games=20, seed=1, progress=False)
     lines = t.table().splitlines()[1:]
     assert any(re.search("[\u4e00-\u9fff]", line) for line in lines)
-    assert len({_width(line) for line in lines}) == 1         # every column right-aligned on the terminal
+    assert len({text_width(line) for line in lines}) == 1         # every column right-aligned on the terminal
     col = lines[0].index("chinese") + len("chinese")             # the header is ASCII: columns = characters
     for row, line in zip(t.rows, lines[1:]):                     # the column ends at the same terminal column
         if row["chinese"]:
             end = line.index(row["chinese"]) + len(row["chinese"])
-            assert _width(line[:end]) == col, line
+            assert text_width(line[:end]) == col, line
 
 
 # ------------------------------------------------------------------ 15: mjfast --progress SUBCOMMAND
@@ -285,7 +286,7 @@ def test_american_tables_show_net_points(capsys):
     shown = repr(res)
     for s in range(4):
         row = next(line for line in shown.splitlines() if line.strip().startswith(f"seat {s}"))
-        assert re.search(rf"\s{re.escape(mjfast._runtime.display.fmt(net[s]))}\s", row), row
+        assert re.search(rf"\s{re.escape(mjfast._display.fmt(net[s]))}\s", row), row
     rows = mjfast.odds_table("win_rate", rules="american", games=80, seed=3, progress=False).rows
     assert [r["mean_points"] for r in rows] == pytest.approx(net)
     assert res.to_dict()["seats"][0]["mean_points"]["mean"] == pytest.approx(net[0] + 650)   # the data: final scores

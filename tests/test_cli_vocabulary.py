@@ -17,6 +17,8 @@ import _proc
 import _strict_json
 import mjfast
 from mjfast import cli
+from mjfast.cli._common import user_words
+from mjfast.cli._options import Deprecated
 
 MJFAST = [sys.executable, "-m", "mjfast"]
 NOTE = re.compile(r"mjfast: note: (--\S+) is deprecated; use (--\S+) \(the same meaning\)")
@@ -233,7 +235,7 @@ def test_n_and_its_long_spelling_agree(a, b, capsys):
 def test_every_option_has_help():
     for name, sub in _subparsers().items():
         for action in sub._actions:
-            if isinstance(action, cli._Deprecated) or isinstance(action, argparse._HelpAction):
+            if isinstance(action, Deprecated) or isinstance(action, argparse._HelpAction):
                 continue
             assert action.help and action.help != argparse.SUPPRESS, (name, action.option_strings or action.dest)
     top = cli.build_parser()
@@ -313,7 +315,7 @@ def test_errors_in_the_users_words(argv):
 
 
 def test_user_words_translation():
-    w = cli._user_words
+    w = user_words
     assert w("min_fan is an option of rules='mcr' only") == "--min-fan is an option of --rules mcr only"
     assert w("unknown rules 'foo'; choose one of ('classical', 'basic')") == "unknown rules 'foo'; choose one of classical, basic"
     assert w("base_points must be an int from 1 to 10**6, got 0") == "--base-points must be a whole number from 1 to 1,000,000, got 0"

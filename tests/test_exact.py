@@ -281,7 +281,7 @@ def test_mcr_all_is_the_minimum_of_the_five_forms():
     is never worse than None "all" (its forms include those, with a looser seven pairs)."""
     r_all = exact_deal_odds("mcr", 14, "all")["shanten"]
     assert sum(r_all.values()) == 1
-    others = [exact_deal_odds("mcr", 14, f)["shanten"] for f in exact.FORMS]
+    others = [exact_deal_odds("mcr", 14, f)["shanten"] for f in mjfast.rules.FORMS]
     others.append(exact_deal_odds(None, 14, "all")["shanten"])
     for s in range(-1, 14):
         cdf = sum(p for k, p in r_all.items() if k <= s)
@@ -306,7 +306,7 @@ def test_table_forms_per_rules():
 
 
 def test_mcr_table_lists_the_five_forms():
-    assert exact.TABLE_FORMS["mcr"][:5] == exact.FORMS
+    assert exact.TABLE_FORMS["mcr"][:5] == mjfast.rules.FORMS
 
 
 def test_default_arguments_and_suits_order():

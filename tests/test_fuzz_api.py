@@ -170,7 +170,7 @@ POLICIES = st.one_of(st.sampled_from(["greedy", "random", "defensive", "human"])
        st.one_of(st.booleans(), ODD), st.one_of(st.integers(-1, 5), ODD))
 @FUZZ
 def test_simulate_any_arguments(games, rules, policies, options, duplicate, chunk):
-    kind, rules_obj = check(mjfast.game_rules, rules, **options)
+    kind, rules_obj = check(mjfast.rules.get, rules, **options)
     kind, res = check(mjfast.simulate, games, rules=rules, policies=policies, seed=1, threads=1,
                       duplicate=duplicate, progress=False, chunk_size=chunk, **options)
     if kind == "ok":
@@ -406,7 +406,7 @@ def test_american_games_any_options(games, policies, options, duplicate):
     assume(not long_but_valid(games))
     assume(not (isinstance(options.get("rounds"), int) and options["rounds"] > 2))
     assume(not (isinstance(options.get("hands_per_game"), int) and options["hands_per_game"] > 8))
-    kind, r = check(mjfast.game_rules, "american", **options)
+    kind, r = check(mjfast.rules.get, "american", **options)
     kind, res = check(mjfast.simulate, games, rules="american", policies=policies, seed=1, threads=1,
                       duplicate=duplicate, progress=False, **options)
     if kind == "ok":

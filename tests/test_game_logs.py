@@ -188,7 +188,7 @@ def test_edited_final_scores_are_named(log):
     edited = _edit(lines, score, lambda e: e.update(total=e["total"] + 100))
     with pytest.raises(ValueError, match=rf"event {score - 1} .* field 'total'"):
         mjfast.rerun(edited)
-    am = mjfast.sim.play_walls([np.random.default_rng(4).permutation(152)], rules="american", policies="random")
+    am = mjfast.play_walls([np.random.default_rng(4).permutation(152)], rules="american", policies="random")
     out = _edit(am.to_jsonl().splitlines(), 0, lambda h: h["out"].update(hands=9))
     with pytest.raises(ValueError, match="the header's 'out' are"):
         mjfast.rerun(out)
@@ -238,10 +238,10 @@ def test_dice_are_whole_numbers():
         mjfast.rerun(half, verify=False)
     wall = np.random.default_rng(3).permutation(136)
     with pytest.raises(ValueError, match="dice must be .* a whole number 2-12"):
-        mjfast.sim.play_walls([wall], [[2.5, 7]], rules="basic", rounds=1)
+        mjfast.play_walls([wall], [[2.5, 7]], rules="basic", rounds=1)
     with pytest.raises(ValueError, match="dice must be"):
-        mjfast.sim.play_walls([wall], [[2**70, 7]], rules="basic", rounds=1)
-    assert mjfast.sim.play_walls([wall], np.array([[3, 7]], np.uint8), rules="basic", rounds=1).header["dice"] == [[3, 7]]
+        mjfast.play_walls([wall], [[2**70, 7]], rules="basic", rounds=1)
+    assert mjfast.play_walls([wall], np.array([[3, 7]], np.uint8), rules="basic", rounds=1).header["dice"] == [[3, 7]]
 
 
 # ---------------------------------------------------------------------------------------------

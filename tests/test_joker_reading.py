@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 import mjfast
-from mjfast.amsim import american_distance
 from mjfast.card import load_card, toy_card
+from mjfast.hands import american_distance
 
 KEEP_ONE = mjfast.rules.get("american", all_joker_sets=False)
 

@@ -12,7 +12,7 @@ import pytest
 import mjfast
 from mjfast import cli, mcr, tiles
 from mjfast.analysis.hand import WaitFan
-from mjfast.odds import odds_table
+from mjfast.analysis.odds import odds_table
 
 # 13-tile hands (counting 3 per set) of every form, with called sets and concealed kongs
 HANDS_13 = [

@@ -6,7 +6,7 @@ tile, the dealer's first turn, false wins and the payments.
 
 Two kinds of tests: games of the built-in policies (whatever they play, the referee must
 accept every game and the counts are invariants, never numbers that depend on how the bots
-play), and scripted walls played by scripted Python players (mjfast.sim.play_walls), which
+play), and scripted walls played by scripted Python players (mjfast.play_walls), which
 reach each situation whatever the built-in policies do.
 """
 from __future__ import annotations
@@ -250,8 +250,8 @@ def test_simulate_counts_equal_the_replayed_mcr_logs():
                     self_wins[e["seat"]] += 1
                 else:
                     deal_ins[e["discarder"]] += 1           # a robbed kong's owner deals in
-            elif e["type"] in mjfast.sim.CLAIM_KINDS:
-                claims[e["seat"], mjfast.sim.CLAIM_KINDS.index(e["type"])] += 1
+            elif e["type"] in mjfast.game.CLAIM_KINDS:
+                claims[e["seat"], mjfast.game.CLAIM_KINDS.index(e["type"])] += 1
     assert np.array_equal(res.wins, wins) and np.array_equal(res.self_draw_wins, self_wins)
     assert np.array_equal(res.deal_ins, deal_ins) and np.array_equal(res.claims, claims)
     assert np.array_equal(res.points, points) and int(points.sum()) == 0
@@ -442,7 +442,7 @@ def take_win(view, *args):
 
 def _play(wall, policies, **opts):
     opts.setdefault("flowers", False)
-    log = mjfast.sim.play_walls([wall], [[3, 4]], rules="mcr", policies=policies, **opts)
+    log = mjfast.play_walls([wall], [[3, 4]], rules="mcr", policies=policies, **opts)
     st = check_log(log, builtin=False)
     (win, fans), = _fans_of_wins(log)
     return log, st, win, {f["fan"]: f["count"] for f in fans}
@@ -465,7 +465,7 @@ def test_scripted_robbing_the_kong():
     F = sum(MF.FAN_BY_NAME[n].value * c for n, c in fans.items())
     assert _scores_after(log, log.events.index(win)) == [-8, -(8 + F), 16 + 8 + F, -8]
     # under flat scoring there is no robbing: seat 1 draws its replacement
-    flat = mjfast.sim.play_walls([wall], [[3, 4]], rules="mcr", scoring="basic", flowers=False, policies=[
+    flat = mjfast.play_walls([wall], [[3, 4]], rules="mcr", scoring="basic", flowers=False, policies=[
         Script(["5s"]), Script(["3z"], claim=lambda v, t, o: "pung" if t == "5s" and "pung" in o else None,
                                own=lambda v, o: "added_kong:5s" if "added_kong:5s" in o else None),
         Script(claim=rob, own=take_win), Script()])
@@ -530,7 +530,7 @@ def test_dealer_first_turn_wins():
     hands = [tiles.format_hand(h) for h in complete_hands(40, 14, seed=5)]
     hands += ["22334455667788p", "19m19p19s12345677z", "147m258p369s12345z", "11223399m445566p"]
     for i, text in enumerate(hands):
-        log = mjfast.sim.play_walls([make_wall([text, None, None, None], seed=i)], [[3, 4]], rules="mcr",
+        log = mjfast.play_walls([make_wall([text, None, None, None], seed=i)], [[3, 4]], rules="mcr",
                                     policies="greedy", flowers=False)
         st += check_log(log)
     assert st.dealer_first_turn_wins > 0
@@ -605,7 +605,7 @@ def test_a_valid_win_declined_then_declared_is_an_illegal_action():
     discard is not a false win (the hand is valid): the engine refuses it."""
     wall = make_wall(["5p1s2s3s4s5s6s7s8s9s1z2z3z4z", "123456789m11p55p", None, None], seed=1)
     with pytest.raises(mjfast.IllegalActionError, match="a win declared after declining it on the same tile"):
-        mjfast.sim.play_walls([wall], [[3, 4]], rules="mcr", flowers=False,
+        mjfast.play_walls([wall], [[3, 4]], rules="mcr", flowers=False,
                               policies=[Script(["5p"]), DeclineThenDeclare(), "greedy", "greedy"])
 
 
@@ -617,7 +617,7 @@ def test_scripted_false_wins_below_the_minimum():
     """Complete hands below min_fan declared anyway: on the own turn (a self-drawn closed wait)
     and robbing a kong (min_fan=16): the event carries the hand's fan without flowers."""
     wall = make_wall(["1m1m9m9m1p1p9p9p7z7z6z6z3z4z", "123m456m777p11z46s", None, None], draws=["5s"])
-    log = mjfast.sim.play_walls([wall], [[3, 4]], rules="mcr", flowers=False,
+    log = mjfast.play_walls([wall], [[3, 4]], rules="mcr", flowers=False,
                                 policies=[Script(["4z"]), Script(own=_always), Script(), Script()])
     st = check_log(log, builtin=False)
     fw = [e for e in log.events if e["type"] == "false_win"]
@@ -630,7 +630,7 @@ def test_scripted_false_wins_below_the_minimum():
                       "1234m5678p6789s5z"], draws=["1z", "2z", "4z", "5s"])
     pung_then_kong = Script(["3z"], claim=lambda v, t, o: "pung" if t == "5s" and "pung" in o else None,
                             own=lambda v, o: "added_kong:5s" if "added_kong:5s" in o else None)
-    log = mjfast.sim.play_walls([wall], [[3, 4]], rules="mcr", flowers=False, min_fan=16,
+    log = mjfast.play_walls([wall], [[3, 4]], rules="mcr", flowers=False, min_fan=16,
                                 policies=[Script(["5s"]), pung_then_kong, Script(claim=rob_any), Script()])
     st = check_log(log, builtin=False)
     fw = [e for e in log.events if e["type"] == "false_win"]

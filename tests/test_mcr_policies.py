@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 import mjfast
 from mjfast import mcr, tiles
+from mjfast import rules as _rules
 from mjfast._kernels import chinese_game as _game
-from mjfast.sim import game_rules
 from test_policies import PyGreedy
 
 # a SeatView meld kind -> mjfast.mcr.fan's (kind, state)
@@ -257,7 +257,7 @@ def test_fan_greedy_with_options(opts):
 # single hands through the engine's hook: seat 0 (East, the dealer, prevalent wind East, no
 # sets, no flowers) is fan-aware under the rules' minimum
 
-_KERNEL = {mf: game_rules("mcr", min_fan=mf).kernel() for mf in (1, 8)}
+_KERNEL = {mf: _rules.get("mcr", min_fan=mf).kernel() for mf in (1, 8)}
 
 
 @st.composite

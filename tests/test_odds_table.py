@@ -12,7 +12,7 @@ import pytest
 
 import mjfast
 from mjfast import cli
-from mjfast.odds import OddsTable, odds_table
+from mjfast.analysis.odds import OddsTable, odds_table
 
 
 def test_deal_exact_rows_are_the_exact_odds():

@@ -14,6 +14,7 @@ from conftest import random_hands
 from mjfast import hands as H
 from mjfast import mcr, tiles
 from mjfast._kernels import onehand
+from mjfast.mcr import _fan as mcr_scores
 from oracles import mcr_hands
 
 RULES = (None, "classical", "basic", "mcr")
@@ -315,7 +316,7 @@ def test_fan_batch_checked_in_the_kernel_names_the_same_row(monkeypatch):
             melds[i, j] = ({"chow": 1, "pung": 2, "kong": 3}[k], t, 1 if s else 0)
     base_total, base_counts = mcr.fan_batch(hands, win, melds=melds)
     with monkeypatch.context() as m:
-        m.setattr(mcr, "_batch_rows", lambda *a: None)
+        m.setattr(mcr_scores, "_batch_rows", lambda *a: None)
         slow_total, slow_counts = mcr.fan_batch(hands, win, melds=melds)
     assert np.array_equal(base_total, slow_total) and np.array_equal(base_counts, slow_counts)
 
@@ -358,7 +359,7 @@ def test_fan_batch_checked_in_the_kernel_names_the_same_row(monkeypatch):
             h, m, w, kw = damaged(what, row)
             fast = _batch_errors(h, w, melds=m, **kw)
             with monkeypatch.context() as mp:
-                mp.setattr(mcr, "_batch_rows", lambda *a: None)
+                mp.setattr(mcr_scores, "_batch_rows", lambda *a: None)
                 slow = _batch_errors(h, w, melds=m, **kw)
             assert fast[0] == "ValueError" and _same(fast, slow), (what, row, fast, slow)
             assert f"row {row}" in fast[1], (what, fast)
@@ -397,7 +398,7 @@ def test_fan_batch_kernel_check_agrees_with_the_numpy_checks_row_by_row(monkeypa
         cols = dict(melds=m[None], self_drawn=f[1:2], fourth_tile=f[2:3], kong=f[3:4], last_of_wall=f[4:5],
                     seat_wind=f[5:6], prevalent_wind=f[6:7], flowers=f[7:8])
         with monkeypatch.context() as mp:
-            mp.setattr(mcr, "_batch_rows", lambda *a: None)     # the numpy checks
+            mp.setattr(mcr_scores, "_batch_rows", lambda *a: None)     # the numpy checks
             slow = _batch_errors(h[None], f[:1], **cols)
         fast = _batch_errors(h[None], f[:1], **cols)
         assert _same(fast, slow), (h, m, f, fast, slow)

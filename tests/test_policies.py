@@ -173,8 +173,8 @@ from types import SimpleNamespace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mjfast import rules as _rules
 from mjfast._kernels import chinese_game as _game
-from mjfast.sim import game_rules
 
 _ORPHANS = [0, 8, 9, 17, 18, 26] + list(range(27, 34))
 _KNIT_PERMS = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
@@ -218,10 +218,10 @@ def _greedy_positions(draw):
 def _kernel(rules):
     if rules == "mcr":
         # the hook's seat is fan-aware under a fan minimum: PyGreedy is the fan-blind greedy
-        return game_rules("mcr", min_fan=0).kernel()
+        return _rules.get("mcr", min_fan=0).kernel()
     if rules == "classical+special":
-        return game_rules("classical", special_forms=("seven_pairs", "thirteen_orphans")).kernel()
-    return game_rules(rules).kernel()
+        return _rules.get("classical", special_forms=("seven_pairs", "thirteen_orphans")).kernel()
+    return _rules.get(rules).kernel()
 
 
 @pytest.mark.parametrize("rules", ["mcr", "classical", "classical+special"])

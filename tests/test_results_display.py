@@ -13,8 +13,8 @@ import sys
 import pytest
 
 import mjfast
+from mjfast import _display as D
 from mjfast import mcr
-from mjfast._runtime import display as D
 from mjfast.stats import Estimate, Mean
 
 _FLOAT = re.compile(r"\d[\d,]*\.\d+(?:e[-+]?\d+)?")
@@ -252,7 +252,7 @@ def test_long_tables_are_clipped_and_wide_characters_aligned():
     assert html_text.count("<tr>") == D.MAX_ROWS + 2 and "&hellip;" in html_text
     wide = D.render_text(D.Display("", [D.Table(("fan", "n"), [("清龙", 1), ("a", 22)])]))
     a, b = wide.splitlines()[1:]
-    assert D._width(a) == D._width(b)
+    assert D.text_width(a) == D.text_width(b)
     assert "&lt;b&gt;" in D.render_html(D.Display("<b>", []))   # escaped
 
 
@@ -272,7 +272,7 @@ def test_ipython_pretty_printing_is_the_table(results):
     assert p.out == repr(results["Comparison"])
 
 
-@pytest.mark.parametrize("name", ["mjfast._runtime.display", "mjfast._runtime.validation", "mjfast.game.results",
+@pytest.mark.parametrize("name", ["mjfast._display", "mjfast._runtime.validation", "mjfast.game.results",
                                   "mjfast.stats"])
 def test_docstring_examples(name):
     mod = __import__(name, fromlist=["_"])

@@ -79,10 +79,10 @@ def test_jokers_in_play_and_in_tile_sets():
     assert mjfast.exact_deal_odds("american", 14, jokers=16)["options"]["jokers"] == 16
 
 
-def test_aliases():
-    assert mjfast.game_rules("basic") == R.get("basic") and isinstance(mjfast.game_rules("mcr"), mjfast.GameRules)
-    assert mjfast.amsim.american_rules(jokers=10) == R.get("american", jokers=10)
-    assert mjfast.GameRules is R.ChineseRules and mjfast.AmericanRules is R.AmericanRules
+def test_the_top_level_rule_set_class_is_the_rules_one():
+    """(The deprecated aliases game_rules, american_rules and GameRules: tests/test_deprecation.py.)"""
+    assert mjfast.AmericanRules is R.AmericanRules
+    assert isinstance(R.get("mcr"), R.ChineseRules)
 
 
 def test_every_rules_argument_takes_a_rule_set():

@@ -17,7 +17,7 @@ import _referee
 import mjfast
 from _referee import RefereeError, check_log
 from mjfast import tiles
-from mjfast.sim import CLAIM_KINDS
+from mjfast.game import CLAIM_KINDS
 
 TABLES = {
     "greedy": "greedy",
@@ -389,7 +389,7 @@ def test_game_is_a_function_of_seed_and_index():
     assert a.events == b.events and a.header == b.header
     assert a.header["wall_ids"] != c.header["wall_ids"]
     # the walls of replay() are what play_walls() plays (greedy players use no randomness)
-    w = mjfast.sim.play_walls(np.array(a.header["wall_ids"]), np.array(a.header["dice"]), rules="basic",
+    w = mjfast.play_walls(np.array(a.header["wall_ids"]), np.array(a.header["dice"]), rules="basic",
                               policies="greedy")
     assert w.events == a.events and w.header["scores"] == a.header["scores"]
 
@@ -440,7 +440,7 @@ def test_rerun_plays_the_headers_walls(rules):
     assert again.events != log.events             # the edited walls were played
     assert mjfast.rerun(again.to_jsonl()).to_jsonl() == again.to_jsonl()
     if rules != "american":
-        play = mjfast.sim.play_walls(again.header["wall_ids"], again.header["dice"], rules=rules)
+        play = mjfast.play_walls(again.header["wall_ids"], again.header["dice"], rules=rules)
         assert [e for e in play.events if e["hand"] == 0] == [e for e in again.events if e["hand"] == 0]
 
     def names_disagree(h):
@@ -461,9 +461,9 @@ def test_rerun_plays_the_headers_walls(rules):
 
 def test_rerun_of_play_walls_logs():
     wall = np.random.default_rng(3).permutation(136)
-    log = mjfast.sim.play_walls([wall] * 4, [[3, 9]] * 4, rules="classical", policies=["random"] * 4)
+    log = mjfast.play_walls([wall] * 4, [[3, 9]] * 4, rules="classical", policies=["random"] * 4)
     assert mjfast.rerun(log).to_jsonl() == log.to_jsonl()
-    am = mjfast.sim.play_walls([np.random.default_rng(4).permutation(152)], rules="american", policies="random")
+    am = mjfast.play_walls([np.random.default_rng(4).permutation(152)], rules="american", policies="random")
     assert mjfast.rerun(am).to_jsonl() == am.to_jsonl()
 
 

@@ -5,7 +5,7 @@ by seat 0), lets scripted :class:`mjfast.Policy` players act, and asserts the ex
 the relevant events (and, where the rule is about what may be claimed, the exact options the
 engine offered).
 
-Wall layout (engine convention, see ``mjfast.sim.play_walls``): the deal takes wall[0:14] for
+Wall layout (engine convention, see ``mjfast.play_walls``): the deal takes wall[0:14] for
 the dealer (seat 0) and 13 tiles each for seats 1, 2, 3 (wall[14:27], [27:40], [40:53]); live
 draws continue at wall[53]; bonus and kong replacements come from wall[-1], wall[-2], ...
 """
@@ -17,7 +17,7 @@ import pytest
 import _referee
 import mjfast
 from mjfast import tiles
-from mjfast.sim import IllegalActionError, play_walls
+from mjfast.game import IllegalActionError, play_walls
 
 FIRST_BONUS = 136
 

@@ -208,9 +208,9 @@ def test_new_entry_points_reject_arrays_and_odd_types_by_name():
     with pytest.raises(TypeError, match="hands must be"):
         mjfast.odds_table("win_by_turn", hands=5)
     with pytest.raises(ValueError, match="give rounds or hands_per_game"):
-        mjfast.game_rules("american", hands_per_game=8, rounds=arr)
+        mjfast.rules.get("american", hands_per_game=8, rounds=arr)
     with pytest.raises(ValueError, match="second_charleston must be"):
-        mjfast.game_rules("american", second_charleston=arr)
+        mjfast.rules.get("american", second_charleston=arr)
     with pytest.raises(TypeError, match="options must be a list"):
         mjfast.charleston_effect(2, options=5, progress=False)
     with pytest.raises(ValueError, match="unknown optional pass 3"):
@@ -246,19 +246,19 @@ def test_game_rules_arrays_and_odd_types_named():
     raise one from the American dispatch), special_forms must be a list or tuple."""
     arr = np.array([1, 2])
     with pytest.raises(TypeError, match="rules must be a str"):
-        mjfast.game_rules(arr)
+        mjfast.rules.get(arr)
     with pytest.raises(TypeError, match="rules must be a str"):
         mjfast.simulate(2, rules=arr, progress=False)
     with pytest.raises(ValueError, match="dead_wall must be"):
-        mjfast.game_rules(dead_wall=arr)
+        mjfast.rules.get(dead_wall=arr)
     with pytest.raises(ValueError, match="payment must be"):
-        mjfast.game_rules(payment=arr)
+        mjfast.rules.get(payment=arr)
     with pytest.raises(TypeError, match="special_forms must be a tuple"):
-        mjfast.game_rules(special_forms=5)
+        mjfast.rules.get(special_forms=5)
     with pytest.raises(TypeError, match="special_forms must be a tuple"):
-        mjfast.game_rules(special_forms="seven_pairs")
+        mjfast.rules.get(special_forms="seven_pairs")
     with pytest.raises(ValueError, match="unknown special form"):
-        mjfast.game_rules(special_forms=(arr,))
+        mjfast.rules.get(special_forms=(arr,))
     with pytest.raises(TypeError, match="flowers must be True or False"):
-        mjfast.game_rules("mcr", flowers=arr)
-    assert mjfast.game_rules(special_forms=["seven_pairs"]).special_forms == ("seven_pairs",)
+        mjfast.rules.get("mcr", flowers=arr)
+    assert mjfast.rules.get(special_forms=["seven_pairs"]).special_forms == ("seven_pairs",)

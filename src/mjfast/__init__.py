@@ -19,7 +19,8 @@ The layers, bottom up (the README's "Layout" section says where each piece lives
   (American cards of hands: user-supplied lines, distances, play);
 - :mod:`mjfast.deals` and :mod:`mjfast.exact` (random deals, their statistics, exact odds);
 - :mod:`mjfast.game` (the simulator: simulate, compare, replay, policies, results);
-- :mod:`mjfast.analysis` (one hand's analysis, win-by-turn odds, odds tables, plots);
+- :mod:`mjfast.analysis` (one hand's analysis, win-by-turn odds, odds tables);
+  :mod:`mjfast.plot` (plots of every result: matplotlib, imported only when drawing);
 - :mod:`mjfast.env` (environments for training agents: VecTables, the Gymnasium and PettingZoo
   fronts, teacher data; imported on first use);
 - :mod:`mjfast.cli` (the ``mjfast`` command).
@@ -32,14 +33,15 @@ of ``__all__`` is there all the same (``dir``, ``from mjfast import ...``, ``imp
 from __future__ import annotations
 
 import importlib
+import sys
+import warnings
 from typing import TYPE_CHECKING
 
 from ._version import __version__
 
-#: the subpackages and modules read as attributes (``mjfast.tiles``); the compatibility modules
-#: among them keep documented import paths (``mjfast.sim.play_walls``, ``mjfast.amsim.american_distance``)
-_MODULES = frozenset({"amsim", "analysis", "card", "cli", "deals", "env", "exact", "game", "hands", "mcr", "odds",
-                      "plot", "rules", "sim", "stats", "tiles", "wall", "winturn",
+#: the subpackages and modules read as attributes (``mjfast.tiles``)
+_MODULES = frozenset({"analysis", "card", "cli", "deals", "env", "exact", "game", "hands", "mcr", "plot", "rules",
+                      "stats", "tiles", "wall",
                       "_core", "_kernels", "_runtime"})   # (private, but reachable as attributes as before)
 
 #: public name -> the module that defines it (imported when the name is first read)
@@ -52,9 +54,10 @@ _ORIGIN = {
     "Deals": ".deals", "DealStats": ".deals", "deal": ".deals", "deal_stats": ".deals",
     "exact_deal_odds": ".exact", "exact_deal_odds_table": ".exact",
     **{name: ".game" for name in (
-        "AmericanPolicy", "AmericanRules", "AmericanSimResult", "AmericanView", "BatchPolicy", "Comparison", "GameLog",
-        "GameRules", "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect",
-        "compare", "game_rules", "replay", "rerun", "simulate")},
+        "AmericanPolicy", "AmericanSimResult", "AmericanView", "BatchPolicy", "Comparison", "GameLog",
+        "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect",
+        "compare", "play_walls", "replay", "rerun", "simulate")},
+    "AmericanRules": ".rules",
     **{name: ".hands" for name in ("Improvement", "decompose", "effective_tiles", "is_winning", "shanten", "waits")},
     **{name: ".tiles" for name in ("Meld", "ParsedHand", "format_hand", "format_tiles", "pack", "parse_hand",
                                    "parse_tiles", "unpack")},
@@ -73,11 +76,11 @@ __all__ = [
     "DealStats", "Deals", "deal", "deal_stats", "exact_deal_odds", "exact_deal_odds_table",
     # the game simulator
     "AmericanPolicy", "AmericanRules", "AmericanSimResult", "AmericanView", "BatchPolicy", "Comparison", "GameLog",
-    "GameRules", "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect", "compare",
-    "game_rules", "replay", "rerun", "simulate",
-    # analysis
-    "DiscardOption", "HandAnalysis", "OddsTable", "WaitFan", "WinByTurn", "analyze", "odds_table", "plot",
-    "win_by_turn", "win_by_turn_random",
+    "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect", "compare",
+    "play_walls", "replay", "rerun", "simulate",
+    # analysis; plots
+    "DiscardOption", "HandAnalysis", "OddsTable", "WaitFan", "WinByTurn", "analyze", "odds_table",
+    "win_by_turn", "win_by_turn_random", "plot",
     # configuration
     "get_options", "set_options", "show_config",
     # environments (imported on first use; importing mjfast.env registers the Gymnasium ids)
@@ -99,8 +102,6 @@ class _GymIdsHook:
 
 def _register_gym_ids() -> None:
     """The Gymnasium ids: registered now if Gymnasium is imported, else as soon as it is."""
-    import sys
-
     if sys.modules.get("gymnasium") is not None:
         from ._gym_ids import register
 
@@ -119,6 +120,8 @@ def __getattr__(name: str):
         value = getattr(importlib.import_module(origin, __name__), name)
     elif name in _MODULES:
         value = importlib.import_module("." + name, __name__)
+    elif name in _DEPRECATED_CLASSES:
+        return _deprecated_class(name)      # (not kept as an attribute: it warns on every use)
     else:
         raise AttributeError(f"module 'mjfast' has no attribute {name!r}")
     globals()[name] = value
@@ -129,8 +132,45 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
+# -- deprecated aliases ---------------------------------------------------------------------
+# Earlier names of the rule-set constructor and class, kept separate here for clarity (as
+# msprime keeps its 0.x names): each warns (DeprecationWarning) and forwards to its one home,
+# mjfast.rules. Nothing inside the package uses them; tests/test_deprecation.py pins them.
+
+#: deprecated class alias -> (its home module, the name there)
+_DEPRECATED_CLASSES = {"GameRules": (".rules", "ChineseRules")}
+
+
+def _deprecated_class(name: str):
+    home, new = _DEPRECATED_CLASSES[name]
+    warnings.warn(f"mjfast.{name} is deprecated; use mjfast.rules.{new} (the same class)", DeprecationWarning,
+                  stacklevel=3)
+    return getattr(importlib.import_module(home, __name__), new)
+
+
+def game_rules(rules="classical", **options):
+    """Deprecated: use :func:`mjfast.rules.get` (the same call)."""
+    warnings.warn("mjfast.game_rules is deprecated; use mjfast.rules.get (the same call)", DeprecationWarning,
+                  stacklevel=2)
+    from .rules import get
+
+    return get(rules, **options)
+
+
+def american_rules(base=None, **options):
+    """Deprecated: use ``mjfast.rules.get("american", **options)`` (or ``mjfast.rules.get(base,
+    **options)`` to start from a rule set ``base``)."""
+    warnings.warn('mjfast.american_rules is deprecated; use mjfast.rules.get("american", ...) (or '
+                  "mjfast.rules.get(base, ...))", DeprecationWarning, stacklevel=2)
+    from .rules import AmericanRules, get
+
+    if base is not None and not isinstance(base, AmericanRules):
+        raise TypeError(f"base must be an AmericanRules, not {type(base).__name__}")
+    return get("american" if base is None else base, **options)
+
+
 if TYPE_CHECKING:   # what the names are, for type checkers and editors (nothing is imported at run time)
-    from . import amsim, card, env, mcr, odds, plot, rules, sim, tiles, wall, winturn  # noqa: F401
+    from . import card, env, mcr, plot, rules, tiles, wall  # noqa: F401
     from ._runtime.options import get_options, set_options  # noqa: F401
     from ._runtime.threads import show_config  # noqa: F401
     from .analysis import DiscardOption, HandAnalysis, WaitFan, analyze  # noqa: F401
@@ -141,13 +181,11 @@ if TYPE_CHECKING:   # what the names are, for type checkers and editors (nothing
     from .exact import exact_deal_odds, exact_deal_odds_table  # noqa: F401
     from .game import (  # noqa: F401
         AmericanPolicy,
-        AmericanRules,
         AmericanSimResult,
         AmericanView,
         BatchPolicy,
         Comparison,
         GameLog,
-        GameRules,
         IllegalActionError,
         PassEffect,
         Policy,
@@ -155,10 +193,11 @@ if TYPE_CHECKING:   # what the names are, for type checkers and editors (nothing
         SimResult,
         charleston_effect,
         compare,
-        game_rules,
+        play_walls,
         replay,
         rerun,
         simulate,
     )
     from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits  # noqa: F401
+    from .rules import AmericanRules  # noqa: F401
     from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack  # noqa: F401

@@ -33,9 +33,9 @@ import numpy as np
 
 from . import _core, tiles
 from . import rules as _rules
+from ._display import Display, Displayed, Table, fmt, frame, interval, render_text, require_pandas
 from ._kernels import deal as _deal
 from ._runtime import dask as _dask
-from ._runtime.display import Display, Displayed, Table, fmt, frame, interval, render_text, require_pandas
 from ._runtime.progress import Progress, attach_partial, timed_chunks
 from ._runtime.seeding import root_key, seed_to_json
 from ._runtime.threads import resolve_threads

@@ -73,8 +73,6 @@ P(shanten == 0) exactly (a complete hand is *not* counted as tenpai), and
 """
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import functools
 from fractions import Fraction
 from math import comb
@@ -82,11 +80,11 @@ from math import comb
 import numpy as np
 
 from . import rules as _rules
+from ._runtime import progress as _progress
 
-__all__ = ["exact_deal_odds", "exact_deal_odds_table", "RULES", "FORMS", "TABLE_FORMS"]
+__all__ = ["exact_deal_odds", "exact_deal_odds_table", "RULES", "TABLE_FORMS"]
 
 RULES = (None,) + _rules.names()
-FORMS = _rules.FORMS
 #: the forms of rules="american": its one hand, the beginner hand
 AMERICAN_FORMS = ("beginner",)
 #: the forms :func:`exact_deal_odds_table` reports for each rule set: its winning forms and
@@ -103,51 +101,6 @@ _CHOOSE4 = np.array([comb(4, c) for c in range(5)], dtype=np.int64)
 _NO_CAP = 15
 # pairs of a merge processed at once (memory: ~100 bytes per pair)
 _CHUNK = 1 << 21
-
-
-# ---------------------------------------------------------------------------
-# progress: one bar per public call, in steps (a form; for MCR "all", each threshold t)
-# ---------------------------------------------------------------------------
-
-_BAR: contextvars.ContextVar = contextvars.ContextVar("mjfast_exact_bar", default=None)
-
-
-@contextlib.contextmanager
-def _progress_bar(progress, label: str, steps: int):
-    """The bar of the exact computation in progress: the caller's (a table, the command
-    line) if one is open, else a new one of ``steps`` steps, closed afterwards."""
-    from ._runtime.progress import Progress
-    from ._runtime.validation import check_flag
-
-    check_flag("progress", progress)
-    outer = _BAR.get()
-    if outer is not None:
-        yield outer
-        return
-    bar = Progress(steps, label=label, unit="steps", enabled=bool(progress))
-    token = _BAR.set(bar)
-    try:
-        yield bar
-    finally:
-        _BAR.reset(token)
-        bar.close()
-
-
-def _bar_label(rules_label) -> str:
-    return "exact deal odds" + (f" {rules_label}" if rules_label else "")
-
-
-def _thresholds_started(t_max: int) -> None:
-    """The MCR "all" form goes through ``t_max`` thresholds: its one step becomes t_max."""
-    bar = _BAR.get()
-    if bar is not None:
-        bar.set_total(bar.total + t_max - 1)
-
-
-def _step() -> None:
-    bar = _BAR.get()
-    if bar is not None:
-        bar.update(bar.done + 1)
 
 
 # ---------------------------------------------------------------------------
@@ -186,8 +139,8 @@ def _forms_for(all_forms: tuple, form, tiles: int) -> tuple:
         raise TypeError(f"form must be a str, not {type(form).__name__}")
     if form == "all":
         return all_forms if tiles in (13, 14) else ("standard",)
-    if form not in FORMS:
-        raise ValueError(f"unknown form {form!r}; choose 'all' or one of {FORMS}")
+    if form not in _rules.FORMS:
+        raise ValueError(f"unknown form {form!r}; choose 'all' or one of {_rules.FORMS}")
     if form != "standard" and tiles not in (13, 14):
         raise ValueError(f"form {form!r} needs a dealt hand of 13 or 14 tiles; got {tiles}")
     return (form,)
@@ -1011,10 +964,10 @@ def _distance_counts_by_threshold(forms: tuple, kong, tiles: int, suits: str, t_
     (``t_max`` bounds the distance: no hand has distance above it)."""
     kinds = sum(7 if ch == "z" else 9 for ch in suits)
     at_least = [comb(4 * kinds, tiles)]
-    _thresholds_started(t_max)
+    _progress.add_steps(t_max - 1)
     for t in range(1, t_max + 1):
         at_least.append(_count_at_least(forms, kong, tiles, suits, t) if at_least[-1] else 0)
-        _step()
+        _progress.step()
     at_least.append(0)
     return tuple((d, at_least[d] - at_least[d + 1]) for d in range(t_max + 1) if at_least[d] != at_least[d + 1])
 
@@ -1155,14 +1108,14 @@ def exact_deal_odds(rules="classical", tiles=14, form="all", *, suits="mpsz", jo
     """
     label, all_forms, kong_two_pairs, model = _check_rules(rules)
     suits = _check_suits(suits)
-    with _progress_bar(progress, _bar_label(label), 1) as bar:
+    with _progress.shared_bar(progress, _progress.exact_odds_label(label), 1) as bar:
         before = bar.done
         if model == "american":
             res = _american_odds_dict(tiles, form, suits, jokers, bool(getattr(rules, "all_joker_sets", True)))
         else:
             res = _exact_odds(label, all_forms, kong_two_pairs, tiles, form, suits, jokers)
         if bar.done == before:      # one step, unless it went through thresholds
-            _step()
+            _progress.step()
     return res
 
 
@@ -1173,8 +1126,8 @@ def _exact_odds(label, all_forms, kong_two_pairs, tiles, form, suits, jokers) ->
         raise TypeError(f"form must be a str, not {type(form).__name__}")
     if form == "beginner":
         raise ValueError("form 'beginner' is the American beginner hand; it needs rules='american'")
-    if form != "all" and form not in FORMS:
-        raise ValueError(f"unknown form {form!r}; choose 'all' or one of {FORMS}")
+    if form != "all" and form not in _rules.FORMS:
+        raise ValueError(f"unknown form {form!r}; choose 'all' or one of {_rules.FORMS}")
     tiles = _check_tiles(tiles)
     _forms_for(all_forms, form, tiles)
     shanten, four = _odds(all_forms, kong_two_pairs, tiles, form, suits)
@@ -1224,7 +1177,7 @@ def exact_deal_odds_table(rules="classical", tiles=14, *, suits="mpsz", jokers=N
     True
     """
     label, all_forms = _check_rules(rules)[:2]
-    with _progress_bar(progress, _bar_label(label), len(all_forms) + 1):
+    with _progress.shared_bar(progress, _progress.exact_odds_label(label), len(all_forms) + 1):
         return {f: exact_deal_odds(rules, tiles, f, suits=suits, jokers=jokers) for f in all_forms + ("all",)}
 
 

@@ -6,7 +6,7 @@ built only from what a seat sees: the view dict (``ChineseVec.view`` / the dict 
 Nothing here reads the Cython encoder; the tests compare the two on every decision of many
 games.
 
-The specification (docs/environments.md, ``mjfast.env.encodings``)
+The specification (docs/environments.md, ``mjfast.game.encodings``)
 -------------------------------------------------------------------
 Seats are relative to the observer: ``r = (s - seat) & 3`` (0 self, 1 next, 2 opposite,
 3 previous). "Thermometer" of a count c on planes p .. p+3 means plane p+j is 1 where

@@ -1,6 +1,6 @@
 """Slow, obviously right reference for the win-by-turn model (tests only).
 
-The model (see :mod:`mjfast.winturn`): one player, a 3k+1 concealed hand, a pool of unseen
+The model (see :mod:`mjfast.analysis.winturn`): one player, a 3k+1 concealed hand, a pool of unseen
 tiles in uniformly random order, ``T`` draws, no calls, discards leave play. The policy
 (:func:`policy_discard`):
 
@@ -14,7 +14,7 @@ tiles in uniformly random order, ``T`` draws, no calls, discards leave play. The
 
 Everything here is plain Python over 34-count lists; shanten comes from
 :func:`mjfast._reference.shanten` (memoised), so nothing is shared with the kernels or the
-dynamic programme of :mod:`mjfast.winturn`.
+dynamic programme of :mod:`mjfast.analysis.winturn`.
 """
 from __future__ import annotations
 

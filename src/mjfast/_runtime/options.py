@@ -39,7 +39,7 @@ class set_options:  # noqa: N801 - a function to the user; a class so that it al
         return self
 
     def __exit__(self, *exc) -> None:
-        _progress._option[0] = self._old
+        _progress.set_mode(self._old)
 
     def __repr__(self) -> str:
         return f"mjfast.set_options({get_options()})"

@@ -1,5 +1,5 @@
-"""Progress bars of long runs (drawn by tqdm on stderr), the global progress setting, and
-chunked run helpers.
+"""Progress bars of long runs (drawn by tqdm on stderr), the global progress setting, one bar
+shared by nested calls (exact odds), and chunked run helpers.
 
 Whether a run draws a bar is decided, in this order, by:
 
@@ -16,11 +16,15 @@ taken half a second, so short runs print nothing whatever the setting.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import sys
 import threading
 import time
 import warnings
+
+from .validation import check_flag
 
 MODES = ("auto", "always", "never")
 #: seconds a run goes before its bar appears (shorter runs print nothing)
@@ -175,6 +179,54 @@ class Progress:
         if self._bar is not None:
             bar, self._bar = self._bar, None
             bar.close()
+
+
+# -- one bar for nested calls ------------------------------------------------------------------
+# An exact computation is one call that makes others (a table of forms calls the odds of each
+# form, the command line asks for both seats, an odds table for every rule set): the outermost
+# call opens the bar, in steps, and the calls inside it advance that bar instead of opening
+# their own.
+
+_SHARED: contextvars.ContextVar = contextvars.ContextVar("mjfast_shared_bar", default=None)
+
+
+@contextlib.contextmanager
+def shared_bar(progress, label: str, steps: int):
+    """The bar of the computation in progress: the caller's if one is open (a table, the command
+    line), else a new one of ``steps`` steps, closed afterwards. ``progress`` is the call's
+    argument (checked: True or False)."""
+    check_flag("progress", progress)
+    outer = _SHARED.get()
+    if outer is not None:
+        yield outer
+        return
+    bar = Progress(steps, label=label, unit="steps", enabled=bool(progress))
+    token = _SHARED.set(bar)
+    try:
+        yield bar
+    finally:
+        _SHARED.reset(token)
+        bar.close()
+
+
+def add_steps(n: int) -> None:
+    """The step in progress of the shared bar turns out to be ``n + 1`` steps (the Chinese
+    Official "all" form of exact odds goes through its thresholds one by one)."""
+    bar = _SHARED.get()
+    if bar is not None:
+        bar.set_total(bar.total + n)
+
+
+def step() -> None:
+    """One step of the shared bar is done (nothing when no bar is open)."""
+    bar = _SHARED.get()
+    if bar is not None:
+        bar.update(bar.done + 1)
+
+
+def exact_odds_label(rules_label) -> str:
+    """The label of the bar of exact deal odds under ``rules_label`` (a rule-set name or None)."""
+    return "exact deal odds" + (f" {rules_label}" if rules_label else "")
 
 
 def timed_chunks(start: int, stop: int, cap: int, first: int, target: float = 0.1):

@@ -20,9 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import hands, mcr, tiles
+from .. import hands, tiles
 from .. import rules as _rules
-from .._runtime.display import Display, Displayed, Table, frame
+from .._display import Display, Displayed, Table, frame
+from ..mcr._fan import win_fans
+from ..mcr._input import check_min_fan, melds_array, wind_letter
 
 
 def _check_rules(rules):
@@ -430,9 +432,9 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical", 
     hands._mcr_only(rules, min_fan=min_fan, seat_wind=seat_wind, prevalent_wind=prevalent_wind)
     ctx: tuple[int, str, str] | None = None     # (min_fan, seat wind, prevalent wind) of the Chinese Official fans
     if hands._is_mcr(rules):
-        ctx = (mcr._min_fan(8 if min_fan is None else min_fan),
-               mcr._wind_name("E" if seat_wind is None else seat_wind, "seat_wind"),
-               mcr._wind_name("E" if prevalent_wind is None else prevalent_wind, "prevalent_wind"))
+        ctx = (check_min_fan(8 if min_fan is None else min_fan),
+               wind_letter("E" if seat_wind is None else seat_wind, "seat_wind"),
+               wind_letter("E" if prevalent_wind is None else prevalent_wind, "prevalent_wind"))
     h = read_hand(hand, visible)
     conc = h.concealed
     n = int(conc.sum())
@@ -487,7 +489,7 @@ def _wait_fans(rows: np.ndarray, seen_rows: np.ndarray, waits: list, melds: tupl
     r = np.array([i for i, _ in pairs])
     k = np.array([w for _, w in pairs])
     shown = seen_rows[r, k]
-    on_discard, on_draw = mcr._win_totals(rows[r], k, mcr._melds_array(melds), fourth_tile=shown == 3,
+    on_discard, on_draw = win_fans(rows[r], k, melds_array(melds), fourth_tile=shown == 3,
                                           seat_wind=seat_wind, prevalent_wind=prevalent_wind)
     unseen = 4 - rows[r, k].astype(np.int64) - shown
     for j, (i, w) in enumerate(pairs):

@@ -45,7 +45,8 @@ from typing import Any
 
 import numpy as np
 
-from .._runtime.display import Display, Displayed, Table, _width, frame
+from .._display import Display, Displayed, Table, frame, text_width
+from .._runtime.progress import shared_bar
 from .._runtime.seeding import seed_to_json
 from .._runtime.validation import check_choice
 from ..stats import Estimate
@@ -175,8 +176,8 @@ class OddsTable(Displayed):
         cols = self._cols(columns)
         cells = [list(cols)] + [[_fmt(r[c], digits) for c in cols] for r in self.rows]
         # aligned by the columns a cell takes on a terminal: a Chinese fan name takes two per character
-        widths = [max(_width(row[i]) for row in cells) for i in range(len(cols))]
-        lines = ["  ".join(" " * (w - _width(v)) + v for v, w in zip(row, widths)) for row in cells]
+        widths = [max(text_width(row[i]) for row in cells) for i in range(len(cols))]
+        lines = ["  ".join(" " * (w - text_width(v)) + v for v, w in zip(row, widths)) for row in cells]
         title = ", ".join(f"{k}={v}" for k, v in self.meta.items() if not isinstance(v, (list, dict)))
         return (f"odds table: {self.kind}" + (f" ({title})" if title else "") + "\n" + "\n".join(lines))
 
@@ -242,7 +243,7 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
     Parameters
     ----------
     kind : {"deal", "win_by_turn", "win_rate", "mcr_ready", "mcr_fans", "american_lines"}
-        What the table holds (see :mod:`mjfast.odds`).
+        What the table holds (see :mod:`mjfast.analysis.odds`).
     rules : str, None or sequence
         One rule set or several (rows carry a ``rules`` column). "deal": classical, basic,
         mcr, american; "win_by_turn": classical, basic, mcr, None; "win_rate": classical,
@@ -264,7 +265,7 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
     policies : str or sequence of 4 str
         "win_rate" and "mcr_fans": the seats' policies, as :func:`mjfast.simulate`.
     policy : {"greedy", "first", "greedy_swap"}
-        "win_by_turn": the drawing policy (see :mod:`mjfast.winturn`).
+        "win_by_turn": the drawing policy (see :mod:`mjfast.analysis.winturn`).
     by : {"seat", "policy"}
         "win_rate": one row per seat (with its policy), or one row per policy with its seats
         pooled (``seat`` is then None).
@@ -387,7 +388,7 @@ _DEAL_COLUMNS = ("rules", "seat", "tiles", "form", "shanten", "p", "se", "low", 
 
 
 def _deal_table(rules_list, method, samples, seed, threads, progress) -> OddsTable:
-    from .. import deals, exact
+    from .. import deals
 
     _check_choice("method", method, ("exact", "monte_carlo"))
     rows: list[dict] = []
@@ -396,7 +397,7 @@ def _deal_table(rules_list, method, samples, seed, threads, progress) -> OddsTab
     forms_of = [list(spec.forms) + (["all"] if len(spec.forms) > 1 else []) for spec in specs]
     # exact: one progress bar over every (rule set, seat, form), in steps (exact_deal_odds)
     steps = len(_SEATS) * sum(len(f) for f in forms_of)
-    bar = exact._progress_bar(progress, "odds-table deal exact", steps) if method == "exact" else contextlib.nullcontext()
+    bar = shared_bar(progress, "odds-table deal exact", steps) if method == "exact" else contextlib.nullcontext()
     with bar:
         for rules, forms in zip(rules_list, forms_of):
             _deal_rows(rows, meta, rules, forms, method, samples, seed, threads, progress)
@@ -545,11 +546,12 @@ _MCR_SEATS = (("dealer", 0, 14, 0), ("non_dealer", 1, 13, 1))
 
 
 def _mcr_ready_table(rules_list, method, samples, min_fan, seed, threads, progress) -> OddsTable:
-    from .. import _core, deals, hands, mcr
+    from .. import _core, deals, hands
     from .._runtime.progress import Progress, timed_chunks
     from .._runtime.seeding import root_key
     from .._runtime.threads import resolve_threads
     from .._runtime.validation import check_count
+    from ..mcr._input import check_min_fan
 
     for rules in rules_list:
         if not hands._is_mcr(rules):
@@ -557,7 +559,7 @@ def _mcr_ready_table(rules_list, method, samples, min_fan, seed, threads, progre
     if method not in (None, "monte_carlo"):
         raise ValueError(f"mcr_ready tables are Monte Carlo only; got method={method!r}")
     n = 100_000 if samples is None else check_count(samples, "samples", 1)
-    min_fan = mcr._min_fan(8 if min_fan is None else min_fan)
+    min_fan = check_min_fan(8 if min_fan is None else min_fan)
     if not isinstance(progress, bool):
         raise TypeError(f"progress must be True or False, not {type(progress).__name__}")
     threads = resolve_threads(threads)
@@ -594,8 +596,9 @@ def _mcr_ready_chunk(spec, key, lo: int, m: int, bits: int, min_fan: int, thread
     a wait reaching min_fan on a discard, the same self-drawn). Batch kernels throughout: the
     deal, the shanten of every hand, the winning check of every (ready 13-tile hand, tile) and
     the fans of every (hand, wait)."""
-    from .. import _core, mcr
+    from .. import _core
     from .._kernels import deal as _deal
+    from ..mcr._fan import win_fans
 
     dealt = np.zeros((m, 4, 34), np.uint8)
     _deal.deal_batch(m, lo, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, dealt, np.zeros((m, 4, 8), np.uint8),
@@ -624,7 +627,7 @@ def _mcr_ready_chunk(spec, key, lo: int, m: int, bits: int, min_fan: int, thread
         won = np.empty(len(plus), np.uint8)
         _core.winning_counts_batch(plus, bits, won, threads)
         pair_row, pair_kind = np.nonzero(won.reshape(-1, 34).astype(bool) & addable)
-        on_discard, on_draw = mcr._win_totals(rows13[pair_row], pair_kind, seat_wind=wind, prevalent_wind=0,
+        on_discard, on_draw = win_fans(rows13[pair_row], pair_kind, seat_wind=wind, prevalent_wind=0,
                                               threads=threads)
         for col, total in ((1, on_discard), (2, on_draw)):
             hit = np.zeros(len(ready), bool)

@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core, hands, tiles
-from .._runtime.display import Display, Displayed, Table, frame, interval
+from .._display import Display, Displayed, Table, frame, interval
 from .._runtime.progress import Progress, attach_partial
 from .._runtime.seeding import root_key, seed_to_json
 from .._runtime.threads import resolve_threads
@@ -496,7 +496,7 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
                 max_states: int = 300_000) -> WinByTurn:
     """Probability of being tenpai and of having won by each future draw t = 1..draws.
 
-    The model and the policies are stated in :mod:`mjfast.winturn`: one player drawing from
+    The model and the policies are stated in :mod:`mjfast.analysis.winturn`: one player drawing from
     the unseen tiles in random order, no calls, discards leave play; with the default
     "greedy" policy the drawn tile is kept only when it lowers the shanten.
 
@@ -512,7 +512,7 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     rules : {"classical", "basic", "mcr", None}
         Which forms win (as :func:`mjfast.shanten`).
     policy : {"greedy", "first", "greedy_swap"}
-        See :mod:`mjfast.winturn`; "greedy_swap" (the game engine's discard rule) is Monte Carlo only.
+        See :mod:`mjfast.analysis.winturn`; "greedy_swap" (the game engine's discard rule) is Monte Carlo only.
     method : {"auto", "exact", "monte_carlo"}
         "auto" runs whichever is cheaper by an estimate of each method's work (one core's
         time, measured on random hands; see Notes): in practice the exact method up to
@@ -769,7 +769,7 @@ def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | 
     """Win-by-turn curves of random starting hands, grouped by their starting shanten.
 
     Each sample deals ``hand_tiles`` random tiles from the 136 and then plays ``draws`` draws
-    from the rest in the model of :mod:`mjfast.winturn` (no visible tiles). Sample i is a pure
+    from the rest in the model of :mod:`mjfast.analysis.winturn` (no visible tiles). Sample i is a pure
     function of (seed, i).
 
     Parameters

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .._runtime.display import Display, Displayed, Table, frame, interval, pm
+from .._display import Display, Displayed, Table, frame, interval, pm
 from ..stats import Z95, Estimate, Mean
 
 #: the engine's per-line columns, in order (american_game.CARD_COLUMNS)

@@ -8,24 +8,19 @@
   and ``parallel_env()`` factories are in :mod:`mjfast.env.aec`).
 - :func:`decisions`: (observation, mask, action, seat, reward) arrays of every decision
   built-in policies take, or of the decisions in game logs: behaviour-cloning data.
-- :mod:`mjfast.env.encodings`: the versioned action and observation encodings (``cn-v0``,
-  ``am-v0``).
+- the versioned action and observation encodings (``cn-v0``, ``am-v0``) are
+  :mod:`mjfast.game.encodings` (the engine's decisions are what they encode).
 
 Gymnasium and PettingZoo are optional (``pip install mjfast[env]``); without them
 :class:`VecTables` and :func:`decisions` work on plain numpy.
 """
 from __future__ import annotations
 
-import sys as _sys
-
 from .. import _gym_ids
-from ..game import encodings
 from ._decisions import Decisions, decisions
 from ._vec import VecTables
 
-_sys.modules[__name__ + ".encodings"] = encodings    # import mjfast.env.encodings works too
-
-__all__ = ["Decisions", "MahjongAEC", "MahjongParallel", "VecTables", "decisions", "encodings", "register_envs"]
+__all__ = ["Decisions", "MahjongAEC", "MahjongParallel", "VecTables", "decisions", "register_envs"]
 
 
 def register_envs() -> None:

@@ -105,7 +105,7 @@ class VecTables:
         An episode is one hand (the table then deals the game's next hand) or a whole game.
     obs : str or None
         The encoding; None (default) is the rule family's: ``"cn-v0"`` for the Chinese rule
-        sets, ``"am-v0"`` for American (see :mod:`mjfast.env.encodings`). Naming the other
+        sets, ``"am-v0"`` for American (see :mod:`mjfast.game.encodings`). Naming the other
         family's encoding raises ValueError.
     seed : seed-like
         Table t's g-th game is a pure function of (seed, t, g) and the policies, whatever the
@@ -143,7 +143,7 @@ class VecTables:
     Attributes
     ----------
     n_actions, observation_shape, scalars_shape : the sizes of the encoding.
-    encoding : :class:`~mjfast.env.encodings.Encoding`
+    encoding : :class:`~mjfast.game.encodings.Encoding`
 
     Examples
     --------

@@ -2,7 +2,7 @@
 policies, the bridge to Python policies, its output columns and its events.
 
 Entry points: ``mjfast.simulate(..., rules="american")``, :func:`mjfast.charleston_effect`,
-``mjfast.replay``/``mjfast.sim.play_walls`` with ``rules="american"``.
+``mjfast.replay``/``mjfast.play_walls`` with ``rules="american"``.
 
 The rules as played (docs/rules.md "American" and seed 002; choices where the seed is silent are
 marked *choice*):

@@ -6,7 +6,7 @@ to an :class:`Encoding` that says what every action id, plane and scalar means.
 
 Examples
 --------
->>> from mjfast.env import encodings        # (this module: mjfast.game.encodings)
+>>> from mjfast.game import encodings
 >>> cn = encodings.get("cn-v0")
 >>> cn.n_actions, cn.planes, cn.scalars
 (76, 48, 28)

@@ -12,8 +12,8 @@ import json
 import os
 from typing import Any
 
+from .._display import Display, Displayed, Table, frame
 from .._kernels import engine as _engine
-from .._runtime.display import Display, Displayed, Table, frame
 
 #: Event-log header version. 2: the Chinese options hold refill_dead_wall and added_kong
 #: (mjfast 0.2); a version-1 header lacks them and was played under these readings:

@@ -162,7 +162,7 @@ class AmericanView:
         return total - self.hand[:35].astype(np.int64) - self.visible[:35]
 
     def distance(self) -> int:
-        """:func:`~mjfast.amsim.american_distance` of this seat's hand and exposed sets (under the
+        """:func:`~mjfast.hands.american_distance` of this seat's hand and exposed sets (under the
         game's joker reading)."""
         return american_distance(self.hand, [(tiles.american_kind_index(t), j) for t, j in self.exposures[self.seat]],
                                  all_joker_sets=self.all_joker_sets)
@@ -228,7 +228,7 @@ class BatchPolicy:
     :func:`mjfast.simulate`, :func:`mjfast.compare` and :func:`mjfast.replay` play it at
     batch speed: the engine steps every table without the GIL to the next question of a seat
     this policy plays, and asks all of them in one call. Questions and encodings are those of
-    :class:`mjfast.env.VecTables` (``cn-v0``, ``am-v0``: see :mod:`mjfast.env.encodings`);
+    :class:`mjfast.env.VecTables` (``cn-v0``, ``am-v0``: see :mod:`mjfast.game.encodings`);
     questions with a single legal action are answered without asking.
 
     Attributes

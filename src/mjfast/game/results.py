@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._runtime.display import Display, Displayed, Table, frame, interval, pm
+from .._display import Display, Displayed, Table, frame, interval, pm
 from .._runtime.seeding import seed_to_json
 from ..rules import RuleSet
 from ..stats import Z95, Estimate, Mean, exact_square_sums

@@ -384,10 +384,10 @@ def play_walls(walls, dice=None, *, rules: str | _rules.RuleSet = "classical", p
     Examples
     --------
     >>> import numpy as np, mjfast
-    >>> log = mjfast.sim.play_walls([np.arange(136)], rules="basic", rounds=1)
+    >>> log = mjfast.play_walls([np.arange(136)], rules="basic", rounds=1)
     >>> log.events[1]
     {'hand': 0, 'type': 'deal', 'seat': 0, 'tile': '1m', 'id': 0}
-    >>> mjfast.sim.play_walls([np.arange(152)], rules="american").events[1]["tile"]
+    >>> mjfast.play_walls([np.arange(152)], rules="american").events[1]["tile"]
     '1m'
     """
     r = _rules.get(rules, **rule_options)

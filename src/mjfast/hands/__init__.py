@@ -63,6 +63,9 @@ from .._runtime.threads import resolve_threads
 from .._runtime.validation import count_rows, hand_label, text_batch
 from . import _american as _american_hands
 from . import _called
+from ._american import american_distance
+
+__all__ = ["Improvement", "american_distance", "decompose", "effective_tiles", "is_winning", "shanten", "waits"]
 
 FORMS = _rules.FORMS
 AMERICAN_FORMS = _american_hands.FORMS
@@ -665,18 +668,19 @@ def waits(hand: Any, *, form: str = "all", rules: str | _rules.RuleSet | None = 
 def _reaching_min_fan(hand: Any, counts: np.ndarray, found: np.ndarray, min_fan, self_drawn, seat_wind,
                       prevalent_wind) -> np.ndarray:
     """The waits ``found`` of a 13-tile hand whose win scores at least ``min_fan`` fans."""
-    from .. import mcr
+    from ..mcr._fan import win_fans
+    from ..mcr._input import check_flag, check_min_fan, check_wind, melds_array
 
-    min_fan = mcr._min_fan(min_fan)
-    drawn = bool(mcr._flag(False if self_drawn is None else self_drawn, "self_drawn"))
-    seat = mcr._wind("E" if seat_wind is None else seat_wind, "seat_wind")
-    prevalent = mcr._wind("E" if prevalent_wind is None else prevalent_wind, "prevalent_wind")
+    min_fan = check_min_fan(min_fan)
+    drawn = bool(check_flag(False if self_drawn is None else self_drawn, "self_drawn"))
+    seat = check_wind("E" if seat_wind is None else seat_wind, "seat_wind")
+    prevalent = check_wind("E" if prevalent_wind is None else prevalent_wind, "prevalent_wind")
     melds = tiles.parse_tiles(hand).melds if isinstance(hand, str) else ()
     size = int(counts.sum()) + 3 * len(melds)
     if size != 13:
         raise ValueError(f"min_fan needs a hand of 13 tiles (counting 3 per called set) to score its wins; got {size}")
     rows = np.repeat(counts[None, :], len(found), axis=0)
-    on_discard, on_draw = mcr._win_totals(rows, found, mcr._melds_array(melds), seat_wind=seat,
+    on_discard, on_draw = win_fans(rows, found, melds_array(melds), seat_wind=seat,
                                           prevalent_wind=prevalent)
     return found[(on_draw if drawn else on_discard) >= min_fan]
 

@@ -1,27 +1,6 @@
-"""Chinese Official (MCR) fan scoring: the fans a winning hand counts, one hand or a batch.
-
-:func:`fan` scores one hand (text or counts, with its called sets and the situation of the win);
-:func:`fan_batch` scores arrays of hands in a nogil kernel on every core. Both count the 81
-fans of the Chinese Official rules plus flowers exactly as the widely used calculator
-PyMahjongGB 1.4.0 does, total and fan list, including its choices where the rules leave room
-(docs/mcr.md lists them): the best-scoring decomposition with its tie-break, the "not counted"
-rules, the 5-fan "Concealed Kong and Melded Kong", the corrections of the situational flags.
-Unlike it, impossible input (a fifth copy, a wrong tile count, a malformed set) raises
-ValueError naming the problem, and a hand the winning tile does not complete is "not a win"
-(``is_win`` False, total 0).
-
-Examples
---------
->>> from mjfast import mcr
->>> r = mcr.fan("123456789m123p55p", win_tile="5p")
->>> r.total, r.is_win
-(23, True)
->>> [(f.name, f.count) for f in r.fans][:3]
-[('Pure Straight', 1), ('Concealed Hand', 1), ('All Chows', 1)]
->>> r = mcr.fan("123m456p789s1122z", win_tile="2z")
->>> r.total, r.reaches(8)
-(11, True)
-"""
+"""The fan scores (private; :mod:`mjfast.mcr` is the public face): the table of the 82 fans,
+the results, :func:`fan` for one hand and :func:`fan_batch` for arrays of hands, and
+:func:`win_fans`, the fans of wins on given tiles that the hand analyses show beside their waits."""
 from __future__ import annotations
 
 import dataclasses
@@ -31,11 +10,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from . import _core, tiles
-from ._kernels import mcr_fan as _kernel
-from ._kernels import onehand as _onehand
-from ._runtime.display import Display, Displayed, Table, frame
-from ._runtime.threads import resolve_threads
+from .. import _core, tiles
+from .._display import Display, Displayed, Table, frame
+from .._kernels import mcr_fan as _kernel
+from .._kernels import onehand as _onehand
+from .._runtime.threads import resolve_threads
+from ._input import KIND, MELD_CODE, WINDS, check_flag, check_min_fan, check_wind, expand_melds, prepare, prepare_text
 
 #: (English name, Chinese name, value) of every fan, in the kernel's column order: the 80 hand
 #: fans of the Chinese Official rules, Flower Tiles, and "Concealed Kong and Melded Kong".
@@ -74,11 +54,6 @@ assert len(FANS) == 82 and [v for _, _, v in FANS] == _kernel.FAN_VALUES
 FAN_NAMES: tuple = tuple(n for n, _, _ in FANS)
 _INDEX = {n: i for i, n in enumerate(FAN_NAMES)}
 FLOWER_COLUMN = _INDEX["Flower Tiles"]
-
-_WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3}
-_KIND = {name: k for k, name in enumerate(tiles.KIND_NAMES)}     # "1m" -> 0 ... "7z" -> 33
-_MELD_CODE = {"chow": 1, "pung": 2, "kong": 3}      # fan_batch's meld kind codes (0: no meld)
-_MELD_STATE = {"exposed": 1, "concealed": 0}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,7 +99,7 @@ class FanResult(Displayed):
     def reaches(self, min_fan: int = 8) -> bool:
         """Whether this is a valid Chinese Official win: complete, with at least ``min_fan``
         fans not counting flowers (``min_fan`` checked as every fan function checks it)."""
-        return self.is_win and self.total_without_flowers >= _min_fan(min_fan)
+        return self.is_win and self.total_without_flowers >= check_min_fan(min_fan)
 
     def count(self, name: str) -> int:
         """How many times fan ``name`` (English, as in :data:`FAN_NAMES`) counts."""
@@ -172,178 +147,6 @@ class FanResult(Displayed):
 def _fan_entry(i: int, count: int) -> Fan:
     """The (immutable) Fan of FANS[i] counted `count` times."""
     return Fan(FANS[i][0], FANS[i][1], count, FANS[i][2])
-
-
-@functools.lru_cache(maxsize=4096)
-def _parse(text: str) -> tuple:
-    """(34 concealed counts, sets as (code, first tile, exposed), flowers) of hand text
-    (cached: programs score the same texts many times)."""
-    parsed = tiles.parse_tiles(text, max_tiles=None)
-    if parsed.jokers:
-        raise ValueError("jokers are not tiles of the Chinese Official rules")
-    return (tuple(int(c) for c in parsed.concealed), tuple(_meld(m) for m in parsed.melds),
-            int(np.asarray(parsed.bonus).sum()))
-
-
-def _wind(w, name: str) -> int:
-    if type(w) is str and w in _WINDS:        # (the common cases first: fan() per call)
-        return _WINDS[w]
-    if type(w) is int and 0 <= w <= 3:
-        return w
-    if isinstance(w, numbers.Integral) and not isinstance(w, bool) and 0 <= int(w) <= 3:
-        return int(w)
-    raise ValueError(f"{name} must be 'E', 'S', 'W', 'N' (or 0-3); got {w!r}")
-
-
-def _flag(v, name: str) -> int:
-    if v is False or v is True:
-        return 1 if v else 0
-    if not isinstance(v, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, not {type(v).__name__}")
-    return int(bool(v))
-
-
-def _meld(m) -> tuple:
-    """(fan_batch kind code, first tile, exposed) of one meld: a tiles.Meld or a tuple
-    (kind, tile, "exposed" | "concealed" | supplier 1-3), tile = a chow's lowest."""
-    if isinstance(m, tiles.Meld):
-        return _MELD_CODE[m.kind], min(m.tiles), 0 if m.concealed else 1
-    if type(m) is tuple and len(m) == 3 and type(m[1]) is int and m[2] in _MELD_STATE and m[0] in _MELD_CODE:
-        kind, t = m[0], m[1]                   # (the common case: fan() per call)
-        if 0 <= t < 34 and (kind != "chow" or (t < 27 and t % 9 <= 6)):
-            return _MELD_CODE[kind], t, _MELD_STATE[m[2]]
-    if not isinstance(m, (tuple, list)) or len(m) not in (2, 3):
-        raise ValueError(f"a meld is a mjfast.tiles.Meld or (kind, tile, 'exposed' | 'concealed'); got {m!r}")
-    kind, tile = m[0], m[1]
-    state = m[2] if len(m) == 3 else "exposed"
-    if kind not in _MELD_CODE:
-        raise ValueError(f"meld kind must be 'chow', 'pung' or 'kong'; got {kind!r}")
-    if isinstance(state, numbers.Integral) and not isinstance(state, bool):
-        if not 1 <= int(state) <= 3:
-            raise ValueError(f"a meld's supplier is 1-3 (relative seat, or the claimed tile of a chow); got {state!r}")
-        state = "exposed"
-    if state not in ("exposed", "concealed"):
-        raise ValueError(f"a meld is 'exposed', 'concealed' or supplied by 1-3; got {state!r}")
-    if isinstance(tile, str):
-        t = tiles.tile_index(tile)
-        if not 0 <= t < 34:             # a bonus tile or the joker: no set of the Chinese Official rules
-            raise ValueError(f"a meld's tile is a tile name or kind 0-33; got {tile!r}")
-    elif isinstance(tile, numbers.Integral) and not isinstance(tile, bool) and 0 <= int(tile) < 34:
-        t = int(tile)
-    else:
-        raise ValueError(f"a meld's tile is a tile name or kind 0-33; got {tile!r}")
-    if kind == "chow" and (t >= 27 or t % 9 > 6):
-        raise ValueError(f"{tiles.KIND_NAMES[t]} is not a chow's lowest tile (1-7 of a suit)")
-    return _MELD_CODE[kind], t, 0 if state == "concealed" else 1
-
-
-@functools.lru_cache(maxsize=1024)
-def _text_sets(text: str) -> tuple:
-    """The sets of a text of sets in mjfast's notation (``"[789s]"``, ``"[123p] (2222z)"``), as
-    :class:`mjfast.tiles.Meld` (cached: programs pass the same texts many times)."""
-    parsed = tiles.parse_tiles(text, max_tiles=None)
-    if not parsed.melds or parsed.concealed.any() or parsed.bonus.any() or parsed.jokers:
-        raise ValueError("a set given as text is written in brackets (a called set, e.g. '[456p]') or parentheses "
-                         f"(a concealed kong, e.g. '(2222z)'), with nothing else; got {text!r}")
-    return parsed.melds
-
-
-def _expand_melds(melds) -> list:
-    """``melds`` as :func:`fan` takes it -- a sequence of sets, each a Meld, a tuple or a text of
-    one or more sets, or one such text -- as a list of Meld / tuples (texts read)."""
-    if isinstance(melds, str):
-        return list(_text_sets(melds))
-    out: list = []
-    for m in melds:
-        if isinstance(m, str):
-            out.extend(_text_sets(m))
-        else:
-            out.append(m)
-    return out
-
-
-def _melds_array(melds: Sequence) -> np.ndarray:
-    """The (4, 3) fan_batch rows (kind code, lowest tile, exposed) of up to four sets
-    (:class:`mjfast.tiles.Meld`, tuples or texts, as :func:`fan` takes them); unused rows are 0."""
-    out = np.zeros((4, 3), np.int64)
-    melds = _expand_melds(melds)
-    if len(melds) > 4:
-        raise ValueError(f"at most 4 sets besides the concealed tiles; got {len(melds)}")
-    for j, m in enumerate(melds):
-        out[j] = _meld(m)
-    return out
-
-
-def _min_fan(v) -> int:
-    """A minimum for a valid win: a non-negative int (8 in the Chinese Official rules)."""
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
-        raise TypeError(f"min_fan must be an int, not {type(v).__name__}")
-    if not 0 <= int(v) <= 1000:
-        raise ValueError(f"min_fan must be between 0 and 1000; got {v}")
-    return int(v)
-
-
-def _wind_name(w, name: str) -> str:
-    """A seat or prevalent wind (as :func:`fan` takes it) as its letter "E", "S", "W" or "N"."""
-    return "ESWN"[_wind(w, name)]
-
-
-def _prepare(hand, melds, win_tile) -> tuple:
-    """fan()'s checked input: (standing counts without the winning tile as 34 bytes, the sets
-    as one 12-byte fan_batch row, the winning kind, the flowers in the text)."""
-    if isinstance(hand, str):
-        counts, text_melds, text_flowers = _parse(hand)
-        counts = list(counts)
-        mlds = list(text_melds) + [_meld(m) for m in _expand_melds(melds)]
-    else:
-        arr = np.asarray(hand)
-        if arr.shape != (34,) or arr.dtype.kind not in "iu":
-            raise ValueError("hand must be a str or 34 non-negative integer counts")
-        counts = arr.tolist()
-        if min(counts) < 0:
-            raise ValueError("hand must be a str or 34 non-negative integer counts")
-        mlds = [_meld(m) for m in _expand_melds(melds)]
-        text_flowers = 0
-    if len(mlds) > 4:
-        raise ValueError(f"at most 4 sets besides the concealed tiles; got {len(mlds)}")
-    win = tiles.tile_index(win_tile) if isinstance(win_tile, str) else win_tile
-    if not (type(win) is int and 0 <= win < 34):
-        if isinstance(win, bool) or not isinstance(win, numbers.Integral) or not 0 <= int(win) < 34:
-            raise ValueError(f"win_tile must be a tile name or kind 0-33; got {win_tile!r}")
-        win = int(win)
-    need = 13 - 3 * len(mlds)
-    n = sum(counts)
-    if n == need + 1:
-        if counts[win] == 0:
-            raise ValueError(f"the hand holds {n} concealed tiles, so it should include the winning tile "
-                             f"{tiles.KIND_NAMES[win]}, which it does not")
-        counts[win] -= 1
-    elif n != need:
-        raise ValueError(f"with {len(mlds)} sets a hand holds {need} concealed tiles besides the winning tile "
-                         f"(or {need + 1} with it); got {n}")
-    total = counts.copy()
-    total[win] += 1
-    row = bytearray(12)
-    for j, (code, t, exp) in enumerate(mlds):
-        row[3 * j:3 * j + 3] = bytes((code, t, exp))
-        if code == 1:
-            total[t] += 1
-            total[t + 1] += 1
-            total[t + 2] += 1
-        else:
-            total[t] += 4 if code == 3 else 3
-    most = max(total)
-    if most > 4:
-        k = total.index(most)
-        raise ValueError(f"{most} copies of {tiles.KIND_NAMES[k]} (hand, sets and the winning tile); only 4 exist")
-    return bytes(counts), bytes(row), win, text_flowers
-
-
-@functools.lru_cache(maxsize=4096)
-def _prepare_text(hand: str, win_tile) -> tuple:
-    """_prepare of a hand text without extra sets (cached: programs score the same hands with
-    several flags)."""
-    return _prepare(hand, (), win_tile)
 
 
 def fan(hand, *, melds: Sequence = (), win_tile, self_drawn: bool = False, fourth_tile: bool = False,
@@ -414,19 +217,19 @@ def fan(hand, *, melds: Sequence = (), win_tile, self_drawn: bool = False, fourt
     if as_text is not None:
         return as_text
     if type(hand) is str and type(melds) in (tuple, list) and not melds and type(win_tile) in (str, int):
-        counts_b, row_b, win, text_flowers = _prepare_text(hand, win_tile)     # (cached)
+        counts_b, row_b, win, text_flowers = prepare_text(hand, win_tile)     # (cached)
     else:
-        counts_b, row_b, win, text_flowers = _prepare(hand, melds, win_tile)
+        counts_b, row_b, win, text_flowers = prepare(hand, melds, win_tile)
     nf = text_flowers if flowers is None else flowers
     if not (type(nf) is int and 0 <= nf <= 8):
         if isinstance(nf, bool) or not isinstance(nf, numbers.Integral) or not 0 <= int(nf) <= 8:
             raise ValueError(f"flowers must be 0-8; got {nf!r}")
         nf = int(nf)
     _core.ensure_tables()
-    got, fan_counts = _kernel.fan_one(counts_b, row_b, win, _flag(self_drawn, "self_drawn"),
-                                      _flag(fourth_tile, "fourth_tile"), _flag(kong, "kong"),
-                                      _flag(last_of_wall, "last_of_wall"), _wind(seat_wind, "seat_wind"),
-                                      _wind(prevalent_wind, "prevalent_wind"), int(nf))
+    got, fan_counts = _kernel.fan_one(counts_b, row_b, win, check_flag(self_drawn, "self_drawn"),
+                                      check_flag(fourth_tile, "fourth_tile"), check_flag(kong, "kong"),
+                                      check_flag(last_of_wall, "last_of_wall"), check_wind(seat_wind, "seat_wind"),
+                                      check_wind(prevalent_wind, "prevalent_wind"), int(nf))
     return FanResult(got, tuple(_fan_entry(i, c) for i, c in fan_counts), got > 0, int(nf) if got > 0 else 0)
 
 
@@ -444,7 +247,7 @@ def _fans_of(counts: bytes) -> tuple:
     return fans
 
 
-_onehand.fan_setup(_KIND, _WINDS, _MELD_CODE, tiles.Meld, _FANS_OF, _fans_of, FanResult)
+_onehand.fan_setup(KIND, WINDS, MELD_CODE, tiles.Meld, _FANS_OF, _fans_of, FanResult)
 
 
 def _fan_sets_as_text(hand, melds, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind, prevalent_wind,
@@ -455,7 +258,7 @@ def _fan_sets_as_text(hand, melds, win_tile, self_drawn, fourth_tile, kong, last
     if not (type(melds) is str or (type(melds) in (list, tuple) and any(type(m) is str for m in melds))):
         return None
     try:
-        sets = _expand_melds(melds)
+        sets = expand_melds(melds)
     except ValueError:
         return None
     return _onehand.fan_call(hand, sets, win_tile, self_drawn, fourth_tile, kong, last_of_wall, seat_wind,
@@ -600,11 +403,11 @@ def _batch_rows(hands, melds, columns) -> tuple | None:
     return h, m, flags
 
 
-def _win_totals(rows: np.ndarray, wins, melds=None, *, fourth_tile=False, seat_wind=0, prevalent_wind=0,
+def win_fans(rows: np.ndarray, wins, melds=None, *, fourth_tile=False, seat_wind=0, prevalent_wind=0,
                 threads: int | None = 1) -> tuple:
     """Fans (no flowers) of each row of concealed tiles won on its tile, on a discard and
     self-drawn: two (M,) int32 arrays (0: not a win). ``melds``: one (4, 3) array of sets (see
-    :func:`_melds_array`) shared by every row, or None; ``fourth_tile``: a bool or (M,) bools;
+    :func:`mjfast.mcr._input.melds_array`) shared by every row, or None; ``fourth_tile``: a bool or (M,) bools;
     the winds as :func:`fan` takes them."""
     m = len(rows)
     if m == 0:
@@ -614,8 +417,8 @@ def _win_totals(rows: np.ndarray, wins, melds=None, *, fourth_tile=False, seat_w
     both = np.concatenate([rows, rows])
     mel = None if melds is None else np.broadcast_to(np.asarray(melds, np.int64), (2 * m, 4, 3))
     total, _ = fan_batch(both, np.concatenate([wins, wins]), melds=mel, self_drawn=np.repeat(np.array([0, 1]), m),
-                         fourth_tile=np.concatenate([fourth, fourth]), seat_wind=_wind(seat_wind, "seat_wind"),
-                         prevalent_wind=_wind(prevalent_wind, "prevalent_wind"), threads=threads)
+                         fourth_tile=np.concatenate([fourth, fourth]), seat_wind=check_wind(seat_wind, "seat_wind"),
+                         prevalent_wind=check_wind(prevalent_wind, "prevalent_wind"), threads=threads)
     return total[:m], total[m:]
 
 

@@ -1,4 +1,5 @@
-"""How results show themselves: aligned text (``repr``), HTML (Jupyter's ``_repr_html_``) and
+"""How results show themselves (private; beside the results, which all derive from
+:class:`Displayed`): aligned text (``repr``), HTML (Jupyter's ``_repr_html_``) and
 pandas frames (``to_pandas``), from one description of their tables.
 
 A result class derives from :class:`Displayed` and builds a :class:`Display` (a title, tables
@@ -106,14 +107,14 @@ def _clip(rows: list, max_rows: int) -> tuple:
     return rows[:head] + rows[-5:], head
 
 
-def _width(text: str) -> int:
+def text_width(text: str) -> int:
     """Columns ``text`` takes in a terminal (East Asian wide characters, e.g. fan names in
     Chinese, take two)."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def _line(vals: list, widths: list, num: list) -> str:
-    pads = [" " * (w - _width(v)) for v, w in zip(vals, widths)]
+    pads = [" " * (w - text_width(v)) for v, w in zip(vals, widths)]
     return ("  " + "  ".join(pad + v if n else v + pad for v, pad, n in zip(vals, pads, num))).rstrip()
 
 
@@ -126,7 +127,7 @@ def render_text(d: Display, max_rows: int = MAX_ROWS) -> str:
         rows, cut = _clip(list(t.rows), max_rows)
         cells = [[fmt(v) for v in r] for r in rows]
         num = [any(_numeric(r[j]) for r in rows) for j in range(len(t.columns))]
-        widths = [max([_width(str(c))] + [_width(r[j]) for r in cells]) for j, c in enumerate(t.columns)]
+        widths = [max([text_width(str(c))] + [text_width(r[j]) for r in cells]) for j, c in enumerate(t.columns)]
 
         lines.append(_line([str(c) for c in t.columns], widths, num))
         for i, r in enumerate(cells):

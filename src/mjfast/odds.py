@@ -1,2 +1,0 @@
-"""Odds tables (compatibility module): they live in :mod:`mjfast.analysis.odds`."""
-from .analysis.odds import KINDS, OddsTable, odds_table  # noqa: F401
