@@ -402,7 +402,7 @@ def test_decisions_skip_what_mjfast_cannot_play():
 # ------------------------------------------------------------------ the botzone subcommand
 
 def test_the_botzone_subcommand(tmp_path, capsys):
-    from mjfast.botzone._cli import main
+    from mjfast.cli import main
     assert main(["botzone", "judge", str(HANDS), "--no-progress"]) == 0
     assert "3 hands: 3 of 3 judged again agree" in capsys.readouterr().out
     bad = tmp_path / "bad.txt"

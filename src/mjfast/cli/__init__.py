@@ -13,6 +13,7 @@
 ``mjfast odds-table`` deal odds, win-by-turn curves, win rates, MCR ready deals and fans, American
                      card lines as a table (and a plot)
 ``mjfast config``     how mjfast was built (OpenMP or not) and what it will use
+``mjfast botzone``    Botzone match logs: judge them again on the engine, or make training arrays
 
 One vocabulary across the subcommands (see :data:`VOCABULARY`): ``-n`` is the size of a run,
 spelled out as ``--games`` (simulate, compare, odds-table win-rate and mcr-fans), ``--deals``
@@ -47,7 +48,20 @@ import sys
 
 from .._runtime import progress as _progress_mod
 from .._version import __version__
-from . import _analyze, _card, _compare, _config, _deal_stats, _demo, _fan, _odds_table, _replay, _shanten, _simulate
+from . import (
+    _analyze,
+    _botzone,
+    _card,
+    _compare,
+    _config,
+    _deal_stats,
+    _demo,
+    _fan,
+    _odds_table,
+    _replay,
+    _shanten,
+    _simulate,
+)
 from ._common import announce_seed, notes, quiet_broken_pipe, seed_note, unencodable_escaped, user_words
 from ._options import Formatter
 
@@ -64,7 +78,7 @@ VOCABULARY = {"simulate --policy": "--policies", "replay --policy": "--policies"
 
 #: the subcommands, in the order ``mjfast --help`` lists them
 _SUBCOMMANDS = (_simulate, _compare, _replay, _deal_stats, _demo, _shanten, _analyze, _fan, _card, _odds_table,
-                _config)
+                _config, _botzone)
 
 
 def build_parser() -> argparse.ArgumentParser:

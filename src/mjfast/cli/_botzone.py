@@ -1,4 +1,4 @@
-"""``mjfast botzone``: Botzone logs on the command line (to be registered by mjfast's CLI).
+"""``mjfast botzone``: Botzone logs on the command line.
 
 - ``mjfast botzone judge LOG``: every hand of a Botzone log played again on mjfast's engine;
   prints each disagreement (winner, fans, scores) with its match and line, then a summary.
@@ -11,33 +11,40 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ._options import add_progress
+
+DESCRIPTION = ("Botzone Chinese-Standard-Mahjong match logs (the match-data text format or JSON match logs). "
+               "judge: every hand played again on mjfast's engine, each disagreement (winner, fans, scores) printed "
+               "with its match and line; exit status 0 when every hand agrees, 1 when some disagree, 2 for a log "
+               "that cannot be read. decisions: every decision the hands show, as cn-v0 arrays in an .npz file "
+               "(numpy.load reads it).")
+
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add the ``botzone`` subcommand to an ``argparse`` subparsers object; returns its parser."""
     p = subparsers.add_parser("botzone", help="Botzone Chinese-Standard-Mahjong logs: judge them, make training data",
-                              description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
+                              description=DESCRIPTION)
     sub = p.add_subparsers(dest="botzone_command", metavar="COMMAND")
     sub.required = True
     j = sub.add_parser("judge", help="play every hand again on mjfast's engine and report disagreements")
     j.add_argument("log", help="a Botzone log: the match-data text format or JSON match logs")
     j.add_argument("--format", choices=("auto", "text", "json"), default="auto")
-    j.add_argument("--no-progress", dest="progress", action="store_false")
+    add_progress(j)
     d = sub.add_parser("decisions", help="every decision of the hands as cn-v0 training arrays (.npz)")
     d.add_argument("log", help="a Botzone log: the match-data text format or JSON match logs")
     d.add_argument("--out", required=True, help="the .npz file to write")
     d.add_argument("--format", choices=("auto", "text", "json"), default="auto")
-    d.add_argument("--no-progress", dest="progress", action="store_false")
+    add_progress(d)
     p.set_defaults(func=run)
     return p
 
 
 def run(args) -> int:
     """Run ``mjfast botzone ...`` from parsed arguments; the exit status."""
-    from ._logs import LogError, read_logs
+    from ..botzone._logs import LogError, read_logs
 
     try:
-        hands = read_logs(args.log, format=args.format, progress=args.progress)
+        hands = read_logs(args.log, format=args.format, progress=args.progress is not False)
         if args.botzone_command == "judge":
             return _judge(hands)
         return _decisions(hands, args.out)
@@ -47,7 +54,7 @@ def run(args) -> int:
 
 
 def _judge(hands) -> int:
-    from ._judge import judge, unsupported
+    from ..botzone._judge import judge, unsupported
 
     n = agree = skipped = 0
     for h in hands:
@@ -75,7 +82,7 @@ def _judge(hands) -> int:
 def _decisions(hands, out: str) -> int:
     import numpy as np
 
-    from ._decisions import decisions
+    from ..botzone._decisions import decisions
 
     d = decisions(hands, progress=False)
     np.savez(out, **d.arrays())
@@ -83,14 +90,3 @@ def _decisions(hands, out: str) -> int:
           f"{len(d.skipped)} hands left out")
     return 0
 
-
-def main(argv=None) -> int:
-    """``python -m mjfast.botzone._cli ...`` (until the subcommand is registered)."""
-    ap = argparse.ArgumentParser(prog="mjfast")
-    add_parser(ap.add_subparsers(dest="command"))
-    args = ap.parse_args(argv)
-    return args.func(args)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
