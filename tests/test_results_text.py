@@ -48,3 +48,34 @@ def test_every_rule_set_is_covered():
 
     for rules in mjfast.rules.names():
         assert any(name.startswith(rules) for name in EXPECTED)
+
+
+_MERGE_ORDER = """
+import json, sys
+import mjfast
+kw = dict(policies=["greedy_blind", "random", "defensive", "greedy"], threads=1, progress=False)
+a = mjfast.simulate(4, seed=1, **kw)
+b = mjfast.simulate(4, seed=2, **kw)
+print(json.dumps([list(a.to_dict()["policies"]), list((a + b).to_dict()["policies"]),
+                  list((b + a).to_dict()["policies"])]))
+"""
+
+
+def test_merged_results_list_policies_in_one_order_whatever_the_hash_seed():
+    """``a + b`` lists the policies in a's order (then any of b's that a lacks): its JSON text
+    does not depend on the process's string hashing (it was a set union, ordered by
+    PYTHONHASHSEED)."""
+    import sys
+
+    from _proc import run
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    outs = set()
+    for hash_seed in range(6):
+        p = run([sys.executable, "-c", _MERGE_ORDER], timeout=120, capture_output=True, text=True,
+                env=dict(env, PYTHONHASHSEED=str(hash_seed)))
+        assert p.returncode == 0, p.stderr
+        outs.add(p.stdout)
+    assert len(outs) == 1
+    one, ab, ba = json.loads(outs.pop())
+    assert one == ab == ba == sorted(one) and len(one) == 4

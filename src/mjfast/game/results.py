@@ -274,7 +274,7 @@ class SimResult(Displayed):
             raise ValueError("cannot merge results of different rules, policies or duplicate settings")
         hist = [_merge_hist(a, b) for a, b in zip(self.points_hist, other.points_hist)]
         byp = {}
-        for name in set(self.by_policy) | set(other.by_policy):
+        for name in dict.fromkeys([*self.by_policy, *other.by_policy]):   # self's order, then other's new names
             a, b = self.by_policy.get(name), other.by_policy.get(name)
             byp[name] = b if a is None else a if b is None else {k: a[k] + b[k] for k in a}
         out = SimResult(self.rules, self.games + other.games, self.hands + other.hands, self.policies,
