@@ -76,9 +76,11 @@ from .. import tiles
 from .._kernels import american_env as _env_kernel
 from .._kernels import american_game as _kernel
 from .._kernels import engine as _engine
+from .accumulate import Counters, ExtensionColumns
+from .extensions import AmericanStats, LineStats
 from .policy import AmericanPolicy, AmericanView, Policy
 from .policy import Bridge as BridgeBase
-from .results import AMERICAN_CLAIMS, N_DIST, AmericanSimResult, Counters
+from .results import AMERICAN_CLAIMS, N_DIST
 
 NAME = "american"
 KERNEL = _kernel
@@ -101,11 +103,16 @@ def _claims(o: np.ndarray) -> np.ndarray:
     return np.stack([o[:, calls:calls + 4], o[:, exch:exch + 4]], axis=2)
 
 
-COUNTERS = Counters(OUT, _claims, AMERICAN_CLAIMS,
-                    per_player={"jokerless_wins": OUT["jokerless"], "dead_hands": OUT["dead"]},
-                    scalars={"second_charlestons": OUT["second_charleston"], "courtesy_tiles": OUT["courtesy_tiles"]},
-                    histograms={"distance_before": OUT["distance_before"], "distance_after": OUT["distance_after"]},
-                    result=AmericanSimResult, base_width=_kernel.OUT_WIDTH)
+#: the counters of the rows, and the statistics they build: the American ones, and per line of
+#: the card in card play (the columns after a row's OUT_WIDTH)
+COUNTERS = Counters(OUT, _claims, AMERICAN_CLAIMS, extensions=(
+    ExtensionColumns("american", AmericanStats.from_sums, sums={
+        "jokerless_wins": (OUT["jokerless"], (4,)), "dead_hands": (OUT["dead"], (4,)),
+        "distance_before": (OUT["distance_before"], (4, N_DIST)), "distance_after": (OUT["distance_after"], (4, N_DIST)),
+        "second_charlestons": (OUT["second_charleston"], ()), "courtesy_tiles": (OUT["courtesy_tiles"], ())},
+        per_policy=("jokerless_wins", "dead_hands")),
+    ExtensionColumns("lines", LineStats.from_sums, tail=_kernel.OUT_WIDTH),
+))
 
 
 def named_out(out: np.ndarray) -> dict:

@@ -9,9 +9,11 @@ from .._kernels import chinese_env as _env_kernel
 from .._kernels import chinese_game as _kernel
 from .._kernels import engine as _engine
 from ..mcr import FANS as _FANS
+from .accumulate import Counters, ExtensionColumns
+from .extensions import FanStats
 from .policy import Bridge as BridgeBase
 from .policy import Policy, SeatView
-from .results import CLAIM_KINDS, Counters, SimResult
+from .results import CLAIM_KINDS
 
 NAME = "chinese"
 KERNEL = _kernel
@@ -31,10 +33,13 @@ def _claims(o: np.ndarray) -> np.ndarray:
     return o[:, OUT["claims"]:OUT["claims"] + 20].reshape(-1, 4, 5)
 
 
-COUNTERS = Counters(OUT, _claims, CLAIM_KINDS, result=SimResult,
-                    fan_columns={k: OUT[k] for k in ("fan_sum", "fan_sq", "fan_total", "fan_total_sq", "false_wins",
-                                                     "fan_counts", "fan_hist")}
-                    | {"n_fans": len(_FANS), "n_hist": _kernel.FAN_HIST_BINS})
+#: the counters of the rows, and the fan statistics they build (rule sets scored with fans)
+COUNTERS = Counters(OUT, _claims, CLAIM_KINDS, extensions=(
+    ExtensionColumns("fans", FanStats.from_sums, sums={
+        **{k: (OUT[k], ()) for k in ("fan_sum", "fan_sq", "fan_total", "fan_total_sq")},
+        "fan_counts": (OUT["fan_counts"], (len(_FANS),)), "fan_hist": (OUT["fan_hist"], (_kernel.FAN_HIST_BINS,)),
+        "false_wins": (OUT["false_wins"], (4,))}),
+))
 
 
 def claim_label(code: int) -> str | None:

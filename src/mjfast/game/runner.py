@@ -22,6 +22,7 @@ from .._runtime.threads import resolve_threads
 from .._runtime.validation import check_flag, check_games
 from ..stats import Mean
 from . import american, chinese
+from .accumulate import Accumulator
 from .batch import play_batch, play_batch_logged
 from .log import (
     LOG_VERSION,
@@ -35,7 +36,7 @@ from .log import (
     read_log,
 )
 from .policy import BatchPolicy, Policy, policy_name, resolve_policies
-from .results import Accumulator, Comparison, SimResult
+from .results import Comparison, SimResult
 
 FAMILIES = {m.NAME: m for m in (chinese, american)}
 COMPARE_CHUNK = 4096      # at most this many wall sets per engine call in compare()
@@ -135,7 +136,7 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
         ``dead_wall``, ``ready_declaration``, ``base_points``, ``payment``, ``rounds``,
         ``chow``, ``kong``, ``refill_dead_wall``, ``added_kong``; American: ``jokers``,
         ``second_charleston``, ``courtesy``, ``blind_pass``, ``start_points``, ...) may be
-        given as keywords. American games return an :class:`~mjfast.AmericanSimResult`.
+        given as keywords. American games return a SimResult with the American statistics (``stats["american"]``).
     policies : str, Policy, or a list of 4
         "random", "greedy", "defensive" (not American) or a :class:`Policy` instance, for
         every seat or per seat.
