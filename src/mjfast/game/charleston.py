@@ -59,7 +59,7 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
     """
     games = runner.check_run_games(games, "games")
     base = _rules.get("american", **rule_options)
-    pols = runner.resolve(american, policies)
+    pols = runner.resolve(base_family := _rules.family(base), policies)
     if isinstance(options, str):
         options = (options,)
     if not isinstance(options, (list, tuple)):
@@ -77,7 +77,7 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
     try:
         for o in opts:
             rules_of = {flag: base.replace(**{o: flag}) for flag in (True, False)}
-            accs = {True: Accumulator(american.COUNTERS), False: Accumulator(american.COUNTERS)}
+            accs = {True: Accumulator(base_family.counters), False: Accumulator(base_family.counters)}
             diff = {name: np.zeros(games) for name in stat_names}
             diff["points"] = np.zeros((games, 4))
             # pieces of ~0.1 s (at most COMPARE_CHUNK games): bounded engine output; game g is a pure function

@@ -8,7 +8,7 @@
   is the ``isinstance`` check of such results and documents what they answer;
 - :class:`LineStats`: a card's per-line statistics (``SimResult.lines``, American card play).
 
-The family records (:mod:`mjfast.game.families`) say which of them their engines' counters
+The family records (:class:`mjfast.rules.Family`) say which of them their engines' counters
 build (:mod:`mjfast.game.accumulate`).
 """
 from __future__ import annotations
