@@ -36,13 +36,14 @@ from typing import Literal, TypeVar, overload
 
 from . import american, chinese
 from ._base import DEFAULT_FORMS, FORMS, Option, RuleSet, TileSet
+from ._cli import FLAGS, ExtraFlag, Flag, add_rule_flags, rule_options
 from ._family import FAMILIES, EngineParts, Family
 from .american import MAX_PLAY_JOKERS, AmericanRules
 from .chinese import MAX_BASE_POINTS, ChineseRules
 
-__all__ = ["AmericanRules", "ChineseRules", "DEFAULT_FORMS", "EngineParts", "FAMILIES", "FORMS", "Family",
-           "HandFacts", "MAX_BASE_POINTS", "MAX_PLAY_JOKERS", "Option", "RuleSet", "TileSet", "family", "get",
-           "hand_facts", "names"]
+__all__ = ["AmericanRules", "ChineseRules", "DEFAULT_FORMS", "EngineParts", "ExtraFlag", "FAMILIES", "FLAGS", "FORMS",
+           "Family", "Flag", "HandFacts", "MAX_BASE_POINTS", "MAX_PLAY_JOKERS", "Option", "RuleSet", "TileSet",
+           "add_rule_flags", "family", "get", "hand_facts", "names", "rule_options"]
 
 _PRESETS = {r.name: r for r in chinese.PRESETS + american.PRESETS}
 

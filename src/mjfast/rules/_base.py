@@ -142,6 +142,10 @@ class RuleSet:
     def option_names(cls) -> tuple:
         return tuple(sorted(cls.OPTIONS))
 
+    def accepts(self, option: str) -> bool:
+        """This rule set lets ``option`` be changed (the command line's flags apply where it does)."""
+        return option in self.OPTIONS
+
     def replace(self: _R, **options) -> _R:
         """This rule set with some options changed (None leaves an option as it is); each
         value checked. Raises ValueError naming an unknown option and listing the valid ones."""
