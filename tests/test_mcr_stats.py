@@ -10,7 +10,7 @@ import pytest
 
 import _proc
 import mjfast
-from mjfast.game.results import FanStats
+from mjfast.game.extensions import FanStats
 from mjfast.mcr import FANS
 
 

@@ -523,7 +523,7 @@ def test_points_second_moment_is_exact_beyond_int64():
     """The sum of squared game points passed int64 for large base_points over long runs: it is
     now an exact integer, so the standard error of mean points stays right."""
     from mjfast.game import chinese
-    from mjfast.game.results import Accumulator
+    from mjfast.game.accumulate import Accumulator
     acc = Accumulator(chinese.COUNTERS)
     rows = np.zeros((4096, mjfast._kernels.chinese_game.OUT_WIDTH), np.int32)
     score = chinese.OUT["score"]

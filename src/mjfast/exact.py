@@ -110,7 +110,8 @@ _CHUNK = 1 << 21
 def _check_rules(rules) -> tuple:
     """(what results record, the forms of "all", a four-of-a-kind counts as two pairs, the
     hand model) of None, a rule-set name or a RuleSet."""
-    forms, kong_two_pairs, model = _rules.facts(rules)
+    h = _rules.hand_facts(rules)
+    forms, kong_two_pairs, model = h.forms, h.kong_two_pairs, h.model
     label = rules.name if isinstance(rules, _rules.RuleSet) else rules
     return label, forms, kong_two_pairs, model
 

@@ -30,7 +30,7 @@ from ..mcr._input import check_min_fan, melds_array, wind_letter
 def _check_rules(rules):
     """``rules`` (None, a name or a RuleSet) checked for hand analysis: any rule set whose
     hands are read by the standard model."""
-    if _rules.facts(rules)[2] != "standard":
+    if _rules.hand_facts(rules).model != "standard":
         raise ValueError(f"rules={rules_label(rules)!r} is not supported by hand analysis yet (American hands are "
                          f"matched against the card, not by shanten); choose None or one of "
                          f"{tuple(n for n in _rules.names() if _rules.get(n).hand_model == 'standard')}")
@@ -438,7 +438,7 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical", 
     h = read_hand(hand, visible)
     conc = h.concealed
     n = int(conc.sum())
-    forms = tuple(f for f in _rules.facts(rules)[0] if hands._forms_sizes(hands.form_bits(f, rules), 1 << n))
+    forms = tuple(f for f in _rules.hand_facts(rules).forms if hands._forms_sizes(hands.form_bits(f, rules), 1 << n))
     seen = h.seen
     by_form = {f: int(hands.shanten_rows(conc[None, :], hands.form_bits(f, rules), h.called)[0]) for f in forms}
     sh = min(by_form.values())

@@ -19,6 +19,7 @@ import numpy as np
 from .. import _core
 from .. import rules as _rules
 from .._runtime.progress import Progress
+from ..env._collect import Collector
 from ..game import chinese as _chinese
 from ._hand import ANGANG, BUGANG, CHI, GANG, HU, PENG, PLAY, Hand
 from ._judge import _flowers, _last_tile, unsupported
@@ -118,7 +119,7 @@ class _Engine:
         kern = r.kernel()
         kern["dead_wall"] = int(dead)
         _core.ensure_tables()
-        self.core = _chinese.VEC(kern, n, False, bool(derived), bool(privileged))
+        self.core = _chinese.ENGINE.vec(kern, n, False, bool(derived), bool(privileged))
         self.n = n
         c = self.core
         self.obs = np.zeros((n, c.n_planes, c.kinds), np.uint8)
@@ -326,7 +327,6 @@ def decisions(hands, *, n_tables: int = 256, derived: bool = False, privileged: 
     >>> d.observation.shape[1:], bool(d.action_mask[range(len(d)), d.action].all()), d.skipped
     ((48, 34), True, [])
     """
-    from ..env._decisions import _Collector
     from ._logs import read_logs
 
     if errors not in ("skip", "raise"):
@@ -339,8 +339,8 @@ def decisions(hands, *, n_tables: int = 256, derived: bool = False, privileged: 
         hands = read_logs(hands, progress=progress)
     skipped: list = []
     failures: list | None = skipped if errors == "skip" else None
-    probe = _chinese.VEC(_rules.get("mcr").kernel(), 1, False, bool(derived), bool(privileged))
-    col = _Collector(probe.n_planes, probe.n_scalars, 4096, probe.kinds, probe.n_actions)
+    probe = _chinese.ENGINE.vec(_rules.get("mcr").kernel(), 1, False, bool(derived), bool(privileged))
+    col = Collector(probe.n_planes, probe.n_scalars, 4096, probe.kinds, probe.n_actions)
     numbered = _numbered(hands, skipped)
     if errors == "raise":
         numbered = _raising(numbered, skipped)

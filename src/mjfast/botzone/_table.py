@@ -282,7 +282,7 @@ class Replay:
         kern = self.rules.kernel()
         kern["dead_wall"] = int(self.rules.n_tiles - self.layout.front if last_tile else dead_wall)
         _core.ensure_tables()
-        self.core = _chinese.VEC(kern, 1, True, bool(derived), False)
+        self.core = _chinese.ENGINE.vec(kern, 1, True, bool(derived), False)
         self.core.set_log(0, LOG_CAPACITY)       # (the replay follows the engine through its events)
         self.core.start(np.zeros(1, np.int64), np.zeros(1, np.uint64), 0, 0, np.full((1, 4), EXTERNAL, np.intc),
                         True, self.walls, np.full((len(walls), 2), 2, np.int32))

@@ -9,10 +9,7 @@ format, the pattern language and every query are described in ``docs/american-ca
 >>> card.best("1111m 4444p 7777s 44z", k=1)[0].id
 'toy-1'
 """
-from ..rules import american as _american_rules
 from ._card import DEAD, Call, Card, CardLine, LineDistance, Match, load_card, toy_card
 from ._pattern import CardError
-
-_american_rules.register_cards(Card, load_card)
 
 __all__ = ["DEAD", "Call", "Card", "CardError", "CardLine", "LineDistance", "Match", "load_card", "toy_card"]

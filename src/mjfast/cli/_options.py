@@ -7,10 +7,9 @@ Dask options, the help formatter, and the game-rule flags of simulate and compar
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from .. import rules as _rules
-from ._common import inapplicable, load_card_file, note
+from ._common import load_card_file, note
 
 
 class Deprecated(argparse.Action):
@@ -178,97 +177,21 @@ class Formatter(argparse.HelpFormatter):
 
 # ---------------------------------------------------------------- the game-rule flags
 
-#: the game-rule options of simulate and compare: (option, dest, rule option, the rule sets it
-#: applies to, why not elsewhere). A later option (say --card) adds a row here and to
-#: add_rule_options.
-RULE_OPTIONS = (
-    ("--flowers", "flowers", "flowers", ("classical", "basic", "mcr"), "American sets always hold the 8 flowers"),
-    ("--no-flowers", "no_flowers", "flowers", ("classical", "basic", "mcr"), "American sets always hold the 8 flowers"),
-    ("--payment", "payment", "payment", ("classical", "basic", "mcr"), "American games pay as the card says"),
-    ("--rounds", "rounds", "rounds", ("classical", "basic", "mcr", "american"), ""),
-    ("--base-points", "base_points", "base_points", ("classical", "basic", "mcr", "american"), ""),
-    ("--refill-dead-wall", "refill_dead_wall", "refill_dead_wall", ("classical", "basic", "mcr"),
-     "American games have no dead wall"),
-    ("--added-kong", "added_kong", "added_kong", ("classical", "basic", "mcr"), "American games have no kongs"),
-    ("--min-fan", "min_fan", "min_fan", ("mcr",), "fans are scored under the Chinese Official rules (--rules mcr)"),
-    ("--scoring", "scoring", "scoring", ("mcr",), "fan scoring is of the Chinese Official rules (--rules mcr)"),
-    ("--false-win", "false_win", "false_win", ("mcr",), "false-win penalties are of the Chinese Official rules "
-                                                         "(--rules mcr)"),
-    ("--jokers", "jokers", "jokers", ("american",), "jokers are in American sets only (--rules american)"),
-    ("--second-charleston", "second_charleston", "second_charleston", ("american",),
-     "the Charleston is American (--rules american)"),
-    ("--no-courtesy", "no_courtesy", "courtesy", ("american",), "the courtesy pass is American (--rules american)"),
-    ("--no-blind-pass", "no_blind_pass", "blind_pass", ("american",), "blind passes are American (--rules american)"),
-    ("--charleston-effect", "charleston_effect", None, ("american",), "the Charleston is American (--rules american)"),
-    ("--card", "card", "card", ("american",), "cards of hands are American (--rules american)"),
-    ("--discarder-pays-double", "discarder_pays_double", "discarder_pays_double", ("american",),
-     "it is an American payment convention (--rules american)"),
-)
+#: simulate's --charleston-effect: not a rule option, but American only, checked with the rule
+#: flags (just before --card, where the command line has always named it)
+CHARLESTON_EFFECT = _rules.ExtraFlag("--charleston-effect", ("american",),
+                                     "the Charleston is American (--rules american)", before="--card")
 
 
 def add_rule_options(parser) -> None:
-    """The game-rule flags of simulate and compare (the table :data:`RULE_OPTIONS` says which
-    rule sets each applies to)."""
-    g = parser.add_argument_group("rule options (each applies to the rule sets it names; elsewhere it is an error)")
-    g.add_argument("--flowers", action="store_true", help="classical, basic: play with the 8 bonus tiles")
-    g.add_argument("--no-flowers", action="store_true", help="mcr: play without the 8 bonus tiles (136 tiles)")
-    g.add_argument("--payment", choices=["each", "discarder"], default=None,
-                   help="classical, basic, mcr: every loser pays the winner (each) or only the discarder")
-    g.add_argument("--rounds", type=whole_number, default=None, metavar="R", help="deals per seat in a game (default 1)")
-    g.add_argument("--base-points", type=whole_number, default=None, metavar="P",
-                   help="points a winner collects from each loser (1 to 1,000,000; default 20, american 50)")
-    g.add_argument("--refill-dead-wall", action="store_true",
-                   help="classical, basic, mcr: the dead wall keeps its size, every replacement shortening the "
-                        "live wall (default: replacements use up the dead wall first, as seed 000 reads)")
-    g.add_argument("--added-kong", choices=["any", "drawn"], default=None,
-                   help="classical, basic, mcr: which copy may be added to an exposed pung: any held copy "
-                        "(default) or only the tile just drawn")
-    g.add_argument("--min-fan", type=whole_number, default=None, metavar="F",
-                   help="mcr: fan a win needs, flowers not counted (default 8; 0: any complete hand)")
-    g.add_argument("--scoring", choices=["fan", "basic"], default=None,
-                   help="mcr: 'fan' pays 8 + fan as the competition does (default), 'basic' flat base points")
-    g.add_argument("--false-win", choices=["penalty", "error"], default=None,
-                   help="mcr: a Python policy's false win costs 30 (default) or is an error")
-    g.add_argument("--jokers", type=whole_number, default=None, metavar="J", help="american: number of jokers (default 8)")
-    g.add_argument("--second-charleston", choices=["policy", "always", "never"], default=None,
-                   help="american: second Charleston when a player wants it (default), always or never")
-    g.add_argument("--no-courtesy", action="store_true", help="american: no courtesy pass")
-    g.add_argument("--no-blind-pass", action="store_true", help="american: no blind passes")
-    g.add_argument("--card", default=None, metavar="FILE",
-                   help="american: play a card of hands (an mjfast-card/1 file: .json, .toml, .yaml; see "
-                        "docs/american-cards.md): Mahjong on its lines, paid their points, with per-line statistics")
-    g.add_argument("--discarder-pays-double", action="store_true",
-                   help="american: on a win by discard the discarder pays double, the others single")
+    """The game-rule flags of simulate and compare, generated from the rule sets' option schema
+    (:func:`mjfast.rules.add_rule_flags`): a new rule option appears here with its help and its
+    checks by itself."""
+    _rules.add_rule_flags(parser)
 
 
 def rule_options(args) -> dict:
-    """The rule options of the game-rule flags given, each checked to apply to ``--rules``."""
-    given = {dest for _, dest, _, _, _ in RULE_OPTIONS
-             if getattr(args, dest, None) is not None and getattr(args, dest, None) is not False}
-    for option, dest, _, applies, why in RULE_OPTIONS:
-        if dest in given and args.rules not in applies:
-            raise inapplicable(option, f"--rules {args.rules}", why)
-    if args.flowers and args.no_flowers:
-        raise ValueError("--flowers and --no-flowers contradict each other")
-    opts: dict[str, Any] = {}
-    for dest in ("payment", "rounds", "base_points", "added_kong", "min_fan", "scoring", "false_win", "jokers"):
-        if dest in given:
-            opts[dest] = getattr(args, dest)
-    if args.flowers:
-        opts["flowers"] = True
-    if args.no_flowers:
-        opts["flowers"] = False
-    if args.refill_dead_wall:
-        opts["refill_dead_wall"] = True
-    if args.second_charleston is not None:
-        opts["second_charleston"] = {"policy": "policy", "always": True, "never": False}[args.second_charleston]
-    if args.no_courtesy:
-        opts["courtesy"] = False
-    if args.no_blind_pass:
-        opts["blind_pass"] = False
-    if args.card is not None:
-        opts["card"] = load_card_file(args.card, args.jokers)
-    if args.discarder_pays_double:
-        opts["discarder_pays_double"] = True
-    return opts
+    """The rule options of the game-rule flags given, each checked to apply to ``--rules``
+    (:func:`mjfast.rules.rule_options`; a card file read with the command line's messages)."""
+    return _rules.rule_options(args, extra=(CHARLESTON_EFFECT,), load_card=load_card_file)
 

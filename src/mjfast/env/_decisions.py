@@ -2,7 +2,6 @@
 arrays of (observation, mask, action, seat, reward)."""
 from __future__ import annotations
 
-import dataclasses
 import functools
 import numbers
 import time
@@ -12,7 +11,6 @@ import numpy as np
 
 from .. import _core
 from .. import rules as _rules
-from .._kernels.engine import copy_rows
 from .._runtime.progress import Progress, attach_partial
 from .._runtime.seeding import root_key
 from .._runtime.threads import resolve_threads
@@ -20,111 +18,8 @@ from .._runtime.validation import check_games
 from ..game import encodings
 from ..game.batch import EXTERNAL, ST, builtin_policies, core_class, encoding_name
 from ..game.log import GameLog
+from ._collect import FIRST_ROWS, Collector, Decisions
 from ._threads import StepThreads
-
-
-@dataclasses.dataclass(frozen=True)
-class Decisions:
-    """Decisions as arrays, one row each (behaviour-cloning data).
-
-    Attributes
-    ----------
-    observation : ndarray (M, C, K) uint8
-        The deciding seat's observation (the encoding of :attr:`encoding`).
-    scalars : ndarray (M, S) float32
-    action_mask : ndarray (M, A) bool
-        The legal actions.
-    action : ndarray (M,) int16
-        The action taken.
-    seat : ndarray (M,) int8
-        The deciding seat.
-    reward : ndarray (M,) float32
-        The deciding seat's score change over the episode (the hand, or the game with
-        ``episode="game"``) the decision belongs to.
-    game_id : ndarray (M,) uint64
-        The game index (:func:`mjfast.replay` with the same seed rebuilds the game; for logs,
-        the position of the log in the input).
-    hand_number : ndarray (M,) int16
-    encoding : str
-    """
-
-    observation: np.ndarray
-    scalars: np.ndarray
-    action_mask: np.ndarray
-    action: np.ndarray
-    seat: np.ndarray
-    reward: np.ndarray
-    game_id: np.ndarray
-    hand_number: np.ndarray
-    encoding: str
-
-    def __len__(self) -> int:
-        return int(self.action.shape[0])
-
-    def arrays(self) -> dict:
-        """The arrays by name (for ``np.savez``, a DataFrame, a data loader)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "encoding"}
-
-
-FIRST_ROWS = 1 << 14     # decisions(): rows reserved at first (they grow by doubling as rows come)
-
-
-class _Collector:
-    """Rows of decisions gathered step by step, with each row's episode, written straight into
-    arrays that grow as needed (np.empty: pages that are never written cost no memory)."""
-
-    FIELDS = ("observation", "scalars", "action_mask", "action", "seat", "game_id", "hand_number", "episode")
-
-    def __init__(self, n_planes: int, n_scalars: int, capacity: int = 4096, kinds: int = 34, n_actions: int = 76):
-        self.n_planes, self.n_scalars, self.kinds, self.n_actions = n_planes, n_scalars, kinds, n_actions
-        self.m = 0
-        self.arrays = self._alloc(max(capacity, 16))
-        self.episode_rewards: dict = {}        # episode -> (4,) score changes, once it has ended
-
-    def _alloc(self, cap: int) -> dict:
-        return {"observation": np.empty((cap, self.n_planes, self.kinds), np.uint8),
-                "scalars": np.empty((cap, self.n_scalars), np.float32),
-                "action_mask": np.empty((cap, self.n_actions), bool), "action": np.empty(cap, np.int16),
-                "seat": np.empty(cap, np.int8), "game_id": np.empty(cap, np.uint64),
-                "hand_number": np.empty(cap, np.int16), "episode": np.empty(cap, np.int64)}
-
-    def add(self, rows, obs, scal, mask, act, seat, gid, hand, ep) -> None:
-        k = obs[rows].shape[0] if isinstance(rows, slice) else len(rows)
-        cap = self.arrays["action"].shape[0]
-        if self.m + k > cap:
-            bigger = self._alloc(max(2 * cap, self.m + k))
-            for name, arr in self.arrays.items():
-                bigger[name][:self.m] = arr[:self.m]
-            self.arrays = bigger
-        lo, hi = self.m, self.m + k
-        a = self.arrays
-        for src, name in ((obs, "observation"), (scal, "scalars"), (mask, "action_mask")):
-            dst = a[name][lo:hi]
-            copy_rows(src.reshape(src.shape[0], -1).view(np.uint8), rows, dst.reshape(k, -1).view(np.uint8))
-        a["action"][lo:hi] = act[rows]
-        a["seat"][lo:hi] = seat[rows]
-        a["game_id"][lo:hi] = gid[rows]
-        a["hand_number"][lo:hi] = hand[rows]
-        a["episode"][lo:hi] = ep[rows]
-        self.m = hi
-
-    def result(self, encoding: str) -> Decisions:
-        m = self.m
-        cat = {name: arr[:m] for name, arr in self.arrays.items()}
-        ep = cat.pop("episode")
-        size = int(max(ep.max(initial=-1), max(self.episode_rewards, default=-1))) + 1
-        ep_rew = np.zeros((size, 4), np.float32)
-        ended = np.zeros(size, bool)
-        for e, r in self.episode_rewards.items():
-            ep_rew[e] = r
-            ended[e] = True
-        done = ended[ep]                            # decisions of finished episodes only
-        if not done.all():
-            cat = {name: arr[done] for name, arr in cat.items()}
-            ep = ep[done]
-        reward = ep_rew[ep, cat["seat"].astype(np.int64)]
-        return Decisions(cat["observation"], cat["scalars"], cat["action_mask"], cat["action"], cat["seat"],
-                         reward, cat["game_id"], cat["hand_number"], encoding)
 
 
 def _is_botzone_input(games) -> bool:
@@ -218,7 +113,7 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     core = core_class(fam)(r.kernel(), n, bool(skip_forced), bool(derived), bool(privileged))
     core.set_teacher(np.tile(codes, (n, 1)))
     enc = encodings.get(encoding_name(fam))
-    col = _Collector(core.n_planes, core.n_scalars, min(FIRST_ROWS, 256 * n_games), enc.kinds, enc.n_actions)
+    col = Collector(core.n_planes, core.n_scalars, min(FIRST_ROWS, 256 * n_games), enc.kinds, enc.n_actions)
     if n_games == 0:
         return col.result(enc.name)
     bar = Progress(n_games, label=f"decisions {r.name}", unit="games", enabled=bool(progress))
@@ -293,9 +188,6 @@ def _play(core, n, n_games, key, codes, episode, stepping, col, bar) -> None:
 # ------------------------------------------------------------------------------------------
 # from game logs
 
-_CLAIM_RANK = {73: 3, 38: 2, 37: 2, 34: 1, 35: 1, 36: 1, 74: 0}
-
-
 def _logs(games) -> list:
     if isinstance(games, (GameLog, str)):
         games = [games]
@@ -311,7 +203,7 @@ def _logs(games) -> list:
 def _from_logs(games, *, episode, skip_forced, derived, privileged) -> Decisions:
     from ..game.runner import logged_game
 
-    col: _Collector | None = None
+    col: Collector | None = None
     enc = "cn-v0"
     core = None
     eps = 0
@@ -327,7 +219,7 @@ def _from_logs(games, *, episode, skip_forced, derived, privileged) -> Decisions
         enc = e.name
         core = core_class(fam)(g.rules.kernel(), 1, bool(skip_forced), bool(derived), bool(privileged))
         if col is None:
-            col = _Collector(core.n_planes, core.n_scalars, 4096, e.kinds, e.n_actions)
+            col = Collector(core.n_planes, core.n_scalars, 4096, e.kinds, e.n_actions)
             finals = col.episode_rewards
         eps = _replay_log(core, g, log, gi, episode, col, eps, finals, e)
     if col is None:
@@ -353,7 +245,7 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
     ask = _engine.ASK
     ev_codes = {v: k for k, v in _engine.EVENTS.items()}
     # the logged events, as engine rows (type, hand, seat, a, b)
-    read = _LOG_READERS[enc.family]
+    read = _rules.FAMILIES[enc.family].log_reader      # the family's reading of a log (game/log_answers.py)
     try:
         target = _encode_events(log.events, ev_codes)
     except ValueError as exc:
@@ -523,138 +415,3 @@ def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
             a, b = int(dice[0]), int(dice[1])
         rows.append([typ, hand, seat, a, b])
     return rows
-
-
-def _american_answer_from_log(core, what, ask, s, tile, mask, target, i, ev, gi):
-    """(action, known) of American seat s's question (or pass step) from the logged events
-    from index i on; raises ValueError where the log holds a choice am-v0 cannot express."""
-    nxt = target[i] if i < len(target) else None
-    if what in (ask["pass"], ask["courtesy"]):
-        passno = tile if what == ask["pass"] else 6
-        mine = []
-        for row in target[i:]:
-            if row[0] == ev["pass"] and row[4] == passno:
-                if row[2] == s:
-                    mine.append(row[3])
-            elif row[0] in (ev["receive"], ev["blind_pass"]) and row[4] == passno:
-                if what == ask["pass"]:
-                    break               # the passes of a Charleston pass are all logged first
-            else:
-                break
-        stage, need, blind, chosen = core.pass_state(0)
-        if stage == 1:
-            return 36 + (3 - len(mine)), True
-        if len(chosen) >= len(mine):
-            return None, False
-        return mine[len(chosen)], True
-    if what == ask["second_charleston"]:
-        danced = next((row[3] for row in target[i:] if row[0] == ev["second_charleston"]), None)
-        if danced is None:
-            return None, False
-        # "no" is everyone's vote when it was not danced; a yes is only known to be someone's
-        return (47, True) if danced == 0 else (44, False)
-    if what == ask["courtesy_offer"]:
-        if nxt is None or nxt[0] != ev["courtesy_offer"] or nxt[2] != s:
-            return None, False
-        return 40 + nxt[3], True
-    if (nxt is not None and nxt[0] == ev["dead"] and nxt[2] == s and nxt[3] == 2
-            and what in (ask["discard"], ask["own_turn"])):
-        # card play: the hand went dead at its discard (no line can be completed) and discarded
-        # nothing; the environment's teacher records any held tile for it, the first one
-        return int(np.flatnonzero(mask[:36])[0]), True
-    if nxt is not None and nxt[0] == ev["dead"] and nxt[2] == s:
-        raise ValueError(f"log {gi}: seat {s} declared a false Mahjong (its hand went dead), a choice the am-v0 "
-                         "actions cannot express")
-    if what in (ask["discard"], ask["own_turn"]):
-        if nxt is None or nxt[2] != s:
-            return None, False
-        if nxt[0] == ev["discard"]:
-            return nxt[3], True
-        if nxt[0] == ev["joker_exchange"]:
-            return 48 + nxt[3], True
-        if nxt[0] == ev["win"]:
-            return 46, True
-        return None, False
-    # a call window: Mahjong (the nearest) beats the first call in turn order
-    taker, took = None, 47
-    if nxt is not None and nxt[0] == ev["win"] and nxt[3] == 0:
-        taker, took = nxt[2], 46
-    elif nxt is not None and nxt[0] == ev["call"]:
-        taker, took = nxt[2], 45
-    if taker == s:
-        return took, True
-    if taker is None:
-        return 47, True
-    j = i - 1
-    while j >= 0 and target[j][0] != ev["discard"]:
-        j -= 1
-    discarder = target[j][2]
-    nearer = (s - discarder) % 4 < (taker - discarder) % 4
-    legal = {int(a) for a in np.flatnonzero(mask)} - {47}
-    if took == 45:
-        # s did not take it: nearer, s neither called nor won; farther, s did not win (a call of
-        # s would have lost to the earlier one)
-        known = nearer or 45 not in legal
-    else:
-        # a Mahjong by a farther seat: s answered neither Mahjong (s would have won) nor, unless
-        # it could not, a call (pre-empted either way)
-        known = 45 not in legal
-    return 47, bool(known)
-
-
-def _answer_from_log(core, what, ask, s, tile, mask, target, i, ev_codes, gi):
-    """(action, whether the log reveals it) for seat s's question, from the logged events
-    from index i on."""
-    fan = ev_codes.get("fan")
-    while i < len(target) and target[i][0] == fan:     # (a win's fans come before its event)
-        i += 1
-    nxt = target[i] if i < len(target) else None
-    if what in (ask["discard"], ask["own_turn"]):
-        if nxt is None or nxt[2] != s:
-            return None, False
-        typ = nxt[0]
-        if typ == ev_codes["discard"]:
-            return nxt[3], True
-        if typ in (ev_codes["concealed_kong"], ev_codes["added_kong"]):
-            return 39 + nxt[3], True
-        if typ == ev_codes["win"]:
-            return 73, True
-        return None, False
-    if what == ask["ready"]:
-        declared = nxt is not None and nxt[0] == ev_codes["ready"] and nxt[2] == s
-        return (75 if declared else 74), True
-    # a claim window: who took the discard, and with what
-    taker, took = None, 74
-    if nxt is not None:
-        typ = nxt[0]
-        if typ == ev_codes["win"] and nxt[3] == 0:
-            taker, took = nxt[2], 73
-        elif typ == ev_codes["pung"]:
-            taker, took = nxt[2], 37
-        elif typ == ev_codes["kong"]:
-            taker, took = nxt[2], 38
-        elif typ == ev_codes["chow"]:
-            taker, took = nxt[2], 34 + (nxt[3] - nxt[4])
-    if taker == s:
-        return took, True
-    if taker is None:
-        return 74, True
-    # another seat took it: s's answer is known only when every claim s had would have won
-    # over the taker's (then s passed); else it is unknown (pass keeps the game the same)
-    legal = [a for a in np.flatnonzero(mask) if a != 74]
-    beats = all(_CLAIM_RANK[int(a)] > _CLAIM_RANK[took] or
-                (_CLAIM_RANK[int(a)] == 3 and took == 73 and _nearer(s, taker, target, i)) for a in legal)
-    return 74, bool(beats)
-
-
-def _nearer(s, taker, target, i) -> bool:
-    """Whether seat s is nearer than `taker` after the discarder (the last discard event, or
-    the added kong a Chinese Official win robs)."""
-    j = i - 1
-    while j >= 0 and target[j][0] not in (6, 11):     # EV_DISCARD, EV_ADDED_KONG
-        j -= 1
-    discarder = target[j][2]
-    return (s - discarder) % 4 < (taker - discarder) % 4
-
-
-_LOG_READERS = {"chinese": _answer_from_log, "american": _american_answer_from_log}

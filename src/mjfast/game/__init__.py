@@ -23,9 +23,10 @@ Examples
 from __future__ import annotations
 
 from .charleston import OPTIONAL_PASSES, charleston_effect
+from .extensions import AmericanSimResult
 from .log import LOG_VERSION, GameLog
 from .policy import AmericanPolicy, AmericanView, BatchPolicy, IllegalActionError, Policy, SeatView
-from .results import AMERICAN_CLAIMS, CLAIM_KINDS, AmericanSimResult, Comparison, PassEffect, SimResult
+from .results import AMERICAN_CLAIMS, CLAIM_KINDS, Comparison, PassEffect, SimResult
 from .runner import compare, play_walls, replay, rerun, simulate
 
 __all__ = [

@@ -76,20 +76,16 @@ from .. import tiles
 from .._kernels import american_env as _env_kernel
 from .._kernels import american_game as _kernel
 from .._kernels import engine as _engine
+from ..rules import EngineParts
+from . import log_answers
+from .accumulate import Counters, ExtensionColumns
+from .extensions import AmericanStats, LineStats
 from .policy import AmericanPolicy, AmericanView, Policy
 from .policy import Bridge as BridgeBase
-from .results import AMERICAN_CLAIMS, N_DIST, AmericanSimResult, Counters
+from .results import AMERICAN_CLAIMS, N_DIST
 
-NAME = "american"
-KERNEL = _kernel
 BUILTIN = {k: _engine.POLICY_CODES[k] for k in ("random", "greedy")}
-VEC = _env_kernel.AmericanVec       # the batched tables of environments and BatchPolicy play
-ENCODING = "am-v0"                  # their action and observation encoding (mjfast.game.encodings)
-WHERE = " for rules='american'"                 # qualifies "unknown policy" messages
 OUT = dict(_engine.OUT_COMMON, **_kernel.OUT_COLUMNS)
-DICE = False                                     # the deal uses no dice
-SCRIPTED_SEED = 0                                # play_walls games: the built-in policies' seed
-NAMED_OUT_IN_SCRIPTED_LOGS = True                # play_walls logs carry the game's counters
 PASS_NAMES = ("right", "across", "left", "left", "across", "right", "courtesy")
 _ASK = _engine.ASK
 _NAMES = tuple(tiles.american_kind_name(k) for k in range(36))
@@ -101,11 +97,16 @@ def _claims(o: np.ndarray) -> np.ndarray:
     return np.stack([o[:, calls:calls + 4], o[:, exch:exch + 4]], axis=2)
 
 
-COUNTERS = Counters(OUT, _claims, AMERICAN_CLAIMS,
-                    per_player={"jokerless_wins": OUT["jokerless"], "dead_hands": OUT["dead"]},
-                    scalars={"second_charlestons": OUT["second_charleston"], "courtesy_tiles": OUT["courtesy_tiles"]},
-                    histograms={"distance_before": OUT["distance_before"], "distance_after": OUT["distance_after"]},
-                    result=AmericanSimResult, base_width=_kernel.OUT_WIDTH)
+#: the counters of the rows, and the statistics they build: the American ones, and per line of
+#: the card in card play (the columns after a row's OUT_WIDTH)
+COUNTERS = Counters(OUT, _claims, AMERICAN_CLAIMS, extensions=(
+    ExtensionColumns("american", AmericanStats.from_sums, sums={
+        "jokerless_wins": (OUT["jokerless"], (4,)), "dead_hands": (OUT["dead"], (4,)),
+        "distance_before": (OUT["distance_before"], (4, N_DIST)), "distance_after": (OUT["distance_after"], (4, N_DIST)),
+        "second_charlestons": (OUT["second_charleston"], ()), "courtesy_tiles": (OUT["courtesy_tiles"], ())},
+        per_policy=("jokerless_wins", "dead_hands")),
+    ExtensionColumns("lines", LineStats.from_sums, tail=_kernel.OUT_WIDTH),
+))
 
 
 def named_out(out: np.ndarray) -> dict:
@@ -271,3 +272,16 @@ def event_fields(name: str, seat: int, a: int, b: int) -> dict:
     if name == "courtesy_offer":
         return {"tiles": a}
     return {}
+
+
+def log_defaults(version: int, base, options: dict) -> dict:
+    """Options of a logged game that its header does not say: none (every American log's
+    header says them all)."""
+    return {}
+
+
+#: the American family's engine parts (its record: mjfast.rules.family("american"))
+ENGINE = EngineParts(
+    engine=_kernel.AmericanTable, table=table, play_batch=_kernel.simulate_batch, out_width=_kernel.out_width,
+    vec=_env_kernel.AmericanVec, builtin=BUILTIN, out=OUT, counters=COUNTERS, bridge=Bridge,
+    event_fields=event_fields, named_out=named_out, log_defaults=log_defaults, log_reader=log_answers.american)

@@ -13,28 +13,27 @@ import numpy as np
 
 from .. import rules as _rules
 from .._kernels import engine as _engine
-from . import american, chinese, encodings
+from . import encodings
 from .policy import BatchPolicy, IllegalActionError, policy_name
 
 EXTERNAL = _engine.POLICY_CODES["external"]
 ST = _engine.STATUS
 SLOTS = 2048               # tables played side by side
-_FAMILIES = {m.NAME: m for m in (chinese, american)}
 
 
 def core_class(family: str):
     """The batched-table kernel class of a rule family."""
-    return _FAMILIES[family].VEC
+    return _rules.FAMILIES[family].vec
 
 
 def encoding_name(family: str) -> str:
     """The action and observation encoding of a rule family."""
-    return _FAMILIES[family].ENCODING
+    return _rules.FAMILIES[family].encoding
 
 
 def builtin_policies(family: str) -> dict:
     """The built-in policies of a rule family, by name -> engine code."""
-    return dict(_FAMILIES[family].BUILTIN)
+    return dict(_rules.FAMILIES[family].builtin)
 
 
 def _takes_scalars(p: BatchPolicy) -> bool:

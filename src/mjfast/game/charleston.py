@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 import numpy as np
 
@@ -12,8 +11,9 @@ from .._runtime.seeding import root_key
 from .._runtime.threads import resolve_threads
 from ..stats import Mean
 from . import american, runner
+from .accumulate import Accumulator
 from .policy import policy_name
-from .results import N_DIST, Accumulator, AmericanSimResult, PassEffect
+from .results import N_DIST, PassEffect
 
 OPTIONAL_PASSES = ("second_charleston", "courtesy", "blind_pass")
 
@@ -59,7 +59,7 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
     """
     games = runner.check_run_games(games, "games")
     base = _rules.get("american", **rule_options)
-    pols = runner.resolve(american, policies)
+    pols = runner.resolve(base_family := _rules.family(base), policies)
     if isinstance(options, str):
         options = (options,)
     if not isinstance(options, (list, tuple)):
@@ -77,7 +77,7 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
     try:
         for o in opts:
             rules_of = {flag: base.replace(**{o: flag}) for flag in (True, False)}
-            accs = {True: Accumulator(american.COUNTERS), False: Accumulator(american.COUNTERS)}
+            accs = {True: Accumulator(base_family.counters), False: Accumulator(base_family.counters)}
             diff = {name: np.zeros(games) for name in stat_names}
             diff["points"] = np.zeros((games, 4))
             # pieces of ~0.1 s (at most COMPARE_CHUNK games): bounded engine output; game g is a pure function
@@ -96,8 +96,7 @@ def charleston_effect(games: int, *, options: Sequence[str] = OPTIONAL_PASSES, p
                     diff[name][lo : lo + m] = stats[True][name] - stats[False][name]
             runs = {flag: accs[flag].result(rules_of[flag], pols, False, key.seed_value()) for flag in (True, False)}
             d_after, win, wall, turns = (Mean.of_sample(diff[name]) for name in stat_names)
-            # american.COUNTERS builds AmericanSimResult
-            on, off = cast(AmericanSimResult, runs[True]), cast(AmericanSimResult, runs[False])
+            on, off = runs[True], runs[False]
             result[o] = PassEffect(o, games, d_after, win, wall, turns,
                                    tuple(Mean.of_sample(diff["points"][:, s]) for s in range(4)), on, off)
     finally:

@@ -11,20 +11,17 @@ from .._kernels import chinese_env as _env_kernel
 from .._kernels import chinese_game as _kernel
 from .._kernels import engine as _engine
 from ..mcr import FANS as _FANS
+from ..rules import ChineseRules, EngineParts, RuleSet
+from . import log_answers
+from .accumulate import Counters, ExtensionColumns
+from .extensions import FanStats
+from .log import PRE_FAN_MCR_OPTIONS, V1_OPTIONS
 from .policy import Bridge as BridgeBase
 from .policy import Policy, SeatView
-from .results import CLAIM_KINDS, Counters, SimResult
+from .results import CLAIM_KINDS
 
-NAME = "chinese"
-KERNEL = _kernel
 BUILTIN = {k: _engine.POLICY_CODES[k] for k in ("random", "greedy", "defensive", "greedy_blind")}
-VEC = _env_kernel.ChineseVec        # the batched tables of environments and BatchPolicy play
-ENCODING = "cn-v0"                  # their action and observation encoding (mjfast.game.encodings)
-WHERE = ""                                       # qualifies "unknown policy" messages
 OUT = dict(_engine.OUT_COMMON, **_kernel.OUT_COLUMNS)
-DICE = True                                      # hands break the wall with dice
-SCRIPTED_SEED = None                             # play_walls games: the built-in policies' key is (0, 0)
-NAMED_OUT_IN_SCRIPTED_LOGS = False
 _ASK = _engine.ASK
 _C_WIN, _C_KONG, _C_PUNG, _C_CHOW = 1, 2, 3, 100   # claim option codes (chows: 100 + first kind)
 
@@ -33,10 +30,13 @@ def _claims(o: np.ndarray) -> np.ndarray:
     return o[:, OUT["claims"]:OUT["claims"] + 20].reshape(-1, 4, 5)
 
 
-COUNTERS = Counters(OUT, _claims, CLAIM_KINDS, result=SimResult,
-                    fan_columns={k: OUT[k] for k in ("fan_sum", "fan_sq", "fan_total", "fan_total_sq", "false_wins",
-                                                     "fan_counts", "fan_hist")}
-                    | {"n_fans": len(_FANS), "n_hist": _kernel.FAN_HIST_BINS})
+#: the counters of the rows, and the fan statistics they build (rule sets scored with fans)
+COUNTERS = Counters(OUT, _claims, CLAIM_KINDS, extensions=(
+    ExtensionColumns("fans", FanStats.from_sums, sums={
+        **{k: (OUT[k], ()) for k in ("fan_sum", "fan_sq", "fan_total", "fan_total_sq")},
+        "fan_counts": (OUT["fan_counts"], (len(_FANS),)), "fan_hist": (OUT["fan_hist"], (_kernel.FAN_HIST_BINS,)),
+        "false_wins": (OUT["false_wins"], (4,))}),
+))
 
 
 def claim_label(code: int) -> str | None:
@@ -208,3 +208,25 @@ def event_fields(name: str, seat: int, a: int, b: int) -> dict:
 
 def is_python(p) -> bool:
     return isinstance(p, Policy)
+
+
+def out_width(kern: dict) -> int:
+    """Columns of a game's output row."""
+    return _kernel.OUT_WIDTH
+
+
+def log_defaults(version: int, base: RuleSet, options: dict) -> dict:
+    """Options of a logged game that its header's ``options`` do not say: version-1 logs were
+    played with the refilled dead wall; logs of a preset scored with fans (Chinese Official)
+    whose header has no ``scoring`` come from before fan scoring, played without fans."""
+    out = dict(V1_OPTIONS) if version == 1 else {}
+    if isinstance(base, ChineseRules) and base.uses_fans and "scoring" not in options:
+        out.update(PRE_FAN_MCR_OPTIONS)
+    return out
+
+
+#: the Chinese family's engine parts (its record: mjfast.rules.family("classical"))
+ENGINE = EngineParts(
+    engine=_kernel.ChineseTable, table=table, play_batch=_kernel.simulate_batch, out_width=out_width,
+    vec=_env_kernel.ChineseVec, builtin=BUILTIN, out=OUT, counters=COUNTERS, bridge=Bridge,
+    event_fields=event_fields, named_out=None, log_defaults=log_defaults, log_reader=log_answers.chinese)

@@ -21,12 +21,10 @@ from .._runtime.seeding import root_key, seed_to_json
 from .._runtime.threads import resolve_threads
 from .._runtime.validation import check_flag, check_games
 from ..stats import Mean
-from . import american, chinese
+from .accumulate import Accumulator
 from .batch import play_batch, play_batch_logged
 from .log import (
     LOG_VERSION,
-    PRE_FAN_MCR_OPTIONS,
-    V1_OPTIONS,
     GameLog,
     card_sha256,
     check_events,
@@ -35,9 +33,9 @@ from .log import (
     read_log,
 )
 from .policy import BatchPolicy, Policy, policy_name, resolve_policies
-from .results import Accumulator, Comparison, SimResult
+from .results import Comparison, SimResult
 
-FAMILIES = {m.NAME: m for m in (chinese, american)}
+FAMILIES = _rules.FAMILIES      # (the command line reads it here until it reads mjfast.rules.family)
 COMPARE_CHUNK = 4096      # at most this many wall sets per engine call in compare()
 _LOG_CAPACITY = 65536     # events a game's log holds
 
@@ -51,24 +49,23 @@ def check_run_games(games, name: str = "games") -> int:
     return g
 
 
-def family(rules: _rules.RuleSet):
-    """The adapter of the rule family that plays ``rules``."""
-    return FAMILIES[rules.family]
+def family(rules: _rules.RuleSet) -> _rules.Family:
+    """The record of the rule family that plays ``rules``."""
+    return _rules.family(rules)
 
 
-def resolve(fam, policies) -> list:
-    return resolve_policies(policies, fam.BUILTIN, fam.WHERE)
+def resolve(fam: _rules.Family, policies) -> list:
+    return resolve_policies(policies, tuple(fam.builtin), fam.where)
 
 
-def policy_codes(fam, policies: list) -> np.ndarray:
+def policy_codes(fam: _rules.Family, policies: list) -> np.ndarray:
     ext = _engine.POLICY_CODES["external"]
-    return np.array([fam.BUILTIN[p] if isinstance(p, str) else ext for p in policies], dtype=np.intc)
+    return np.array([fam.builtin[p] if isinstance(p, str) else ext for p in policies], dtype=np.intc)
 
 
-def out_width(fam, kern: dict) -> int:
+def out_width(fam: _rules.Family, kern: dict) -> int:
     """Columns of a game's output row (the American engine adds per-line columns with a card)."""
-    fn = getattr(fam.KERNEL, "out_width", None)
-    return fn(kern) if fn is not None else fam.KERNEL.OUT_WIDTH
+    return fam.out_width(kern)
 
 
 def play_games(rules: _rules.RuleSet, policies: list, game_index: np.ndarray, k0: int, k1: int,
@@ -86,11 +83,11 @@ def play_games(rules: _rules.RuleSet, policies: list, game_index: np.ndarray, k0
     if any(isinstance(p, BatchPolicy) for p in policies):
         return play_batch(rules, policies, gi, k0, k1, threads)
     if any(isinstance(p, Policy) for p in policies):
-        bridge = fam.Bridge(policies, rules)
+        bridge = fam.bridge(policies, rules)
         if _engine.run_games(fam.table(kern, bridge), gi, k0, k1, codes, out, bridge) >= 0:
             raise bridge.error
     else:
-        fam.KERNEL.simulate_batch(kern, gi, k0, k1, codes, out, threads)
+        fam.play_batch(kern, gi, k0, k1, codes, out, threads)
     return out
 
 
@@ -116,7 +113,7 @@ def simulate_chunk(rules: _rules.RuleSet, policies: list, k0: int, k1: int, star
     for r in np.unique(rot):
         sel = np.flatnonzero(rot == r)
         out[sel] = play_games(rules, [policies[(s - r) % 4] for s in range(4)], gi[sel], k0, k1, threads)
-    acc = Accumulator(fam.COUNTERS)
+    acc = Accumulator(fam.counters)
     acc.add(out, names[seat_pol])
     return acc
 
@@ -135,7 +132,7 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
         ``dead_wall``, ``ready_declaration``, ``base_points``, ``payment``, ``rounds``,
         ``chow``, ``kong``, ``refill_dead_wall``, ``added_kong``; American: ``jokers``,
         ``second_charleston``, ``courtesy``, ``blind_pass``, ``start_points``, ...) may be
-        given as keywords. American games return an :class:`~mjfast.AmericanSimResult`.
+        given as keywords. American games return a SimResult with the American statistics (``stats["american"]``).
     policies : str, Policy, or a list of 4
         "random", "greedy", "defensive" (not American) or a :class:`Policy` instance, for
         every seat or per seat.
@@ -208,9 +205,9 @@ def simulate(games: int, *, rules: str | _rules.RuleSet = "classical", policies=
                    min(chunk_size, units - lo)) for lo in range(0, units, chunk_size))
         return _dask.run_chunks(client, simulate_chunk, pieces, f"mjfast-simulate-{r.name}", bar,
                                 lambda acc, done: acc.result(r, pols, duplicate, key.seed_value()),
-                                Accumulator(fam.COUNTERS), Accumulator.merge)
+                                Accumulator(fam.counters), Accumulator.merge)
     threads = resolve_threads(threads)
-    acc = Accumulator(fam.COUNTERS)
+    acc = Accumulator(fam.counters)
     local_bar: Progress | None = None
     try:
         _core.ensure_tables()      # before the bar starts: its rate and ETA must not count the one-time build
@@ -257,10 +254,10 @@ def compare(policy_a, policy_b, games: int, *, rules: str | _rules.RuleSet = "cl
     _core.ensure_tables()
     diffs = np.zeros(games)
     wdiffs = np.zeros(games)
-    acc_a, acc_b = Accumulator(fam.COUNTERS), Accumulator(fam.COUNTERS)
+    acc_a, acc_b = Accumulator(fam.counters), Accumulator(fam.counters)
     bar = Progress(5 * games, label=f"compare {r.name}", unit="games", enabled=bool(progress))
     base_pols = [b, b, b, b]
-    sc, wi, hands = fam.OUT["score"], fam.OUT["wins"], fam.OUT["hands"]
+    sc, wi, hands = fam.out["score"], fam.out["wins"], fam.out["hands"]
     try:
         # pieces of ~0.1 s (at most COMPARE_CHUNK wall sets): bounded engine output, quick
         # Ctrl-C; game g is a pure function of (seed, g), so the pieces do not change the result
@@ -299,7 +296,7 @@ def _play_logged(r: _rules.RuleSet, pols: list, gi: int, k0: int, k1: int, walls
         walls, dice = t.hand_walls()
         ev, out = play_batch_logged(r, pols, gi, k0, k1, _LOG_CAPACITY, walls, dice)
         return ev, walls, dice, out
-    bridge = fam.Bridge(pols, r) if any(isinstance(p, Policy) for p in pols) else None
+    bridge = fam.bridge(pols, r) if any(isinstance(p, Policy) for p in pols) else None
     t = fam.table(kern, bridge, _LOG_CAPACITY)
     t.start(gi, k0, k1, policy_codes(fam, pols), walls, dice)
     walls, dice = t.hand_walls()
@@ -314,7 +311,7 @@ def _header(r, fam, pols, walls, dice, seed, gi) -> dict:
     h = {"version": LOG_VERSION, "seed": seed, "game_index": gi, "rules": r.name, "options": r.to_dict(),
          "policies": [policy_name(p) for p in pols],
          "walls": [[tiles.physical_tile_name(int(i)) for i in w] for w in walls], "wall_ids": np.asarray(walls).tolist()}
-    if fam.DICE:
+    if fam.dice:
         h["dice"] = np.asarray(dice).tolist()
     card = getattr(r, "card", None)
     if card is not None:               # the card itself (the log re-runs alone) and its content hash
@@ -326,8 +323,8 @@ def _header(r, fam, pols, walls, dice, seed, gi) -> dict:
 def _finish(r, fam, header: dict, ev, out, named_out: bool = False) -> GameLog:
     """The log: the header with the final scores (and the game's counters by name, when
     ``named_out`` or the header had them), the events decoded."""
-    header = dict(header, scores=out[fam.OUT["score"]:fam.OUT["score"] + 4].tolist())
-    if named_out or "out" in header:
+    header = dict(header, scores=out[fam.out["score"]:fam.out["score"] + 4].tolist())
+    if (named_out or "out" in header) and fam.named_out is not None:
         header["out"] = fam.named_out(out)
     return GameLog(header, decode(ev, fam.event_fields))
 
@@ -392,11 +389,11 @@ def play_walls(walls, dice=None, *, rules: str | _rules.RuleSet = "classical", p
     """
     r = _rules.get(rules, **rule_options)
     fam = family(r)
-    if not fam.DICE and dice is not None:
+    if not fam.dice and dice is not None:
         raise ValueError(f"rules={r.name!r} deals without dice")
     w = check_walls(walls, r)
     pols = resolve(fam, policies)
-    if fam.DICE:
+    if fam.dice:
         dice = np.full((w.shape[0], 2), 2, np.int32) if dice is None else check_dice(dice, w.shape[0])
     k0, k1 = _scripted_key(fam)
     return _play_scripted(r, fam, w, dice, pols, k0, k1, 0, None, None)
@@ -404,9 +401,9 @@ def play_walls(walls, dice=None, *, rules: str | _rules.RuleSet = "classical", p
 
 def _scripted_key(fam) -> tuple:
     """The built-in policies' key of play_walls games (no seed): the family's constant."""
-    if fam.SCRIPTED_SEED is None:
+    if fam.scripted_seed is None:
         return 0, 0
-    key = root_key(fam.SCRIPTED_SEED)
+    key = root_key(fam.scripted_seed)
     return key.k0, key.k1
 
 
@@ -422,7 +419,7 @@ def _play_scripted(r, fam, w, d, pols, k0, k1, gi, seed, game_index, header=None
                                         None if d is None else np.ascontiguousarray(d, dtype=np.int32))
     if header is None:
         return _finish(r, fam, _header(r, fam, pols, walls, dice, seed, game_index), ev, out,
-                       named_out=fam.NAMED_OUT_IN_SCRIPTED_LOGS)
+                       named_out=fam.named_out_in_scripted_logs)
     return _finish(r, fam, header, ev, out)
 
 
@@ -577,10 +574,7 @@ def logged_game(log, policies=None, where: str = "rerun", *, card=None, cards: b
     opts = {k: v for k, v in h["options"].items() if k not in ("name", "tiles", "card")}
     if "special_forms" in opts:
         opts["special_forms"] = tuple(opts["special_forms"])
-    if h["version"] == 1 and base.family == "chinese":      # version-1 logs: the refilled dead wall
-        opts = {**V1_OPTIONS, **opts}
-    if base.name == "mcr" and "scoring" not in opts:       # a log from before fans: played without them
-        opts = {**PRE_FAN_MCR_OPTIONS, **opts}
+    opts = {**_rules.family(base).log_defaults(h["version"], base, opts), **opts}   # older logs' defaults
     r = base.replace(**opts)
     if "card" in h["options"] and not cards:
         name = h["options"]["card"].get("name") if isinstance(h["options"]["card"], dict) else None
@@ -596,7 +590,7 @@ def logged_game(log, policies=None, where: str = "rerun", *, card=None, cards: b
         raise ValueError("the header's 'walls' (tile names) do not match its 'wall_ids'")
     pols = resolve(fam, policies if policies is not None else h["policies"])
     d = None
-    if fam.DICE:
+    if fam.dice:
         if "dice" not in h:
             raise ValueError("this event log header lacks ['dice']; it cannot be re-run")
         d = check_dice(h["dice"], w.shape[0], "the header's 'dice'")

@@ -81,7 +81,7 @@ _SIZES_TENPAI = sum(1 << s for s in range(1, 14) if s % 3 == 1)
 
 def _is_american(rules) -> bool:
     """``rules`` reads hands by the American model (raises for unknown rules)."""
-    return _rules.facts(rules)[2] == "american"
+    return _rules.hand_facts(rules).model == "american"
 
 
 _BITS_NO_RULES: dict = {}   # form -> bits under rules=None (the common call; fixed: no registry behind it)
@@ -99,7 +99,7 @@ def form_bits(form: str = "all", rules=None) -> int:
 
 
 def _form_bits(form, rules) -> int:
-    forms, kong_two_pairs, model = _rules.facts(rules)
+    forms, kong_two_pairs, model = dataclasses.astuple(_rules.hand_facts(rules))
     name = rules.name if isinstance(rules, _rules.RuleSet) else rules
     if model == "american":
         raise ValueError(f"rules={name!r} has no form bits: its beginner hand has its own kernels "

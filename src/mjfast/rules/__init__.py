@@ -21,20 +21,29 @@ Families (one module each; a family is played by one engine):
   (Chinese Official), all :class:`ChineseRules`;
 - :mod:`mjfast.rules.american`: ``"american"`` (seed 002, the beginner hand), :class:`AmericanRules`.
 
-Adding a rule family means adding its module here (a RuleSet subclass and its presets) and
-its engine (kernels and adapter); adding a preset of a family means adding a value.
+Each family has one record, :class:`Family` (:func:`family`, :data:`FAMILIES`): its hand
+model, encoding, result extensions and the parts of its engine. What the hand functions need
+of a rule set is :func:`hand_facts`. Adding a rule family means adding its module here (a
+RuleSet subclass and its presets), its record in ``_family.py``, and its engine (kernels and
+an adapter module whose ``ENGINE`` is an :class:`EngineParts`); adding a preset of a family
+means adding a value.
 """
 from __future__ import annotations
 
+import dataclasses
+import warnings
 from typing import Literal, TypeVar, overload
 
 from . import american, chinese
 from ._base import DEFAULT_FORMS, FORMS, Option, RuleSet, TileSet
+from ._cli import FLAGS, ExtraFlag, Flag, add_rule_flags, rule_options
+from ._family import FAMILIES, EngineParts, Family
 from .american import MAX_PLAY_JOKERS, AmericanRules
 from .chinese import MAX_BASE_POINTS, ChineseRules
 
-__all__ = ["AmericanRules", "ChineseRules", "DEFAULT_FORMS", "FORMS", "MAX_BASE_POINTS", "MAX_PLAY_JOKERS", "Option",
-           "RuleSet", "TileSet", "get", "names"]
+__all__ = ["AmericanRules", "ChineseRules", "DEFAULT_FORMS", "EngineParts", "ExtraFlag", "FAMILIES", "FLAGS", "FORMS",
+           "Family", "Flag", "HandFacts", "MAX_BASE_POINTS", "MAX_PLAY_JOKERS", "Option", "RuleSet", "TileSet",
+           "add_rule_flags", "family", "get", "hand_facts", "names", "rule_options"]
 
 _PRESETS = {r.name: r for r in chinese.PRESETS + american.PRESETS}
 
@@ -98,10 +107,63 @@ def get(rules: str | RuleSet = "classical", **options) -> RuleSet:
     return base.replace(**options) if options else base
 
 
-def facts(rules) -> tuple:
-    """(winning forms, kong counts as two pairs, hand model) of ``rules`` for the hand
-    functions; ``None`` is the ecosystem's default (standard, seven pairs, thirteen orphans)."""
+def family(rules: str | RuleSet) -> Family:
+    """The record of the rule family that plays ``rules`` (a rule set or its name).
+
+    Examples
+    --------
+    >>> family("classical") is family("mcr") is FAMILIES["chinese"]
+    True
+    >>> family("american").extensions
+    ('american', 'lines')
+    """
+    return FAMILIES[get(rules).family]
+
+
+@dataclasses.dataclass(frozen=True)
+class HandFacts:
+    """What the hand functions (shanten, winning checks, waits, odds) need of a rule set.
+
+    Attributes
+    ----------
+    forms : tuple of str
+        The winning forms (names of :data:`FORMS`; ``("beginner",)`` for American).
+    kong_two_pairs : bool
+        Seven pairs may count a four-of-a-kind as two pairs.
+    model : str
+        The hand model: ``"standard"`` or ``"american"`` (:attr:`Family.hand_model`).
+    """
+
+    forms: tuple
+    kong_two_pairs: bool
+    model: str
+
+
+#: the hand functions' rules=None: the ecosystem's default forms, read with the standard model
+DEFAULT_HAND = HandFacts(DEFAULT_FORMS, False, "standard")
+
+
+def hand_facts(rules: str | RuleSet | None) -> HandFacts:
+    """What the hand functions need of ``rules`` (a rule set, its name, or None: the
+    ecosystem's default of standard hands, seven pairs and thirteen orphans).
+
+    Examples
+    --------
+    >>> hand_facts(None).forms
+    ('standard', 'seven_pairs', 'thirteen_orphans')
+    >>> hand_facts("mcr").kong_two_pairs, hand_facts("american").model
+    (True, 'american')
+    """
     if rules is None:
-        return DEFAULT_FORMS, False, "standard"
+        return DEFAULT_HAND
     r = get(rules)
-    return r.forms, r.kong_two_pairs, r.hand_model
+    return HandFacts(r.forms, r.kong_two_pairs, r.hand_model)
+
+
+def facts(rules) -> tuple:
+    """Deprecated: :func:`hand_facts` (a record with named fields). The tuple (forms,
+    kong_two_pairs, model)."""
+    warnings.warn("mjfast.rules.facts() is deprecated; use mjfast.rules.hand_facts(), whose fields are named",
+                  DeprecationWarning, stacklevel=2)
+    h = hand_facts(rules)
+    return h.forms, h.kong_two_pairs, h.model

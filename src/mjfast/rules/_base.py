@@ -9,6 +9,8 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
+from ._family import FAMILIES
+
 #: the forms a hand can win in; each rule set allows some of them
 FORMS = ("standard", "seven_pairs", "thirteen_orphans", "honors_knitted", "knitted_straight")
 #: hand functions with ``rules=None``: the widespread default of the mahjong ecosystem
@@ -92,15 +94,19 @@ class RuleSet:
 
     name: str
 
-    #: the engine family that plays this rule set ("chinese" or "american")
+    #: the engine family that plays this rule set ("chinese" or "american"; its record:
+    #: :func:`mjfast.rules.family`)
     family: ClassVar[str] = ""
-    #: how hands are read: "standard" (34 kinds, sets and a pair) or "american" (jokers, the
-    #: flowers one kind)
-    hand_model: ClassVar[str] = "standard"
     #: the option schema: field name -> Option
     OPTIONS: ClassVar[dict] = {}
 
     # -- what the rule set says ------------------------------------------------------------
+    @property
+    def hand_model(self) -> str:
+        """How hands are read: "standard" (34 kinds, sets and a pair) or "american" (jokers,
+        the flowers one kind); the family's (:attr:`Family.hand_model`)."""
+        return FAMILIES[self.family].hand_model
+
     @property
     def tile_set(self) -> TileSet:
         raise NotImplementedError
@@ -135,6 +141,10 @@ class RuleSet:
     @classmethod
     def option_names(cls) -> tuple:
         return tuple(sorted(cls.OPTIONS))
+
+    def accepts(self, option: str) -> bool:
+        """This rule set lets ``option`` be changed (the command line's flags apply where it does)."""
+        return option in self.OPTIONS
 
     def replace(self: _R, **options) -> _R:
         """This rule set with some options changed (None leaves an option as it is); each

@@ -27,9 +27,10 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import numbers
-from collections.abc import Callable
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -40,27 +41,26 @@ from ._base import Option, RuleSet, TileSet, check_bool, check_int
 MAX_PLAY_JOKERS = 10
 
 
-#: (Card class, load_card) of :mod:`mjfast.card`, which registers them when it is imported. The
-#: rules never import mjfast.card at import time: it builds on the hand functions, which build
-#: on the rules; the first rule set given a card imports it (``_check_card``).
-_CARDS: tuple[type, Callable[[Any], Any]] | None = None
+@runtime_checkable
+class CardLike(Protocol):
+    """What the ``card`` option takes: a card of lines (:class:`mjfast.card.Card` is one) with
+    its name, line ids and lines, its joker reading, and the engine's tables of its lines."""
 
+    name: str
+    ids: tuple
+    lines: Sequence[Any]
+    all_joker_sets: bool
 
-def register_cards(card_type: type, load: Callable[[Any], Any]) -> None:
-    """Called by :mod:`mjfast.card`: the card type the ``card`` option takes and its loader."""
-    global _CARDS
-    _CARDS = (card_type, load)
+    def kernel_tables(self) -> Any: ...
 
 
 def _check_card(card):
     if card is None:
         return None
-    if _CARDS is None:                      # mjfast.card not imported yet: importing it registers them
-        import mjfast.card  # noqa: F401
-    assert _CARDS is not None
-    card_type, load_card = _CARDS
-    if not isinstance(card, card_type):
-        card = load_card(card)
+    if not isinstance(card, CardLike):
+        # a card file or mapping: mjfast.card reads it (it builds on the hand functions, which
+        # build on the rules, so the rules import it only when a card is to be read)
+        card = importlib.import_module("mjfast.card").load_card(card)
     if any(line.structural for line in card.lines):
         raise ValueError("card: the beginner hand as a card line is for card queries; play it with "
                          "rules='american' and no card")
@@ -89,7 +89,6 @@ class AmericanRules(RuleSet):
     all_joker_sets: bool = True
 
     family: ClassVar[str] = "american"
-    hand_model: ClassVar[str] = "american"
     OPTIONS: ClassVar[dict] = {o.name: o for o in (
         Option("jokers", check_int("jokers", 0, MAX_PLAY_JOKERS), "jokers in the set (0-10)"),
         Option("second_charleston", _check_second,

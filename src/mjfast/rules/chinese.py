@@ -126,6 +126,10 @@ class ChineseRules(RuleSet):
     def tile_set(self) -> TileSet:
         return TileSet(flowers=self.flowers, jokers=0, replace_bonus=self.flowers)
 
+    def accepts(self, option: str) -> bool:
+        """As :meth:`RuleSet.accepts`; the Chinese Official options only under ``"mcr"``."""
+        return option in self.OPTIONS and (option not in self.MCR_ONLY or self.name == "mcr")
+
     @property
     def forms(self) -> tuple:
         return ("standard",) + tuple(f for f in SPECIAL_FORMS if f in self.special_forms)
