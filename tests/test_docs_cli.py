@@ -17,8 +17,8 @@ MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._runtime.threads", 
            "mjfast._runtime.options",
            "mjfast.hands._random", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.exact", "mjfast.rules",
            "mjfast.game", "mjfast.game.runner", "mjfast.game.policy", "mjfast.game.log", "mjfast.game.charleston",
-           "mjfast.hands._american", "mjfast.game.encodings", "mjfast.env._vec",
-           "mjfast.env._decisions", "mjfast.mcr", "mjfast.card._stats"]
+           "mjfast.hands._american", "mjfast.hands._functions", "mjfast.game.encodings", "mjfast.env._vec",
+           "mjfast.env._decisions", "mjfast.mcr", "mjfast.mcr._fan", "mjfast.card._stats"]
 
 
 @pytest.mark.parametrize("name", MODULES)

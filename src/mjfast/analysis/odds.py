@@ -546,15 +546,16 @@ _MCR_SEATS = (("dealer", 0, 14, 0), ("non_dealer", 1, 13, 1))
 
 
 def _mcr_ready_table(rules_list, method, samples, min_fan, seed, threads, progress) -> OddsTable:
-    from .. import _core, deals, hands
+    from .. import _core, deals
     from .._runtime.progress import Progress, timed_chunks
     from .._runtime.seeding import root_key
     from .._runtime.threads import resolve_threads
     from .._runtime.validation import check_count
+    from ..hands._standard import form_bits, is_mcr
     from ..mcr._input import check_min_fan
 
     for rules in rules_list:
-        if not hands._is_mcr(rules):
+        if not is_mcr(rules):
             raise ValueError(f"mcr_ready tables are of the Chinese Official rules; rules must be 'mcr', got {rules!r}")
     if method not in (None, "monte_carlo"):
         raise ValueError(f"mcr_ready tables are Monte Carlo only; got method={method!r}")
@@ -565,7 +566,7 @@ def _mcr_ready_table(rules_list, method, samples, min_fan, seed, threads, progre
     threads = resolve_threads(threads)
     key = root_key(seed)
     spec = deals.deal_spec("mcr")
-    bits = hands.form_bits("all", "mcr")
+    bits = form_bits("all", "mcr")
     _core.ensure_tables()
     counts = np.zeros((len(_MCR_SEATS), 3), np.int64)
     bar = Progress(n, label="odds-table mcr_ready", unit="deals", enabled=progress)

@@ -58,12 +58,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core, hands, tiles
+from .. import _core, tiles
 from .._display import Display, Displayed, Table, frame, interval
 from .._runtime.progress import Progress, attach_partial
 from .._runtime.seeding import root_key, seed_to_json
 from .._runtime.threads import resolve_threads
 from .._runtime.validation import check_choice, check_count
+from ..hands._standard import form_bits
 from ..stats import Estimate, Probability
 from .hand import _check_rules, read_hand, rules_label
 
@@ -594,7 +595,7 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     samples = _check_count(samples, "samples")
     max_states = _check_count(max_states, "max_states")
     h = read_hand(hand, visible)
-    bits = hands.form_bits("all", rules)
+    bits = form_bits("all", rules)
     pool = h.unseen                  # the wall: every tile not in the hand, its sets or visible
     N = int(pool.sum())
     if not 1 <= int(draws) <= N:
@@ -807,7 +808,7 @@ def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | 
         raise ValueError(f"draws must be an int between 1 and {N_STANDARD - hand_tiles}, got {draws!r}")
     from .._kernels import winturn as _winturn
 
-    bits = hands.form_bits("all", rules)
+    bits = form_bits("all", rules)
     key = root_key(seed)
     threads = resolve_threads(threads)
     _core.ensure_tables()
