@@ -112,7 +112,7 @@ def shanten_distribution(data: Any, *, ax=None, form: str | None = None, log: bo
     _check_flag("log", log)
     table = _as_table(data, "deal")
     if table is None:
-        from .analysis.odds import _DEAL_COLUMNS, OddsTable
+        from .analysis.odds import DEAL_COLUMNS, OddsTable
         from .deals import DealStats
 
         if not isinstance(data, DealStats):
@@ -126,7 +126,7 @@ def shanten_distribution(data: Any, *, ax=None, form: str | None = None, log: bo
                 rows.append({"rules": data.rules, "seat": seat, "tiles": n_tiles, "form": f, "shanten": int(s),
                              "p": e.p, "se": e.se, "low": e.low, "high": e.high, "one_in": e.one_in,
                              "count": e.count, "n": e.n, "exact": None, "method": "monte_carlo"})
-        table = OddsTable("deal", _DEAL_COLUMNS, rows)
+        table = OddsTable("deal", DEAL_COLUMNS, rows)
     forms = list(dict.fromkeys(table.column("form")))
     f = form or "all"
     rows, missing = [], []

@@ -101,7 +101,7 @@ def config() -> dict:
         "openmp_max_threads": _core.omp_max_threads(),
         "available_cpus": available_cpus(),
         "default_threads": resolve_threads(None),
-        "tables_built": _tables._TABLES is not None,
+        "tables_built": _tables.is_built(),
         "table_cache": _table_cache.cache_path() or f"off ({_table_cache.ENV_VAR})",
         "simd": "{} (best on this CPU: {})".format(*_core.simd_level()),
     }

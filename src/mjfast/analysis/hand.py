@@ -29,7 +29,7 @@ from ..mcr._fan import win_fans
 from ..mcr._input import check_min_fan, melds_array, wind_letter
 
 
-def _check_rules(rules):
+def check_rules(rules):
     """``rules`` (None, a name or a RuleSet) checked for hand analysis: any rule set whose
     hands are read by the standard model."""
     if _rules.facts(rules)[2] != "standard":
@@ -430,7 +430,7 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical", 
       5z       6m         3          3           4
       5z       9m         4         18*         19*
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     mcr_only(rules, min_fan=min_fan, seat_wind=seat_wind, prevalent_wind=prevalent_wind)
     ctx: tuple[int, str, str] | None = None     # (min_fan, seat wind, prevalent wind) of the Chinese Official fans
     if is_mcr(rules):

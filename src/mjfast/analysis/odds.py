@@ -383,7 +383,7 @@ def _run_size(kind: str, deals, samples, games) -> tuple:
     return (deals if deals is not None else samples), None
 
 
-_DEAL_COLUMNS = ("rules", "seat", "tiles", "form", "shanten", "p", "se", "low", "high", "one_in", "count", "n",
+DEAL_COLUMNS = ("rules", "seat", "tiles", "form", "shanten", "p", "se", "low", "high", "one_in", "count", "n",
                  "exact", "method")
 
 
@@ -401,7 +401,7 @@ def _deal_table(rules_list, method, samples, seed, threads, progress) -> OddsTab
     with bar:
         for rules, forms in zip(rules_list, forms_of):
             _deal_rows(rows, meta, rules, forms, method, samples, seed, threads, progress)
-    return OddsTable("deal", _DEAL_COLUMNS, rows, meta)
+    return OddsTable("deal", DEAL_COLUMNS, rows, meta)
 
 
 def _deal_rows(rows, meta, rules, forms, method, samples, seed, threads, progress) -> None:

@@ -66,7 +66,7 @@ from .._runtime.threads import resolve_threads
 from .._runtime.validation import check_choice, check_count
 from ..hands._standard import form_bits
 from ..stats import Estimate, Probability
-from .hand import _check_rules, read_hand, rules_label
+from .hand import check_rules, read_hand, rules_label
 
 POLICIES = {"greedy": 0, "first": 1, "greedy_swap": 2}
 EXACT_POLICIES = ("greedy", "first")
@@ -291,13 +291,6 @@ class ExactSolver:
         self.memo[mkey] = (win, ten)
         self._tick()
         return win, ten
-
-
-def _check_count(value, name: str, lo: int = 1) -> int:
-    return check_count(value, name, lo)
-
-
-_check_option = check_choice
 
 
 def _policy_code(policy: str) -> int:
@@ -585,15 +578,15 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     >>> w.n, abs(w.p - r.win[2]) < 4 * w.se
     (20000, True)
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     code = _policy_code(policy)
-    _check_option("method", method, METHODS)
+    check_choice("method", method, METHODS)
     if not isinstance(exact, str) or exact not in ("float", "fraction"):
         raise ValueError(f"exact must be 'float' or 'fraction', not {exact!r}")
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)):
         raise TypeError(f"draws must be an int, not {type(draws).__name__}")
-    samples = _check_count(samples, "samples")
-    max_states = _check_count(max_states, "max_states")
+    samples = check_count(samples, "samples", 1)
+    max_states = check_count(max_states, "max_states", 1)
     h = read_hand(hand, visible)
     bits = form_bits("all", rules)
     pool = h.unseen                  # the wall: every tile not in the hand, its sets or visible
@@ -796,9 +789,9 @@ def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | 
     >>> r.win[1][-1].p > r.win[3][-1].p              # closer hands win more often
     True
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     code = _policy_code(policy)
-    samples = _check_count(samples, "samples")
+    samples = check_count(samples, "samples", 1)
     if isinstance(hand_tiles, bool) or not isinstance(hand_tiles, (int, np.integer)):
         raise TypeError(f"hand_tiles must be an int, not {type(hand_tiles).__name__}")
     if hand_tiles not in (1, 4, 7, 10, 13):
