@@ -60,6 +60,7 @@ import numpy as np
 
 from .. import _core, tiles
 from .._display import Display, Displayed, Table, frame, interval
+from .._kernels import winturn as _winturn
 from .._runtime.progress import Progress, attach_partial
 from .._runtime.seeding import root_key, seed_to_json
 from .._runtime.threads import resolve_threads
@@ -477,7 +478,6 @@ def _start(h, bits: int, policy: str, pool: np.ndarray):
         return conc, None
     if int(_shanten_rows(conc[None, :], bits)[0]) == -1:
         return None, None
-    from .._kernels import winturn as _winturn
 
     d, _ = _winturn.choose_discard_py(conc, pool.astype(np.intc), bits, POLICIES[policy])
     conc[d] -= 1
@@ -654,8 +654,6 @@ def _cumulative(turns: np.ndarray, draws: int) -> np.ndarray:
 
 
 def _mc_counts(start, pool, draws, bits, code, n, key, threads, progress, chunk=1 << 16):
-    from .._kernels import winturn as _winturn
-
     hand = np.ascontiguousarray(start, np.uint8)
     pool_c = np.ascontiguousarray(pool, np.intc)
     win_c = np.zeros(draws, np.int64)
@@ -799,7 +797,6 @@ def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | 
     hand_tiles = int(hand_tiles)
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or not 1 <= draws <= N_STANDARD - hand_tiles:
         raise ValueError(f"draws must be an int between 1 and {N_STANDARD - hand_tiles}, got {draws!r}")
-    from .._kernels import winturn as _winturn
 
     bits = form_bits("all", rules)
     key = root_key(seed)
