@@ -17,8 +17,6 @@ import numpy as np
 from .. import _core, tiles
 from .. import rules as _rules
 from .._runtime.threads import resolve_threads
-from ..mcr._fan import win_fans
-from ..mcr._input import check_flag, check_min_fan, check_wind, melds_array
 from . import _called
 from ._american import FORMS as _AMERICAN_FORMS
 from ._input import (
@@ -213,6 +211,11 @@ def waits(hand: Any, form: str, rules, jokers, min_fan, self_drawn, seat_wind, p
 def _reaching_min_fan(hand: Any, counts: np.ndarray, found: np.ndarray, min_fan, self_drawn, seat_wind,
                       prevalent_wind) -> np.ndarray:
     """The waits ``found`` of a 13-tile hand whose win scores at least ``min_fan`` fans."""
+    # imported here for start-up time: the fan scorer (mjfast.mcr and its result display) loads
+    # only when a call asks for fans, not with every hand function
+    from ..mcr._fan import win_fans
+    from ..mcr._input import check_flag, check_min_fan, check_wind, melds_array
+
     min_fan = check_min_fan(min_fan)
     drawn = bool(check_flag(False if self_drawn is None else self_drawn, "self_drawn"))
     seat = check_wind("E" if seat_wind is None else seat_wind, "seat_wind")
@@ -222,8 +225,7 @@ def _reaching_min_fan(hand: Any, counts: np.ndarray, found: np.ndarray, min_fan,
     if size != 13:
         raise ValueError(f"min_fan needs a hand of 13 tiles (counting 3 per called set) to score its wins; got {size}")
     rows = np.repeat(counts[None, :], len(found), axis=0)
-    on_discard, on_draw = win_fans(rows, found, melds_array(melds), seat_wind=seat,
-                                          prevalent_wind=prevalent)
+    on_discard, on_draw = win_fans(rows, found, melds_array(melds), seat_wind=seat, prevalent_wind=prevalent)
     return found[(on_draw if drawn else on_discard) >= min_fan]
 
 
