@@ -101,7 +101,7 @@ def test_complete_and_special_forms():
     b = analyze("1122m3344p5566s77z")      # classical: standard only
     assert not b.complete and b.shanten_by_form == {"standard": mjfast.shanten("1122m3344p5566s77z", form="standard")}
     c = analyze("147m258p369s12345z", rules="mcr")
-    assert set(c.shanten_by_form) == set(mjfast.hands.FORMS)
+    assert set(c.shanten_by_form) == set(mjfast.rules.FORMS)
     assert c.shanten_by_form["honors_knitted"] == -1 and c.complete and c.decompositions == []
 
 

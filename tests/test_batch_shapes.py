@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import mjfast
-from mjfast.hands._american import deal_counts
+from mjfast.hands._input import deal_counts
 
 TEXTS = ["123m456p789s1122z", "123m456p789s11222z", "19m19p19s1234567z", "1122m3344p5566s7z", "123m456p1z [555z]",
          "123m456p789s1z [111z]", "1112345678999m"]

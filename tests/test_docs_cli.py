@@ -17,8 +17,9 @@ MODULES = ["mjfast", "mjfast.hands", "mjfast.tiles", "mjfast._runtime.threads", 
            "mjfast._runtime.options",
            "mjfast.hands._random", "mjfast.wall", "mjfast.deals", "mjfast.stats", "mjfast.exact", "mjfast.rules",
            "mjfast.game", "mjfast.game.runner", "mjfast.game.policy", "mjfast.game.log", "mjfast.game.charleston",
-           "mjfast.hands._american", "mjfast.game.encodings", "mjfast.env._vec",
-           "mjfast.env._decisions", "mjfast.mcr", "mjfast.game.extensions"]
+           "mjfast.hands._american", "mjfast.hands._functions", "mjfast.game.encodings", "mjfast.env._vec",
+           "mjfast.env._decisions", "mjfast.mcr", "mjfast.mcr._fan",
+           "mjfast.game.extensions"]
 
 
 @pytest.mark.parametrize("name", MODULES)

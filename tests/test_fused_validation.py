@@ -8,9 +8,7 @@ import pytest
 
 import mjfast
 from mjfast import _core
-from mjfast.hands import as_batch
-
-SIZES_ALL = sum(1 << s for s in range(1, 15) if s % 3)
+from mjfast.hands._input import SIZES_ALL, as_batch
 
 
 def _random_hands(n: int, size: int, seed: int) -> np.ndarray:

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 import mjfast
 from conftest import random_hands
-from mjfast import hands as H
 from mjfast import mcr, tiles
 from mjfast._kernels import onehand
+from mjfast.hands import _functions as hand_functions
 from mjfast.mcr import _fan as mcr_scores
 from oracles import mcr_hands
 
@@ -74,7 +74,7 @@ def test_the_fast_reader_agrees_with_the_kernels_directly():
     for size in (13, 14):
         hs = random_hands(20_000, size, seed=size)
         for rules in RULES:
-            bits, sizes = H._one_hand("all", rules)
+            bits, sizes = hand_functions._one_hand("all", rules)
             s = np.empty(len(hs), np.int8)
             w = np.empty(len(hs), np.uint8)
             _core.shanten_counts_batch(hs, bits, s, 1)

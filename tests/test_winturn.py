@@ -13,6 +13,7 @@ from mjfast._kernels import winturn as _winturn
 from mjfast._runtime.seeding import root_key
 from mjfast.analysis.hand import read_hand
 from mjfast.analysis.winturn import EXACT_POLICIES, POLICIES, _mc_counts, win_by_turn, win_by_turn_random
+from mjfast.hands._standard import form_bits
 from oracles import winturn_reference as RW
 
 
@@ -189,7 +190,7 @@ def test_kernel_walls_equal_reference(policy, rules):
             fast_sh[key] = int(hands.shanten(np.asarray(h, np.uint8), rules=rules))
         return fast_sh[key]
 
-    bits = hands.form_bits("all", rules)
+    bits = form_bits("all", rules)
     for _ in range(40 if rules is None else 20):
         h = _near_complete_hand(rng, int(rng.integers(1, 5)))
         pool = 4 - h
@@ -204,7 +205,7 @@ def test_kernel_walls_equal_reference(policy, rules):
 
 def test_kernel_walls_equal_reference_with_reference_shanten():
     sh = RW.RefShanten("mcr")
-    bits = hands.form_bits("all", "mcr")
+    bits = form_bits("all", "mcr")
     rng = np.random.default_rng(3)
     h = mjfast.parse_hand("147m258p369s1234z")   # honors and knitted tiles: mcr tenpai
     pool = _tiny_pool(rng, h, 10)
@@ -253,7 +254,7 @@ def test_monte_carlo_reproducible_across_threads_and_chunks():
     c = win_by_turn(hand, draws=10, method="monte_carlo", samples=30_000, seed=4, progress=False)
     assert c.win != a.win
     h = read_hand(hand)
-    bits = hands.form_bits("all", "classical")
+    bits = form_bits("all", "classical")
     key = root_key(3)
     w1, t1 = _mc_counts(h.concealed, h.unseen, 10, bits, 0, 30_000, key, 2, False, chunk=1000)
     assert [e.count for e in a.win] == w1.tolist() and [e.count for e in a.tenpai] == t1.tolist()
@@ -429,7 +430,7 @@ def test_greedy_swap_policy_plays_the_reference_and_is_monte_carlo_only():
             cache[key] = int(hands.shanten(np.asarray(h, np.uint8), rules="classical"))
         return cache[key]
 
-    bits = hands.form_bits("all", "classical")
+    bits = form_bits("all", "classical")
     swapped = 0
     for _ in range(15):
         h = _near_complete_hand(rng, int(rng.integers(1, 4)))

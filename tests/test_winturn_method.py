@@ -72,14 +72,14 @@ def test_auto_falls_back_on_max_states_and_exact_keeps_the_error():
 
 
 def test_solver_counts_its_work():
-    from mjfast import hands
     from mjfast.analysis.hand import read_hand
+    from mjfast.hands._standard import form_bits
 
     h = read_hand(CHEAP3)
-    s = W.ExactSolver(hands.form_bits("all", "classical"), "greedy", h.unseen, 18)
+    s = W.ExactSolver(form_bits("all", "classical"), "greedy", h.unseen, 18)
     s.run(h.concealed.tobytes(), 18, [int(c) for c in h.unseen])
     assert s.work == W.EXACT_HAND_COST * len(s.info_memo) + W.EXACT_STATE_COST["float"] * len(s.memo)
-    tight = W.ExactSolver(hands.form_bits("all", "classical"), "greedy", h.unseen, 18, budget=s.work - 1)
+    tight = W.ExactSolver(form_bits("all", "classical"), "greedy", h.unseen, 18, budget=s.work - 1)
     with pytest.raises(W._OverBudget):
         tight.run(h.concealed.tobytes(), 18, [int(c) for c in h.unseen])
 

@@ -1,33 +1,19 @@
 """mjfast: very fast mahjong hands, deals and simulations with a Cython core.
 
-Quick start
------------
 >>> import mjfast
->>> mjfast.shanten("123m456p789s1122z")
-0
->>> mjfast.is_winning("123m456p789s11222z")
-True
->>> mjfast.waits("123m456p789s1122z")
-['1z', '2z']
+>>> mjfast.shanten("123m456p789s1122z"), mjfast.is_winning("123m456p789s11222z"), mjfast.waits("123m456p789s1122z")
+(0, True, ['1z', '2z'])
 
-The layers, bottom up (the README's "Layout" section says where each piece lives):
+The layers, bottom up (the README's "Layout" says where each piece lives): :mod:`mjfast.tiles`,
+:mod:`mjfast.wall`, :mod:`mjfast.rules`, :mod:`mjfast.stats` (notation, the physical wall, rule
+sets as data, estimates); :mod:`mjfast.hands`, :mod:`mjfast.mcr`, :mod:`mjfast.card` (the hand
+kernels, Chinese Official fans, American cards); :mod:`mjfast.deals`, :mod:`mjfast.exact`
+(random deals, exact odds); :mod:`mjfast.game` (the simulator); :mod:`mjfast.analysis`,
+:mod:`mjfast.plot` (one hand's analysis, odds tables, their plots); :mod:`mjfast.env`
+(environments for training agents); :mod:`mjfast.cli` (the ``mjfast`` command).
 
-- :mod:`mjfast.tiles` (notation), :mod:`mjfast.wall` (the physical wall), :mod:`mjfast.rules`
-  (rule sets as data), :mod:`mjfast.stats` (estimates with their uncertainty);
-- :mod:`mjfast.hands` (shanten, the winning check, waits, effective tiles: batch kernels);
-  :mod:`mjfast.mcr` (Chinese Official fan scoring, one hand or a batch); :mod:`mjfast.card`
-  (American cards of hands: user-supplied lines, distances, play);
-- :mod:`mjfast.deals` and :mod:`mjfast.exact` (random deals, their statistics, exact odds);
-- :mod:`mjfast.game` (the simulator: simulate, compare, replay, policies, results);
-- :mod:`mjfast.analysis` (one hand's analysis, win-by-turn odds, odds tables);
-  :mod:`mjfast.plot` (plots of every result: matplotlib, imported only when drawing);
-- :mod:`mjfast.env` (environments for training agents: VecTables, the Gymnasium and PettingZoo
-  fronts, teacher data; imported on first use);
-- :mod:`mjfast.cli` (the ``mjfast`` command).
-
-The names below are imported on first use (``mjfast.shanten`` imports :mod:`mjfast.hands` when
-it is first read), so that ``import mjfast`` and a one-hand command start quickly; every name
-of ``__all__`` is there all the same (``dir``, ``from mjfast import ...``, ``import *``).
+Every name of ``__all__`` is imported on first use (``mjfast.shanten`` imports
+:mod:`mjfast.hands` when it is first read), so ``import mjfast`` starts quickly.
 """
 
 from __future__ import annotations
@@ -41,51 +27,29 @@ from ._version import __version__
 
 #: the subpackages and modules read as attributes (``mjfast.tiles``)
 _MODULES = frozenset({"analysis", "card", "cli", "deals", "env", "exact", "game", "hands", "mcr", "plot", "rules",
-                      "stats", "tiles", "wall",
-                      "_core", "_kernels", "_runtime"})   # (private, but reachable as attributes as before)
+                      "stats", "tiles", "wall", "_core", "_kernels", "_runtime"})   # (private ones reachable too)
 
-#: public name -> the module that defines it (imported when the name is first read)
-_ORIGIN = {
-    "get_options": "._runtime.options", "set_options": "._runtime.options", "show_config": "._runtime.threads",
-    "DiscardOption": ".analysis", "HandAnalysis": ".analysis", "WaitFan": ".analysis", "analyze": ".analysis",
-    "OddsTable": ".analysis.odds", "odds_table": ".analysis.odds",
-    "WinByTurn": ".analysis.winturn", "win_by_turn": ".analysis.winturn", "win_by_turn_random": ".analysis.winturn",
-    "Card": ".card", "load_card": ".card",
-    "Deals": ".deals", "DealStats": ".deals", "deal": ".deals", "deal_stats": ".deals",
-    "exact_deal_odds": ".exact", "exact_deal_odds_table": ".exact",
-    **{name: ".game" for name in (
-        "AmericanPolicy", "AmericanSimResult", "AmericanView", "BatchPolicy", "Comparison", "GameLog",
-        "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect",
-        "compare", "play_walls", "replay", "rerun", "simulate")},
-    "AmericanRules": ".rules",
-    **{name: ".hands" for name in ("Improvement", "decompose", "effective_tiles", "is_winning", "shanten", "waits")},
-    **{name: ".tiles" for name in ("Meld", "ParsedHand", "format_hand", "format_tiles", "pack", "parse_hand",
-                                   "parse_tiles", "unpack")},
+#: each public name's defining module (imported when the name is first read), grouped by layer
+_HOMES = {
+    ".tiles": ("Meld", "ParsedHand", "format_hand", "format_tiles", "pack", "parse_hand", "parse_tiles", "unpack"),
+    ".card": ("Card", "load_card"),
+    ".hands": ("Improvement", "decompose", "effective_tiles", "is_winning", "shanten", "waits"),
+    ".deals": ("DealStats", "Deals", "deal", "deal_stats"),
+    ".exact": ("exact_deal_odds", "exact_deal_odds_table"),
+    ".rules": ("AmericanRules",),
+    ".game": ("AmericanPolicy", "AmericanSimResult", "AmericanView", "BatchPolicy", "Comparison", "GameLog",
+              "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect", "compare",
+              "play_walls", "replay", "rerun", "simulate"),
+    ".analysis": ("DiscardOption", "HandAnalysis", "WaitFan", "analyze"),
+    ".analysis.odds": ("OddsTable", "odds_table"),
+    ".analysis.winturn": ("WinByTurn", "win_by_turn", "win_by_turn_random"),
+    "._runtime.options": ("get_options", "set_options"),
+    "._runtime.threads": ("show_config",),
 }
+_ORIGIN = {name: home for home, names in _HOMES.items() for name in names}
 
-__all__ = [
-    "__version__",
-    # rules, tiles, the wall
-    "rules", "tiles", "wall",
-    # Chinese Official fans; American cards
-    "mcr", "card", "Card", "load_card",
-    "Meld", "ParsedHand", "format_hand", "format_tiles", "pack", "parse_hand", "parse_tiles", "unpack",
-    # hands
-    "Improvement", "decompose", "effective_tiles", "is_winning", "shanten", "waits",
-    # deals and exact odds
-    "DealStats", "Deals", "deal", "deal_stats", "exact_deal_odds", "exact_deal_odds_table",
-    # the game simulator
-    "AmericanPolicy", "AmericanRules", "AmericanSimResult", "AmericanView", "BatchPolicy", "Comparison", "GameLog",
-    "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect", "compare",
-    "play_walls", "replay", "rerun", "simulate",
-    # analysis; plots
-    "DiscardOption", "HandAnalysis", "OddsTable", "WaitFan", "WinByTurn", "analyze", "odds_table",
-    "win_by_turn", "win_by_turn_random", "plot",
-    # configuration
-    "get_options", "set_options", "show_config",
-    # environments (imported on first use; importing mjfast.env registers the Gymnasium ids)
-    "env",
-]
+#: the public names: the version, the public modules read as attributes, then each layer's names
+__all__ = ["__version__", "rules", "tiles", "wall", "mcr", "card", "plot", "env", *_ORIGIN]
 
 
 class _GymIdsHook:
@@ -132,20 +96,17 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-# -- deprecated aliases ---------------------------------------------------------------------
-# Earlier names of the rule-set constructor and class, kept separate here for clarity (as
-# msprime keeps its 0.x names): each warns (DeprecationWarning) and forwards to its one home,
-# mjfast.rules. Nothing inside the package uses them; tests/test_deprecation.py pins them.
+# -- deprecated aliases: earlier names of the rule-set constructor and class (as msprime keeps its 0.x
+# names); each warns and forwards to mjfast.rules. Unused in the package; tests/test_deprecation.py pins them.
 
-#: deprecated class alias -> (its home module, the name there)
-_DEPRECATED_CLASSES = {"GameRules": (".rules", "ChineseRules")}
+_DEPRECATED_CLASSES = {"GameRules": "ChineseRules"}     #: deprecated class alias -> its name in mjfast.rules
 
 
 def _deprecated_class(name: str):
-    home, new = _DEPRECATED_CLASSES[name]
+    new = _DEPRECATED_CLASSES[name]
     warnings.warn(f"mjfast.{name} is deprecated; use mjfast.rules.{new} (the same class)", DeprecationWarning,
                   stacklevel=3)
-    return getattr(importlib.import_module(home, __name__), new)
+    return getattr(importlib.import_module(".rules", __name__), new)
 
 
 def game_rules(rules="classical", **options):
@@ -170,34 +131,20 @@ def american_rules(base=None, **options):
 
 
 if TYPE_CHECKING:   # what the names are, for type checkers and editors (nothing is imported at run time)
-    from . import card, env, mcr, plot, rules, tiles, wall  # noqa: F401
-    from ._runtime.options import get_options, set_options  # noqa: F401
-    from ._runtime.threads import show_config  # noqa: F401
-    from .analysis import DiscardOption, HandAnalysis, WaitFan, analyze  # noqa: F401
-    from .analysis.odds import OddsTable, odds_table  # noqa: F401
-    from .analysis.winturn import WinByTurn, win_by_turn, win_by_turn_random  # noqa: F401
-    from .card import Card, load_card  # noqa: F401
-    from .deals import Deals, DealStats, deal, deal_stats  # noqa: F401
-    from .exact import exact_deal_odds, exact_deal_odds_table  # noqa: F401
-    from .game import (  # noqa: F401
-        AmericanPolicy,
-        AmericanSimResult,
-        AmericanView,
-        BatchPolicy,
-        Comparison,
-        GameLog,
-        IllegalActionError,
-        PassEffect,
-        Policy,
-        SeatView,
-        SimResult,
-        charleston_effect,
-        compare,
-        play_walls,
-        replay,
-        rerun,
-        simulate,
-    )
-    from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits  # noqa: F401
-    from .rules import AmericanRules  # noqa: F401
-    from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack  # noqa: F401
+    from . import card, env, mcr, plot, rules, tiles, wall
+    from ._runtime.options import get_options, set_options
+    from ._runtime.threads import show_config
+    from .analysis import DiscardOption, HandAnalysis, WaitFan, analyze
+    from .analysis.odds import OddsTable, odds_table
+    from .analysis.winturn import WinByTurn, win_by_turn, win_by_turn_random
+    from .card import Card, load_card
+    from .deals import Deals, DealStats, deal, deal_stats
+    from .exact import exact_deal_odds, exact_deal_odds_table
+    # isort: off
+    from .game import (AmericanPolicy, AmericanSimResult, AmericanView, BatchPolicy, Comparison, GameLog,
+                       IllegalActionError, PassEffect, Policy, SeatView, SimResult, charleston_effect, compare,
+                       play_walls, replay, rerun, simulate)
+    # isort: on
+    from .hands import Improvement, decompose, effective_tiles, is_winning, shanten, waits
+    from .rules import AmericanRules
+    from .tiles import Meld, ParsedHand, format_hand, format_tiles, pack, parse_hand, parse_tiles, unpack

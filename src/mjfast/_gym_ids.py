@@ -74,13 +74,5 @@ def gymnasium_spec(name: str, path=None, target=None):
     return None
 
 
-def install_hook() -> None:
-    """Register the ids now if Gymnasium is imported, else right after it is (what
-    ``import mjfast`` does; no import of Gymnasium here)."""
-    import mjfast
-
-    mjfast._register_gym_ids()
-
-
 def remove_hook() -> None:
     sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_GymIdsHook"]

@@ -40,8 +40,8 @@ from ._runtime.progress import Progress, attach_partial, timed_chunks
 from ._runtime.seeding import root_key, seed_to_json
 from ._runtime.threads import resolve_threads
 from ._runtime.validation import check_count, check_flag
-from .hands import _american as _american_hands
-from .hands import form_bits
+from .hands._input import register_deals
+from .hands._standard import form_bits
 from .stats import Estimate
 
 DEAL_RULES = _rules.names()
@@ -260,7 +260,7 @@ def _out_arrays(out, n: int, ids: bool):
     return out.hands, out.bonus, out.jokers, (out.ids if ids else None)
 
 
-_american_hands.register_deals(Deals)     # hand functions take a Deals as a batch of hands
+register_deals(Deals)     # hand functions take a Deals as a batch of hands
 
 
 def deal(n: int, *, rules: str = "classical", seed=None, threads: int | None = None,

@@ -80,6 +80,9 @@ from math import comb
 import numpy as np
 
 from . import rules as _rules
+from ._kernels import american_batch as _american_batch
+from ._kernels import exact_pairs
+from ._kernels.tables import get_tables
 from ._runtime import progress as _progress
 
 __all__ = ["exact_deal_odds", "exact_deal_odds_table", "RULES", "TABLE_FORMS"]
@@ -174,8 +177,6 @@ def _patterns(width: int):
 
 @functools.cache
 def _class_vectors():
-    from ._kernels.tables import get_tables
-
     t = get_tables()
     return (t["suit_class"], t["suit_vectors"].astype(np.int64),
             t["honor_class"], t["honor_vectors"].astype(np.int64))
@@ -862,8 +863,6 @@ _WHOLE = 1 << 62
 
 @functools.cache
 def _exact_pairs():
-    from ._kernels import exact_pairs
-
     return exact_pairs
 
 
@@ -1217,8 +1216,6 @@ def _american_counts(tiles: int, kinds: int, flowers: int, jokers: int, all_joke
 
     Returns ((distance, subsets) ..., subsets holding a standard kind four times, total).
     """
-    from ._kernels import american_batch as _american_batch
-
     states = {(0, (0, 0, 0, 0), False): 1}
     for _ in range(kinds):
         nxt: dict = {}

@@ -30,6 +30,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ._runtime.validation import check_flag
+from .analysis.odds import DEAL_COLUMNS, OddsTable
+from .analysis.winturn import WinByTurn, WinByTurnByShanten
+from .deals import DealStats
+from .game import SimResult
 
 __all__ = ["plot_table", "shanten_distribution", "win_by_turn", "win_rates"]
 
@@ -76,8 +80,6 @@ def _fit_probability_axis(ax, values) -> None:
 
 
 def _as_table(data, kind: str):
-    from .analysis.odds import OddsTable
-
     if isinstance(data, OddsTable):
         if data.kind != kind:
             raise ValueError(f"expected an odds table of kind {kind!r}, got {data.kind!r}")
@@ -112,9 +114,6 @@ def shanten_distribution(data: Any, *, ax=None, form: str | None = None, log: bo
     _check_flag("log", log)
     table = _as_table(data, "deal")
     if table is None:
-        from .analysis.odds import _DEAL_COLUMNS, OddsTable
-        from .deals import DealStats
-
         if not isinstance(data, DealStats):
             raise TypeError(f"cannot plot a {type(data).__name__} as a shanten distribution; "
                             "give an odds_table('deal') or a DealStats")
@@ -126,7 +125,7 @@ def shanten_distribution(data: Any, *, ax=None, form: str | None = None, log: bo
                 rows.append({"rules": data.rules, "seat": seat, "tiles": n_tiles, "form": f, "shanten": int(s),
                              "p": e.p, "se": e.se, "low": e.low, "high": e.high, "one_in": e.one_in,
                              "count": e.count, "n": e.n, "exact": None, "method": "monte_carlo"})
-        table = OddsTable("deal", _DEAL_COLUMNS, rows)
+        table = OddsTable("deal", DEAL_COLUMNS, rows)
     forms = list(dict.fromkeys(table.column("form")))
     f = form or "all"
     rows, missing = [], []
@@ -224,8 +223,6 @@ def win_by_turn(data: Any, *, ax=None, which: str = "win", bands: bool = True, m
             curves.append((label, [r["t"] for r in rs], [r[which] for r in rs], [r[f"{which}_low"] for r in rs],
                            [r[f"{which}_high"] for r in rs]))
     else:
-        from .analysis.winturn import WinByTurn, WinByTurnByShanten
-
         items = data if isinstance(data, (list, tuple)) else [data]
         for item in items:
             if isinstance(item, WinByTurn):
@@ -290,8 +287,6 @@ def win_rates(data: Any, *, ax=None):
     """
     table = _as_table(data, "win_rate")
     if table is None:
-        from .game import SimResult
-
         if not isinstance(data, SimResult):
             raise TypeError(f"cannot plot a {type(data).__name__} as win rates")
         rows: list[dict[str, Any]] = []
@@ -343,8 +338,6 @@ def plot_table(table: Any, path=None, **kwargs):
     >>> import mjfast, mjfast.plot
     >>> fig = mjfast.plot.plot_table(mjfast.odds_table("deal"), "deal.png")   # doctest: +SKIP
     """
-    from .analysis.odds import OddsTable
-
     if not isinstance(table, OddsTable):
         raise TypeError(f"plot_table needs an OddsTable, not {type(table).__name__}")
     draws: dict[str, Callable[..., Any]] = {"deal": shanten_distribution, "win_by_turn": win_by_turn,

@@ -216,6 +216,11 @@ def get_tables() -> dict:
     return tables
 
 
+def is_built() -> bool:
+    """Whether the tables are in memory yet (read or built by :func:`get_tables`)."""
+    return _TABLES is not None
+
+
 def checksums() -> dict[str, str]:
     """sha256 of each table's bytes, for the pinning test and ``show_config``."""
     return {name: hashlib.sha256(np.ascontiguousarray(arr).tobytes()).hexdigest() for name, arr in get_tables().items()}

@@ -3,6 +3,12 @@ from __future__ import annotations
 
 import numbers
 import os
+import sys
+
+import numpy as np
+
+from .. import _core
+from .._version import __version__
 
 _CPUS: list[int] = []   # available_cpus(), read once per process (a system call of ~5 us otherwise)
 _DEFAULT: dict[str, int] = {}   # OMP_NUM_THREADS value -> default thread count
@@ -42,8 +48,6 @@ def default_threads() -> int:
 
 
 def _openmp_enabled() -> bool:
-    from .. import _core
-
     return bool(_core.openmp_enabled())
 
 
@@ -84,14 +88,8 @@ def resolve_threads(threads) -> int:
 
 def config() -> dict:
     """Build and runtime facts as a dict (see :func:`mjfast.show_config`)."""
-    import sys
-
-    import numpy as np
-
-    from .. import _core
     from .._kernels import table_cache as _table_cache
     from .._kernels import tables as _tables
-    from .._version import __version__
 
     return {
         "mjfast": __version__,
@@ -101,7 +99,7 @@ def config() -> dict:
         "openmp_max_threads": _core.omp_max_threads(),
         "available_cpus": available_cpus(),
         "default_threads": resolve_threads(None),
-        "tables_built": _tables._TABLES is not None,
+        "tables_built": _tables.is_built(),
         "table_cache": _table_cache.cache_path() or f"off ({_table_cache.ENV_VAR})",
         "simd": "{} (best on this CPU: {})".format(*_core.simd_level()),
     }

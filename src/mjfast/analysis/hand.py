@@ -23,11 +23,13 @@ import numpy as np
 from .. import hands, tiles
 from .. import rules as _rules
 from .._display import Display, Displayed, Table, frame
+from ..hands._input import SIZES_ALL, single_hand
+from ..hands._standard import form_bits, forms_sizes, is_mcr, mcr_only, shanten_rows, visible_array
 from ..mcr._fan import win_fans
 from ..mcr._input import check_min_fan, melds_array, wind_letter
 
 
-def _check_rules(rules):
+def check_rules(rules):
     """``rules`` (None, a name or a RuleSet) checked for hand analysis: any rule set whose
     hands are read by the standard model."""
     if _rules.hand_facts(rules).model != "standard":
@@ -73,7 +75,7 @@ def read_hand(hand: Any, visible: Any = None) -> HandInput:
         if hand.bonus.any() or hand.jokers:
             raise ValueError("hand: bonus tiles and jokers are not part of a hand here")
     else:
-        concealed = hands._single_counts(hand, hands._SIZES_ALL, "hand")
+        concealed = single_hand(hand, SIZES_ALL, "hand")[0]
         melds = ()
         meld_counts = np.zeros(34, np.int64)
     n = int(concealed.sum())
@@ -82,7 +84,7 @@ def read_hand(hand: Any, visible: Any = None) -> HandInput:
     if n + 3 * len(melds) > 14:
         raise ValueError(f"hand: {n} concealed tiles and {len(melds)} sets make more than 14 tiles")
     total_hand = concealed.astype(np.int64) + meld_counts
-    vis = hands._visible_array(visible, extras_ok=False)
+    vis = visible_array(visible, extras_ok=False)
     total = total_hand + vis
     if total.max() > 4:
         k = int(np.argmax(total))
@@ -428,21 +430,21 @@ def analyze(hand: Any, *, visible: Any = None, rules: str | None = "classical", 
       5z       6m         3          3           4
       5z       9m         4         18*         19*
     """
-    rules = _check_rules(rules)
-    hands._mcr_only(rules, min_fan=min_fan, seat_wind=seat_wind, prevalent_wind=prevalent_wind)
+    rules = check_rules(rules)
+    mcr_only(rules, min_fan=min_fan, seat_wind=seat_wind, prevalent_wind=prevalent_wind)
     ctx: tuple[int, str, str] | None = None     # (min_fan, seat wind, prevalent wind) of the Chinese Official fans
-    if hands._is_mcr(rules):
+    if is_mcr(rules):
         ctx = (check_min_fan(8 if min_fan is None else min_fan),
                wind_letter("E" if seat_wind is None else seat_wind, "seat_wind"),
                wind_letter("E" if prevalent_wind is None else prevalent_wind, "prevalent_wind"))
     h = read_hand(hand, visible)
     conc = h.concealed
     n = int(conc.sum())
-    forms = tuple(f for f in _rules.hand_facts(rules).forms if hands._forms_sizes(hands.form_bits(f, rules), 1 << n))
+    forms = tuple(f for f in _rules.hand_facts(rules).forms if forms_sizes(form_bits(f, rules), 1 << n))
     seen = h.seen
-    by_form = {f: int(hands.shanten_rows(conc[None, :], hands.form_bits(f, rules), h.called)[0]) for f in forms}
+    by_form = {f: int(shanten_rows(conc[None, :], form_bits(f, rules), h.called)[0]) for f in forms}
     sh = min(by_form.values())
-    bits = hands.form_bits("all", rules)
+    bits = form_bits("all", rules)
     vis = {_NAMES[k]: int(seen[k]) for k in np.flatnonzero(seen).tolist()}
     complete, decomps, waits, eff, eff_count, options = False, [], [], {}, 0, []
     scored = n + 3 * len(h.melds) in (13, 14)
@@ -504,11 +506,11 @@ def _options(rows: np.ndarray, seen_rows: np.ndarray, bits: int, called: np.ndar
     mjfast.waits, computed together). ``called``: the hand's called tiles (they count against
     the four copies of a kind)."""
     n = len(rows)
-    base = hands.shanten_rows(rows, bits, called)
+    base = shanten_rows(rows, bits, called)
     addable = rows + called < 4
     plus = np.repeat(rows, 34, axis=0)
     plus[np.arange(34 * n), np.tile(np.arange(34), n)] += addable.reshape(-1).astype(np.uint8)
-    after = hands.shanten_rows(plus, bits, called).reshape(n, 34)
+    after = shanten_rows(plus, bits, called).reshape(n, 34)
     unseen = (4 - rows.astype(np.int64) - seen_rows)
     better = addable & (after < base[:, None])
     eff_mask = (better & (unseen > 0)).tolist()

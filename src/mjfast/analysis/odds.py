@@ -45,11 +45,21 @@ from typing import Any
 
 import numpy as np
 
+from .. import _core, deals, exact
+from .. import game as sim
 from .._display import Display, Displayed, Table, frame, text_width
-from .._runtime.progress import shared_bar
-from .._runtime.seeding import seed_to_json
-from .._runtime.validation import check_choice
+from .._kernels import deal as _deal
+from .._runtime.progress import Progress, shared_bar, timed_chunks
+from .._runtime.seeding import root_key, seed_to_json
+from .._runtime.threads import resolve_threads
+from .._runtime.validation import check_choice, check_count
+from ..card import Card, load_card
+from ..hands._standard import form_bits, is_mcr
+from ..mcr import FANS
+from ..mcr._fan import win_fans
+from ..mcr._input import check_min_fan
 from ..stats import Estimate
+from . import winturn
 
 KINDS = ("deal", "win_by_turn", "win_rate", "mcr_ready", "mcr_fans", "american_lines")
 _SEATS = (("dealer", 14), ("non_dealer", 13))
@@ -230,9 +240,6 @@ def _rules_list(rules) -> list:
     return rules
 
 
-_check_choice = check_choice
-
-
 def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, hands: Any = None,
                draws: int = 18, samples: int | None = None, games: int | None = None, policies="greedy",
                policy: str = "greedy", by: str = "seat", seed=None, threads: int | None = None,
@@ -325,7 +332,7 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
     [('dealer', 'ready', ..., 20000), ('dealer', 'ready_min_fan', ..., 20000),
      ('dealer', 'ready_min_fan_self_drawn', ..., 20000), ('dealer', 'min_fan_given_ready', ..., ...)]
     """
-    _check_choice("kind", kind, KINDS)
+    check_choice("kind", kind, KINDS)
     if method is not None and not isinstance(method, str):
         raise TypeError(f"method must be a str or None, not {type(method).__name__}")
     if not isinstance(as_frame, bool):
@@ -354,7 +361,7 @@ def odds_table(kind: str, *, rules=_RULES_DEFAULT, method: str | None = None, ha
     elif kind == "win_by_turn":
         table = _win_by_turn_table(_rules_list(rules), hands, draws, method, samples, policy, seed, threads, progress)
     else:
-        _check_choice("by", by, ("seat", "policy"))
+        check_choice("by", by, ("seat", "policy"))
         table = _win_rate_table(_rules_list(rules), games, policies, by, seed, threads, progress)
     return table.to_pandas() if as_frame else table
 
@@ -383,14 +390,12 @@ def _run_size(kind: str, deals, samples, games) -> tuple:
     return (deals if deals is not None else samples), None
 
 
-_DEAL_COLUMNS = ("rules", "seat", "tiles", "form", "shanten", "p", "se", "low", "high", "one_in", "count", "n",
+DEAL_COLUMNS = ("rules", "seat", "tiles", "form", "shanten", "p", "se", "low", "high", "one_in", "count", "n",
                  "exact", "method")
 
 
 def _deal_table(rules_list, method, samples, seed, threads, progress) -> OddsTable:
-    from .. import deals
-
-    _check_choice("method", method, ("exact", "monte_carlo"))
+    check_choice("method", method, ("exact", "monte_carlo"))
     rows: list[dict] = []
     meta: dict[str, Any] = {"method": method}
     specs = [deals.deal_spec(rules) for rules in rules_list]
@@ -401,12 +406,10 @@ def _deal_table(rules_list, method, samples, seed, threads, progress) -> OddsTab
     with bar:
         for rules, forms in zip(rules_list, forms_of):
             _deal_rows(rows, meta, rules, forms, method, samples, seed, threads, progress)
-    return OddsTable("deal", _DEAL_COLUMNS, rows, meta)
+    return OddsTable("deal", DEAL_COLUMNS, rows, meta)
 
 
 def _deal_rows(rows, meta, rules, forms, method, samples, seed, threads, progress) -> None:
-    from .. import deals, exact
-
     if method == "exact":
         for seat, n_tiles in _SEATS:
             for form in forms:
@@ -434,8 +437,6 @@ _WBT_COLUMNS = ("rules", "policy", "hand", "start_shanten", "hands", "method", "
 
 
 def _win_by_turn_table(rules_list, hands, draws, method, samples, policy, seed, threads, progress) -> OddsTable:
-    from . import winturn
-
     rows = []
     meta = {"draws": draws, "policy": policy}
     if hands is None:
@@ -476,8 +477,6 @@ _RATE_COLUMNS = ("rules", "seat", "policy", "hands", "wins", "win_rate", "win_ra
 
 
 def _win_rate_table(rules_list, games, policies, by, seed, threads, progress) -> OddsTable:
-    from .. import game as sim
-
     rows = []
     meta = {"games": games, "policies": policies if isinstance(policies, str) else list(policies), "by": by}
     for rules in rules_list:
@@ -510,9 +509,6 @@ _MCR_FANS_COLUMNS = ("rules", "policies", "min_fan", "statistic", "fan", "chines
 
 
 def _mcr_fans_table(rules_list, games, policies, seed, threads, progress) -> OddsTable:
-    from .. import game as sim
-    from ..mcr import FANS
-
     rows = []
     meta = {"games": games, "policies": policies if isinstance(policies, str) else list(policies)}
     for rules in rules_list:
@@ -546,15 +542,8 @@ _MCR_SEATS = (("dealer", 0, 14, 0), ("non_dealer", 1, 13, 1))
 
 
 def _mcr_ready_table(rules_list, method, samples, min_fan, seed, threads, progress) -> OddsTable:
-    from .. import _core, deals, hands
-    from .._runtime.progress import Progress, timed_chunks
-    from .._runtime.seeding import root_key
-    from .._runtime.threads import resolve_threads
-    from .._runtime.validation import check_count
-    from ..mcr._input import check_min_fan
-
     for rules in rules_list:
-        if not hands._is_mcr(rules):
+        if not is_mcr(rules):
             raise ValueError(f"mcr_ready tables are of the Chinese Official rules; rules must be 'mcr', got {rules!r}")
     if method not in (None, "monte_carlo"):
         raise ValueError(f"mcr_ready tables are Monte Carlo only; got method={method!r}")
@@ -565,7 +554,7 @@ def _mcr_ready_table(rules_list, method, samples, min_fan, seed, threads, progre
     threads = resolve_threads(threads)
     key = root_key(seed)
     spec = deals.deal_spec("mcr")
-    bits = hands.form_bits("all", "mcr")
+    bits = form_bits("all", "mcr")
     _core.ensure_tables()
     counts = np.zeros((len(_MCR_SEATS), 3), np.int64)
     bar = Progress(n, label="odds-table mcr_ready", unit="deals", enabled=progress)
@@ -596,10 +585,6 @@ def _mcr_ready_chunk(spec, key, lo: int, m: int, bits: int, min_fan: int, thread
     a wait reaching min_fan on a discard, the same self-drawn). Batch kernels throughout: the
     deal, the shanten of every hand, the winning check of every (ready 13-tile hand, tile) and
     the fans of every (hand, wait)."""
-    from .. import _core
-    from .._kernels import deal as _deal
-    from ..mcr._fan import win_fans
-
     dealt = np.zeros((m, 4, 34), np.uint8)
     _deal.deal_batch(m, lo, key.k0, key.k1, spec.n_tiles, spec.replace_bonus, dealt, np.zeros((m, 4, 8), np.uint8),
                      np.zeros((m, 4), np.uint8), None, threads, True)
@@ -649,13 +634,6 @@ _AMERICAN_LINES_COLUMNS = ("rules", "seat", "tiles", "line", "section", "points"
 
 def _american_lines_table(rules_list, card, method, samples, seed, threads, progress) -> OddsTable:
     """Deal-time odds per line of an American card (Monte Carlo; see odds_table)."""
-    from .. import deals
-    from .._runtime.progress import Progress, timed_chunks
-    from .._runtime.seeding import root_key
-    from .._runtime.threads import resolve_threads
-    from .._runtime.validation import check_count
-    from ..card import Card, load_card
-
     for rules in rules_list:
         if (rules.name if hasattr(rules, "name") else rules) != "american":
             raise ValueError(f"american_lines tables are of the American rules; rules must be 'american', got {rules!r}")

@@ -58,14 +58,16 @@ from typing import Any
 
 import numpy as np
 
-from .. import _core, hands, tiles
+from .. import _core, tiles
 from .._display import Display, Displayed, Table, frame, interval
+from .._kernels import winturn as _winturn
 from .._runtime.progress import Progress, attach_partial
 from .._runtime.seeding import root_key, seed_to_json
 from .._runtime.threads import resolve_threads
 from .._runtime.validation import check_choice, check_count
+from ..hands._standard import form_bits
 from ..stats import Estimate, Probability
-from .hand import _check_rules, read_hand, rules_label
+from .hand import check_rules, read_hand, rules_label
 
 POLICIES = {"greedy": 0, "first": 1, "greedy_swap": 2}
 EXACT_POLICIES = ("greedy", "first")
@@ -292,13 +294,6 @@ class ExactSolver:
         return win, ten
 
 
-def _check_count(value, name: str, lo: int = 1) -> int:
-    return check_count(value, name, lo)
-
-
-_check_option = check_choice
-
-
 def _policy_code(policy: str) -> int:
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; choose one of {tuple(POLICIES)}")
@@ -483,7 +478,6 @@ def _start(h, bits: int, policy: str, pool: np.ndarray):
         return conc, None
     if int(_shanten_rows(conc[None, :], bits)[0]) == -1:
         return None, None
-    from .._kernels import winturn as _winturn
 
     d, _ = _winturn.choose_discard_py(conc, pool.astype(np.intc), bits, POLICIES[policy])
     conc[d] -= 1
@@ -584,17 +578,17 @@ def win_by_turn(hand: Any, *, draws: int = 18, visible: Any = None, rules: str |
     >>> w.n, abs(w.p - r.win[2]) < 4 * w.se
     (20000, True)
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     code = _policy_code(policy)
-    _check_option("method", method, METHODS)
+    check_choice("method", method, METHODS)
     if not isinstance(exact, str) or exact not in ("float", "fraction"):
         raise ValueError(f"exact must be 'float' or 'fraction', not {exact!r}")
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)):
         raise TypeError(f"draws must be an int, not {type(draws).__name__}")
-    samples = _check_count(samples, "samples")
-    max_states = _check_count(max_states, "max_states")
+    samples = check_count(samples, "samples", 1)
+    max_states = check_count(max_states, "max_states", 1)
     h = read_hand(hand, visible)
-    bits = hands.form_bits("all", rules)
+    bits = form_bits("all", rules)
     pool = h.unseen                  # the wall: every tile not in the hand, its sets or visible
     N = int(pool.sum())
     if not 1 <= int(draws) <= N:
@@ -660,8 +654,6 @@ def _cumulative(turns: np.ndarray, draws: int) -> np.ndarray:
 
 
 def _mc_counts(start, pool, draws, bits, code, n, key, threads, progress, chunk=1 << 16):
-    from .._kernels import winturn as _winturn
-
     hand = np.ascontiguousarray(start, np.uint8)
     pool_c = np.ascontiguousarray(pool, np.intc)
     win_c = np.zeros(draws, np.int64)
@@ -795,9 +787,9 @@ def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | 
     >>> r.win[1][-1].p > r.win[3][-1].p              # closer hands win more often
     True
     """
-    rules = _check_rules(rules)
+    rules = check_rules(rules)
     code = _policy_code(policy)
-    samples = _check_count(samples, "samples")
+    samples = check_count(samples, "samples", 1)
     if isinstance(hand_tiles, bool) or not isinstance(hand_tiles, (int, np.integer)):
         raise TypeError(f"hand_tiles must be an int, not {type(hand_tiles).__name__}")
     if hand_tiles not in (1, 4, 7, 10, 13):
@@ -805,9 +797,8 @@ def win_by_turn_random(samples: int = 100_000, *, draws: int = 18, rules: str | 
     hand_tiles = int(hand_tiles)
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or not 1 <= draws <= N_STANDARD - hand_tiles:
         raise ValueError(f"draws must be an int between 1 and {N_STANDARD - hand_tiles}, got {draws!r}")
-    from .._kernels import winturn as _winturn
 
-    bits = hands.form_bits("all", rules)
+    bits = form_bits("all", rules)
     key = root_key(seed)
     threads = resolve_threads(threads)
     _core.ensure_tables()

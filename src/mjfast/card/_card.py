@@ -12,7 +12,8 @@ from .. import tiles
 from .._kernels import card as _kern
 from .._runtime.threads import resolve_threads
 from .._runtime.validation import hand_label, text_batch
-from ..hands import _american
+from ..hands._american import set_jokers
+from ..hands._input import AMERICAN, as_batch, is_deals
 from . import _load, _pattern
 from ._pattern import FLOWER, JOKER, SET_NAMES, kind_text
 
@@ -157,7 +158,7 @@ def _flower_names(hand: Any) -> list[str]:
     arr = _count_array(hand)
     if arr is not None and arr.shape[-1] == 36:
         return ["f"] * int(arr.reshape(-1)[FLOWER])
-    batch = _american.as_batch(hand, _SIZES_ANY, "hand")
+    batch = as_batch(hand, _SIZES_ANY, "hand", layout=AMERICAN)
     full = tiles.unpack(batch.data) if batch.packed else batch.data
     return [tiles.tile_name(34 + int(k)) for k in np.flatnonzero(full[0, 34:42])]
 
@@ -192,7 +193,7 @@ class Card:
 
     def __init__(self, data: dict, *, jokers: int = 8, _expand_structural: bool = False):
         data = _load.check_card(data)
-        jokers = _american.set_jokers(jokers)
+        jokers = set_jokers(jokers)
         self._data = data
         self.name: str = data["name"]
         self.jokerless_multiplier: int = data["jokerless_multiplier"]
@@ -284,7 +285,7 @@ class Card:
     # ------------------------------------------------------------------ inputs
     def _hands(self, hands: Any, what: str = "hands") -> tuple[np.ndarray, tuple]:
         """(n, 48) uint8 rows of the 36-kind model and the batch's leading shape (() for one hand)."""
-        if _american.is_deals(hands) and hands.rules != "american":
+        if is_deals(hands) and hands.rules != "american":
             raise ValueError(f"{what}: a card reads American deals (mjfast.deal(n, rules='american')), not a Deals "
                              f"of rules={hands.rules!r}")
         arr = _count_array(hands)
@@ -294,7 +295,7 @@ class Card:
             raise ValueError(f"{what}: standard counts of shape {arr.shape} hold no flowers or jokers, which the lines "
                              f"of a card use; give {_HAND_FORMS} (for mjfast.deal(..., rules='american') pass the "
                              "Deals itself, not its .hands)")
-        batch = _american.as_batch(hands, _SIZES_ANY, what)
+        batch = as_batch(hands, _SIZES_ANY, what, layout=AMERICAN)
         data = tiles.unpack(batch.data) if batch.packed else batch.data
         out = np.zeros((len(data), _ROW), dtype=np.uint8)
         out[:, :34] = data[:, :34]
@@ -386,7 +387,7 @@ class Card:
 
     @staticmethod
     def _jokers(jokers: Any) -> int:
-        return _american.set_jokers(jokers)
+        return set_jokers(jokers)
 
     def _unseen(self, visible: Any, hands: np.ndarray, exps: np.ndarray, n_exp: np.ndarray, jok: np.ndarray,
                 n_jokers: int, single: bool = True) -> np.ndarray:
@@ -458,7 +459,7 @@ class Card:
     def _prepare(self, hands, exposures, visible, jokers, what="hands"):
         """Checked kernel inputs: rows, the batch's leading shape (() for one hand), exposures,
         their counts, the jokers in them and the unseen counts."""
-        if jokers is None and _american.is_deals(hands):
+        if jokers is None and is_deals(hands):
             jokers = hands.options.get("jokers")                  # the set the deals were dealt from
         n_jokers = self._jokers(jokers)
         rows, shape = self._hands(hands, what)

@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from ._pattern import CardError, _show
+from ._pattern import CardError, show_value
 
 FORMAT = "mjfast-card/1"
 _CARD_KEYS = {"format", "name", "jokerless_multiplier", "all_joker_sets", "lines"}
@@ -119,7 +119,7 @@ def read(source: Any) -> dict:
 
 def _bool(value: Any, what: str) -> bool:
     if not isinstance(value, bool):
-        raise CardError(f"{what} must be true or false, not {_show(value)}")
+        raise CardError(f"{what} must be true or false, not {show_value(value)}")
     return value
 
 
@@ -127,18 +127,18 @@ def check_card(data: dict) -> dict:
     """Validate the card-level keys and each line's keys and types; return a normalised copy."""
     fmt = data.get("format")
     if not isinstance(fmt, str) or fmt != FORMAT:
-        raise CardError(f"format must be {FORMAT!r}" + (f", not {_show(fmt)}" if fmt is not None else " (missing)"))
+        raise CardError(f"format must be {FORMAT!r}" + (f", not {show_value(fmt)}" if fmt is not None else " (missing)"))
     unknown = sorted(set(data) - _CARD_KEYS)
     if unknown:
-        raise CardError(f"unknown card key(s) {', '.join(map(_show, unknown))}; the keys are "
+        raise CardError(f"unknown card key(s) {', '.join(map(show_value, unknown))}; the keys are "
                         f"{', '.join(sorted(_CARD_KEYS))}")
     name = data.get("name", "")
     if not isinstance(name, str):
-        raise CardError(f"name must be text, not {_show(name)}")
+        raise CardError(f"name must be text, not {show_value(name)}")
     mult = data.get("jokerless_multiplier", 2)
     if isinstance(mult, bool) or not isinstance(mult, int) or not 1 <= mult <= MAX_LINE_VALUE:
         raise CardError(f"jokerless_multiplier must be a whole number from 1 to {MAX_LINE_VALUE:,} (a line's "
-                        f"value, points x multiplier, is at most {MAX_LINE_VALUE:,}), not {_show(mult)}")
+                        f"value, points x multiplier, is at most {MAX_LINE_VALUE:,}), not {show_value(mult)}")
     all_joker = _bool(data.get("all_joker_sets", True), "all_joker_sets")
     lines = data.get("lines")
     if not isinstance(lines, list) or not lines:
@@ -150,13 +150,14 @@ def check_card(data: dict) -> dict:
             raise CardError(f"line {i + 1} must be a mapping (id, pattern, points, ...), not {type(line).__name__}")
         lid = line.get("id")
         if not isinstance(lid, str) or not lid:
-            raise CardError(f"line {i + 1}: id must be non-empty text" + (f", not {_show(lid)}" if lid is not None else ""))
+            raise CardError(f"line {i + 1}: id must be non-empty text"
+                            + (f", not {show_value(lid)}" if lid is not None else ""))
         if lid in ids:
             raise CardError(f"line {lid!r}: duplicate id (ids must be unique)")
         ids.add(lid)
         unknown = sorted(set(line) - _LINE_KEYS)
         if unknown:
-            raise CardError(f"line {lid!r}: unknown key(s) {', '.join(map(_show, unknown))}; a line has "
+            raise CardError(f"line {lid!r}: unknown key(s) {', '.join(map(show_value, unknown))}; a line has "
                             f"{', '.join(sorted(_LINE_KEYS))}")
         pattern = line.get("pattern")
         if isinstance(pattern, str):
@@ -164,11 +165,11 @@ def check_card(data: dict) -> dict:
         elif isinstance(pattern, list) and pattern and all(isinstance(p, str) for p in pattern):
             patterns = list(pattern)
         else:
-            raise CardError(f"line {lid!r}: pattern must be text or a non-empty list of texts, not {_show(pattern)}")
+            raise CardError(f"line {lid!r}: pattern must be text or a non-empty list of texts, not {show_value(pattern)}")
         points = line.get("points")
         if isinstance(points, bool) or not isinstance(points, int) or not 1 <= points <= MAX_LINE_VALUE:
             raise CardError(f"line {lid!r}: points must be a positive whole number, at most {MAX_LINE_VALUE:,} (so that "
-                            f"no payment or score of a game can overflow), not {_show(points)}")
+                            f"no payment or score of a game can overflow), not {show_value(points)}")
         bonus = _bool(line.get("jokerless_bonus", True), f"line {lid!r}: jokerless_bonus")
         if bonus and points * mult > MAX_LINE_VALUE:
             raise CardError(f"line {lid!r}: points x jokerless_multiplier = {points:,} x {mult:,} = {points * mult:,}; "
@@ -176,7 +177,7 @@ def check_card(data: dict) -> dict:
                             "can overflow; a line with jokerless_bonus = false is not multiplied)")
         section = line.get("section", "")
         if not isinstance(section, str):
-            raise CardError(f"line {lid!r}: section must be text, not {_show(section)}")
+            raise CardError(f"line {lid!r}: section must be text, not {show_value(section)}")
         out_lines.append({
             "id": lid, "section": section, "pattern": patterns, "points": points,
             "concealed": _bool(line.get("concealed", False), f"line {lid!r}: concealed"),

@@ -73,7 +73,7 @@ _REPR.maxstring = _REPR.maxother = 60
 _REPR.maxlevel = 3
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
     """A user's value for an error message: repr, shortened (long text, deep or long lists)."""
     return _REPR.repr(value)
 
@@ -185,7 +185,7 @@ def _given_values(line_id: str, var: str, given: Any) -> list[int]:
     values: list[int] = []
     for v in given:
         if isinstance(v, bool) or not isinstance(v, int):
-            raise CardError(f"line {line_id!r}: vars.{var} holds {_show(v)}; ranks are integers 1-9")
+            raise CardError(f"line {line_id!r}: vars.{var} holds {show_value(v)}; ranks are integers 1-9")
         if not 1 <= v <= 9:
             raise CardError(f"line {line_id!r}: vars.{var} = {v} is not a rank 1-9")
         if v not in values:
@@ -313,7 +313,7 @@ def parse_line(line_id: str, patterns: Sequence[str], vars_: dict | None) -> Par
     vars_ = dict(vars_ or {})
     for name in vars_:
         if name not in ("X", "Y"):
-            raise CardError(f"line {line_id!r}: unknown variable {_show(name)} in vars (the variables are X and Y)")
+            raise CardError(f"line {line_id!r}: unknown variable {show_value(name)} in vars (the variables are X and Y)")
     given = {name: _given_values(line_id, name, v) for name, v in vars_.items()}
     structural = False
     parsed = []

@@ -30,16 +30,16 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Run ``mjfast shanten``; the exit status."""
     from .. import hands
+    from ..hands._american import SIZES_SHANTEN
+    from ..hands._input import AMERICAN, as_batch
 
     text = " ".join(args.hand)
     s = hands.shanten(text, form=args.form, rules=args.rules)
-    american = _rules.facts(args.rules)[2] == "american"
+    american = _rules.hand_facts(args.rules).model == "american"
     if american:  # 13 tiles: waiting hand; 14: one row per discard
-        from ..hands import _american as _american_hands
-
-        n = 13 if int(_american_hands.as_batch(text, _american_hands.SIZES_SHANTEN).data.sum()) == 13 else 14
+        n = 13 if int(as_batch(text, SIZES_SHANTEN, layout=AMERICAN).data.sum()) == 13 else 14
     else:
-        n = int(hands.as_batch(text).data.sum())
+        n = int(as_batch(text).data.sum())
     # the facts of the table, in the JSON shape --format json prints (see its help)
     data: dict[str, Any] = {"hand": text, "shanten": s, "form": args.form, "rules": args.rules,
                             "visible": args.visible}

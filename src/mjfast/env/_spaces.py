@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import rules as _rules
+from ..mcr import FANS
 
 # a hand's fan total is at most 8 x the sum of the fan values (no fan is counted more than 8
 # times: 8 flowers, at most 4 sets and a pair): a loose, safe bound
@@ -20,8 +21,6 @@ _FAN_BOUND_CACHE: list = []
 
 def _fan_bound() -> int:
     if not _FAN_BOUND_CACHE:
-        from ..mcr import FANS
-
         _FAN_BOUND_CACHE.append(8 * sum(v for _, _, v in FANS))
     return _FAN_BOUND_CACHE[0]
 

@@ -7,7 +7,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .. import _core
+from .. import _core, tiles
 from .. import rules as _rules
 from .._runtime.seeding import root_key
 from ..game import encodings
@@ -176,7 +176,6 @@ class MahjongAEC(AECEnv):
         printed, None returned; no render mode: None)."""
         if self.render_mode not in ("ansi", "human"):
             return None
-        from .. import tiles
 
         seat = int(self._seat[0])
         names = tuple(tiles.KIND_NAMES) + ("flower", "joker")

@@ -1,6 +1,7 @@
 """American hands (rules="american"): validation and the beginner-hand functions.
 
-Private: :mod:`mjfast.hands` dispatches here when ``rules="american"``. Hands use the
+Private: :mod:`mjfast.hands` dispatches here when ``rules="american"`` (the model functions
+take input past the public functions' checks; :mod:`._input` reads it). Hands use the
 extended model of :mod:`mjfast.tiles` (43 kinds: 34 standard, f1..f8, the joker):
 
 * text with ``f1``..``f8`` and ``j`` (``"1111m2222p3333s f1f2 jj"`` ...), fully concealed;
@@ -18,7 +19,6 @@ all jokers; with False each set keeps at least one natural tile. Distance = tile
 """
 from __future__ import annotations
 
-import dataclasses
 import numbers
 from typing import Any
 
@@ -26,8 +26,11 @@ import numpy as np
 
 from .. import tiles
 from .._kernels import american_batch as _american_batch
-from .._runtime.validation import count_rows, hand_label, text_batch
+from .._runtime.threads import resolve_threads
+from ._input import AMERICAN, as_batch, single_hand
+from ._types import Improvement
 
+LAYOUT = AMERICAN
 FORMS = ("beginner",)
 SIZES_SHANTEN = (1 << 13) | (1 << 14)
 SIZES_WINNING = 1 << 14
@@ -62,162 +65,31 @@ def set_jokers(jokers) -> int:
     return int(jokers)
 
 
-@dataclasses.dataclass(frozen=True)
-class Batch:
-    data: np.ndarray  # (n, 43) uint8 or (n, 5) uint32, C-contiguous
-    packed: bool
-    single: bool
-    shape: tuple = ()  # the batch's leading shape (the output's); () for one hand
-
-    def shaped(self, out: np.ndarray):
-        """A kernel's (n,) output as a scalar (one hand) or an array of the batch's shape."""
-        return out[0].item() if self.single else out.reshape(self.shape)
-
-
-#: what the American batch functions accept, for error messages
-ACCEPTED = ("a str (one hand, with f1..f8 and j), a list / tuple / array of str (a batch of any shape), a Deals of "
-            "rules='american', or an integer array of shape (..., 43) (34 standard kinds, f1..f8, jokers) or "
-            "(..., 34), or packed (..., 5) / (..., 4) of dtype uint32; the leading shape is the batch's")
-
-
-def _sizes_text(mask: int) -> str:
-    sizes = [s for s in range(64) if (mask >> s) & 1]
-    if len(sizes) > 2 and sizes == list(range(sizes[0], sizes[-1] + 1)):
-        return f"{sizes[0]}-{sizes[-1]} tiles"
-    return " or ".join(str(s) for s in sizes)
-
-
-def _from_text(text: str, what: str) -> np.ndarray:
-    parsed = tiles.parse_tiles(text, max_jokers=14, max_tiles=None)
-    if parsed.melds:
-        raise ValueError(f"{what}: rules='american' analyses fully concealed hands; remove the "
-                         f"called sets from {text!r}")
-    row = np.zeros((1, _N), dtype=np.uint8)
-    row[0, :34] = parsed.concealed
-    row[0, _FLOWERS] = parsed.bonus
-    row[0, tiles.JOKER] = parsed.jokers
-    return row
-
-
-#: mjfast.deals.Deals, registered by mjfast.deals when it is imported: the deals build on the hand
-#: functions (form_bits), so these never import them, yet accept a Deals as a batch of hands
-_DEALS_TYPES: tuple[type, ...] = ()
-
-
-def register_deals(deals_type: type) -> None:
-    """Called by :mod:`mjfast.deals`: the type of its results, which hand functions accept."""
-    global _DEALS_TYPES
-    _DEALS_TYPES = (deals_type,)
-
-
-def is_deals(obj: Any) -> bool:
-    """Whether ``obj`` is a :class:`~mjfast.Deals`."""
-    return isinstance(obj, _DEALS_TYPES)
-
-
-def deal_counts(deals) -> np.ndarray:
-    """The (n, 4, 43) extended counts of a :class:`~mjfast.Deals`: its standard tiles, the
-    flowers f1..f8 and the jokers each seat holds (the full American hands)."""
-    return np.concatenate([deals.hands, np.minimum(deals.bonus, 1), deals.jokers[..., None]], axis=-1)
-
-
-def as_batch(hands: Any, sizes: int, what: str = "hands") -> Batch:
-    """Validate American ``hands`` and return a C-contiguous (n, 43) or (n, 5) batch (one hand
-    or any leading batch shape, kept in ``Batch.shape``)."""
-    standard_only = False
-    if isinstance(hands, str):
-        arr, single, packed, shape = _from_text(hands, what), True, False, ()
-    else:
-        texts = text_batch(hands, what)
-        if texts is not None:
-            rows = []
-            for i, t in enumerate(texts.reshape(-1).tolist()):
-                try:
-                    rows.append(_from_text(t, hand_label(what, i, texts.shape)))
-                except ValueError as exc:
-                    msg = str(exc)
-                    label = hand_label(what, i, texts.shape)
-                    raise ValueError(msg if msg.startswith(label) else f"{label}: {msg}") from None
-            arr = np.concatenate(rows) if rows else np.zeros((0, _N), np.uint8)
-            single, packed, shape = False, False, texts.shape
-        else:
-            arr, shape = count_rows(deal_counts(hands) if is_deals(hands) else hands, what, ACCEPTED)
-            single = shape == ()
-            width = arr.shape[1]
-            standard_only = width in (4, 34)
-            if width in (4, 5):
-                if arr.dtype != np.uint32:
-                    raise TypeError(f"{what}: packed hands must have dtype uint32, got {arr.dtype}; accepted: {ACCEPTED}")
-                packed = True
-                if width == 4:
-                    arr = np.concatenate([arr, np.zeros((len(arr), 1), np.uint32)], axis=1)
-            elif width in (34, _N):
-                packed = False
-                if arr.dtype != np.uint8 and arr.size and (arr.min() < 0 or arr.max() > 255):
-                    row, k = np.argwhere((arr < 0) | (arr > 255))[0]
-                    raise ValueError(f"{hand_label(what, int(row), shape)} holds {int(arr[row, k])} copies of "
-                                     f"{tiles.tile_name(int(k))}; counts must be 0-4 (flowers 0-1)")
-                if width == 34:
-                    arr = np.concatenate([arr, np.zeros((len(arr), _N - 34), arr.dtype)], axis=1)
-                arr = arr.astype(np.uint8, copy=False)
-            else:
-                raise ValueError(f"{what} must have 43 counts per hand (34 standard kinds, f1..f8, jokers) on the last "
-                                 f"axis, or 5 packed uint32 words; got shape {np.shape(hands)}. Accepted: {ACCEPTED}")
-        arr = np.ascontiguousarray(arr)
-    check = _american_batch.check_packed_batch if packed else _american_batch.check_counts_batch
-    row, reason = check(arr, sizes)
-    if row >= 0:
-        label = hand_label(what, row, shape)
-        if reason == 1:
-            if packed:
-                raise ValueError(f"{label}: a packed 3-bit count is above 4")
-            k = int(np.flatnonzero(arr[row, :34] > 4)[0])
-            raise ValueError(f"{label} holds {int(arr[row, k])} copies of {tiles.tile_name(k)}; counts must be 0-4")
-        if reason == 4:
-            k = 34 + int(np.flatnonzero(arr[row, _FLOWERS] > 1)[0])
-            raise ValueError(f"{label} holds {int(arr[row, k])} copies of {tiles.tile_name(k)}; each flower "
-                             "f1-f8 exists once")
-        if reason == 3:
-            raise ValueError(f"{label}: packed word has bits set outside the count fields")
-        total = int(unpack(arr[row]).sum()) if packed else int(arr[row].astype(np.int64).sum())
-        hint = ("; these counts hold no flowers or jokers (for mjfast.deal(..., rules='american') pass the Deals "
-                "itself, not its .hands)" if standard_only else "")
-        raise ValueError(f"{label} has {total} tiles; American hands here hold {_sizes_text(sizes)} "
-                         f"(flowers and jokers count){hint}")
-    return Batch(arr, packed, single, shape)
-
-
-def unpack(words: np.ndarray) -> np.ndarray:
-    return tiles.unpack(words).astype(np.int64)
-
-
-def shanten(hands: Any, form: str, threads: int, all_joker_sets: bool = True):
+def shanten(hands: Any, form: str, rules, threads):
+    """Shanten of one American hand or a batch (see :func:`mjfast.shanten`)."""
+    threads = resolve_threads(threads)
     check_form(form)
-    batch = as_batch(hands, SIZES_SHANTEN)
+    batch = as_batch(hands, SIZES_SHANTEN, layout=AMERICAN)
     out = np.empty(len(batch.data), dtype=np.int8)
     kernel = _american_batch.shanten_packed_batch if batch.packed else _american_batch.shanten_counts_batch
-    kernel(batch.data, out, threads, all_joker_sets)
+    kernel(batch.data, out, threads, reading(rules))
     return batch.shaped(out)
 
 
-def is_winning(hands: Any, form: str, threads: int, all_joker_sets: bool = True):
+def is_winning(hands: Any, form: str, rules, threads):
+    """Whether each American hand is complete (see :func:`mjfast.is_winning`)."""
+    threads = resolve_threads(threads)
     check_form(form)
-    batch = as_batch(hands, SIZES_WINNING)
+    batch = as_batch(hands, SIZES_WINNING, layout=AMERICAN)
     out = np.empty(len(batch.data), dtype=np.uint8)
     kernel = _american_batch.winning_packed_batch if batch.packed else _american_batch.winning_counts_batch
-    kernel(batch.data, out, threads, all_joker_sets)
+    kernel(batch.data, out, threads, reading(rules))
     return batch.shaped(out.view(np.bool_))
 
 
 def _single(hand: Any, sizes: int, what: str) -> np.ndarray:
-    if not isinstance(hand, str) and np.ndim(hand) != 1:
-        raise ValueError(f"{what} must be one hand (text, 43 counts or 5 packed words), not shape {np.shape(hand)}")
-    batch = as_batch(hand, sizes, what)
-    if not batch.single:
-        raise ValueError(f"{what} must be one hand (text, 43 counts or 5 packed words), not a batch of shape "
-                         f"{batch.shape}")
-    row = tiles.unpack(batch.data[0]) if batch.packed else batch.data[0]
-    return row.astype(np.int64)
+    """One hand's 43 counts (int64)."""
+    return single_hand(hand, sizes, what, AMERICAN)[0].astype(np.int64)
 
 
 def _limits(n_jokers: int) -> np.ndarray:
@@ -263,7 +135,11 @@ def _shanten_rows(rows: np.ndarray, all_joker_sets: bool) -> np.ndarray:
     return out
 
 
-def waits(hand: Any, form: str, jokers, all_joker_sets: bool = True) -> list[str]:
+def waits(hand: Any, form: str, rules, jokers, min_fan=None, self_drawn=None, seat_wind=None,
+          prevalent_wind=None) -> list[str]:
+    """The waits of one 13-tile American hand (see :func:`mjfast.waits`; the options of the
+    Chinese Official fans are refused there)."""
+    all_joker_sets = reading(rules)
     check_form(form)
     limits = _limits(set_jokers(jokers))
     counts = _single(hand, SIZES_WAITING, "hand")
@@ -276,25 +152,26 @@ def waits(hand: Any, form: str, jokers, all_joker_sets: bool = True) -> list[str
     return [tiles.tile_name(int(k)) for k in cand[done]]
 
 
-def effective_tiles(hand: Any, visible: Any, form: str, jokers, improvement_cls, all_joker_sets: bool = True):
+def effective_tiles(hand: Any, visible: Any, form: str, rules, jokers):
+    """The effective tiles of one American hand (see :func:`mjfast.effective_tiles`)."""
+    all_joker_sets = reading(rules)
     check_form(form)
     limits = _limits(set_jokers(jokers))
     counts = _single(hand, SIZES_SHANTEN, "hand")
     seen = _visible(visible, counts, limits)
     if int(counts.sum()) == 13:
-        return _improvements(counts[None, :], [None], seen[None, :], limits, improvement_cls, all_joker_sets)[0]
+        return _improvements(counts[None, :], [None], seen[None, :], limits, all_joker_sets)[0]
     held = np.flatnonzero(counts)
     rows = np.repeat(counts[None, :], len(held), axis=0)
     rows[np.arange(len(held)), held] -= 1
     seen_rows = np.repeat(seen[None, :], len(held), axis=0)
     seen_rows[np.arange(len(held)), held] += 1  # the discard is visible now
-    imps = _improvements(rows, [tiles.tile_name(int(k)) for k in held], seen_rows, limits, improvement_cls,
-                         all_joker_sets)
+    imps = _improvements(rows, [tiles.tile_name(int(k)) for k in held], seen_rows, limits, all_joker_sets)
     order = sorted(range(len(imps)), key=lambda i: (imps[i].shanten, -imps[i].count, int(held[i])))
     return [imps[i] for i in order]
 
 
-def _improvements(rows13, discards, seen, limits, improvement_cls, all_joker_sets: bool) -> list:
+def _improvements(rows13, discards, seen, limits, all_joker_sets: bool) -> list:
     """Effective tiles of each 13-tile row: kinds whose draw lowers the shanten, unseen copies."""
     n = len(rows13)
     base = _shanten_rows(rows13, all_joker_sets)
@@ -309,7 +186,7 @@ def _improvements(rows13, discards, seen, limits, improvement_cls, all_joker_set
     for i in range(n):
         better = np.flatnonzero(ok[i] & (after[i] < base[i]))
         tl = {tiles.tile_name(int(k)): int(unseen[i, k]) for k in better}
-        result.append(improvement_cls(discards[i], int(base[i]), tl, sum(tl.values())))
+        result.append(Improvement(discards[i], int(base[i]), tl, sum(tl.values())))
     return result
 
 

@@ -3,6 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._kernels.deal import random_hands_batch
+from .._runtime.seeding import root_key
+from .._runtime.threads import resolve_threads
+from .._runtime.validation import check_count
+
 #: mixed into the seed's key, so that these hands are not the first hands ``mjfast.deal`` deals
 #: with the same seed (both draw from per-index streams of the key)
 _STREAM_TAG = 0x52414E44484E4453      # "RANDHNDS"
@@ -41,11 +46,6 @@ def random_hands(n: int, size: int = 14, *, seed=None, suits: str = "mpsz", thre
     >>> bool((random_hands(1000, 14, seed=2, suits="m")[:, 9:] == 0).all())     # characters only
     True
     """
-    from .._kernels.deal import random_hands_batch
-    from .._runtime.seeding import root_key
-    from .._runtime.threads import resolve_threads
-    from .._runtime.validation import check_count
-
     n = check_count(n, "n")
     if not isinstance(suits, str) or not suits or any(s not in "mpsz" for s in suits) or len(set(suits)) < len(suits):
         raise ValueError(f"suits must be some of 'm', 'p', 's', 'z' (each once), e.g. 'mpsz'; got {suits!r}")
