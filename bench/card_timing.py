@@ -5,7 +5,7 @@
 (tests/data/cards/invented-large.json), the toy card and the invented 129-variation card
 (tests/data/cards/invented-small.json, 9 lines of the large one); single-thread CPU time
 (``time.thread_time``), which other jobs on the machine barely disturb. The distance rows also
-give the cost per 1,000 variations (issue 25's bound: 10 µs for any card of 100 variations or
+give the cost per 1,000 variations (the bound: 10 µs for any card of 100 variations or
 more), the whole public call (validation included) and the kernel alone.
 """
 from __future__ import annotations

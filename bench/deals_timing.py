@@ -1,4 +1,4 @@
-"""CPU-time medians of dealing and deal statistics on one thread (issue 3's per-thread targets).
+"""CPU-time medians of dealing and deal statistics on one thread (the per-thread targets).
 
 The machine's wall clock is noisy (other virtual machines share the cores), so this script
 times each row with the CPU time of the calling thread (one thread) or wall time (two threads),

@@ -1,4 +1,4 @@
-"""VecTables' step throughput by thread setting, on a quiet and on a busy machine (issue 25 item 11).
+"""VecTables' step throughput by thread setting, on a quiet and on a busy machine.
 
     PYTHONPATH=src python bench/env_threads.py [rounds] [seconds-per-row] [n_tables ...]
 

@@ -1,4 +1,4 @@
-"""Environment throughput (issue 15), rows interleaved round by round; medians and best.
+"""Environment throughput, rows interleaved round by round; medians and best.
 
     PYTHONPATH=src python bench/env_timing.py [rounds] [seconds-per-row]
 

@@ -1,7 +1,7 @@
-"""Headline numbers of issue 18, measured interleaved so that machine noise hits every row alike.
+"""Headline numbers of the hand and deal kernels, measured interleaved so that machine noise hits every row alike.
 
 Each round times every row once (CPU time of the calling thread; every row runs on one thread);
-the table gives the median over rounds, the issue's target, and the ratio of xiangting's time
+the table gives the median over rounds, the target, and the ratio of xiangting's time
 per call (its all-forms shanten of one hand, a per-hand Python loop: it has no batch entry
 point) to the row's time per hand: ratios travel between machines where nanoseconds do not.
 Usage: PYTHONPATH=src python bench/headline.py [rounds]

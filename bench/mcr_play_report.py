@@ -1,4 +1,4 @@
-"""Chinese Official play with fans: how the built-in bots do (issue 16's report).
+"""Chinese Official play with fans: how the built-in bots do.
 
 For four-bot tables of each built-in policy: the share of hands ending in a valid win and in an
 exhaustive draw, the mean fan of wins (flowers not counted) with its 95 % interval, the most

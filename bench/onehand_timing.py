@@ -1,4 +1,4 @@
-"""One hand per call and one-hand commands (issue 25, items 7-9): mjfast beside xiangting,
+"""One hand per call and one-hand commands: mjfast beside xiangting,
 PyMahjongGB and mahjong, in the same run.
 
 Part ``calls``: microseconds per call of the one-hand entry points, each over the same fixed hands
@@ -9,7 +9,7 @@ winning check, PyMahjongGB's ``MahjongFanCalculator`` for fans). Results are che
 peers before timing.
 
 Part ``fanbatch``: ``mcr.fan_batch`` on a million hands against its raw kernel (CPU seconds, one
-thread) and the public call's peak of traced memory (issue 25 H9: its checks now run in the
+thread) and the public call's peak of traced memory (its checks run in the
 kernel's pass).
 
 Part ``startup``: wall seconds of a fresh process for one-hand commands (``mjfast fan``,

@@ -1,4 +1,4 @@
-"""CPU-time turns per second of built-in four-bot play on one thread (issue 4's per-thread target).
+"""CPU-time turns per second of built-in four-bot play on one thread (the per-thread target).
 
 A turn is a draw or a claim, a decision and a discard. The machine's wall clock is noisy (other
 virtual machines share the cores, and whole phases run ~30 % slower), so each row is timed with

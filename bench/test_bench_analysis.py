@@ -1,4 +1,4 @@
-"""One-hand analysis and win-by-turn odds (issue 6).
+"""One-hand analysis and win-by-turn odds.
 
 ``pytest bench/test_bench_analysis.py --benchmark-only``. Targets: ``mjfast.analyze`` well under
 a millisecond per hand; the exact win-by-turn table of a 1-shanten hand over 18 draws under a

@@ -1,4 +1,4 @@
-"""American cards (issue 17): all line distances, card compile, card-aware play.
+"""American cards: all line distances, card compile, card-aware play.
 
 ``pytest bench/test_bench_card.py --benchmark-only``. The card is the invented
 ``tests/data/cards/invented-large.json`` (45 lines, 958 variations: the size of a real card;
@@ -36,7 +36,7 @@ def test_card_distance_large(benchmark, card_hands, threads):
 
 
 def test_card_distance_small(benchmark, card_hands):
-    """A small card (9 lines, 129 variations; issue 25: at most 10 µs per 1,000 variations)."""
+    """A small card (9 lines, 129 variations; the bound: at most 10 µs per 1,000 variations)."""
     card = load_card(LARGE.with_name("invented-small.json"))
     benchmark.group = "card distance, 129 variations (14 tiles)"
     _distance(benchmark, card, card_hands, 1)

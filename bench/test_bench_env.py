@@ -1,4 +1,4 @@
-"""Environment throughput (issue 15): VecTables stepping, BatchPolicy simulate, teacher data.
+"""Environment throughput: VecTables stepping, BatchPolicy simulate, teacher data.
 
 ``pytest bench/test_bench_env.py --benchmark-only``. extra_info records decisions_per_s (or
 turns_per_s) from the median round. ``python bench/env_timing.py`` gives interleaved medians

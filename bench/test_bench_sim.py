@@ -39,7 +39,7 @@ def test_simulate(benchmark, rules, policy, threads):
 
 @pytest.mark.parametrize("policy", ["greedy", "defensive", "greedy_blind"])
 def test_simulate_mcr_fans(benchmark, policy):
-    """Chinese Official four-bot play with fan scoring (issue 16's target: 0.5 M turns/s per
+    """Chinese Official four-bot play with fan scoring (the target: 0.5 M turns/s per
     thread with the fan-aware bots); greedy_blind is the fan-blind baseline."""
     mjfast.simulate(10, rules="mcr", progress=False)
     benchmark.group = "simulate mcr fans"

@@ -789,7 +789,7 @@ def test_logs_under_each_joker_reading():
 
 
 def test_complete_hands_are_always_declared():
-    """Regression (issue 13): a Mahjong completed by a joker exchange was never declared (the
+    """Regression: a Mahjong completed by a joker exchange was never declared (the
     shortcut that skips the win check used the distance from before the exchange)."""
     log = mjfast.replay(11, 46, rules="american")
     first = events(log, hand=0)
@@ -1117,7 +1117,7 @@ def test_compare_and_charleston_effect_in_pieces_same_result(monkeypatch):
         assert part_e[o].to_dict() == whole_e[o].to_dict()
         assert part_e[o].on.to_dict() == whole_e[o].on.to_dict()
         assert part_e[o].off.to_dict() == whole_e[o].off.to_dict()
-    with pytest.raises(ValueError, match="games must be at least 1"):     # a run of no games (issue 25 item 5)
+    with pytest.raises(ValueError, match="games must be at least 1"):     # a run of no games
         mjfast.compare("greedy", "random", 0, rules="american", progress=False)
     with pytest.raises(ValueError, match="games must be at least 1"):
         mjfast.charleston_effect(0, progress=False)

@@ -1,4 +1,4 @@
-"""Batch inputs as a numpy user expects (issue 19): lists of hand texts, any leading batch
+"""Batch inputs as a numpy user expects: lists of hand texts, any leading batch
 shape kept in the output, Deals, and errors that say what is accepted."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Hands given with their called sets: the called tiles count against the four copies of a kind
-(issue 13), and the Chinese Official knitted straight with one called set. The public hand
+"""Hands given with their called sets: the called tiles count against the four copies of a kind,
+and the Chinese Official knitted straight with one called set. The public hand
 functions on text with called sets are compared with the oracle's ``called=`` keyword."""
 from __future__ import annotations
 

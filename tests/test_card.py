@@ -224,7 +224,7 @@ def test_waits_and_callable_examples():
 
 
 def test_callable_never_offers_a_fifth_copy():
-    # issue 25 H7: with all four 1m in the hand there is no discarded 1m to call
+    # with all four 1m in the hand there is no discarded 1m to call
     for hand, tile, exposures in [("1111m 4444p 7777s 4z", "1m", None), ("1m 4444p 7777s 4z", "1m", ["111m"]),
                                   ("1m 4444p 7777s 4z", 0, [(0, 3)]),
                                   ("f1f2f3f4f5f6f7f8 1111m 4z", "f3", None)]:

@@ -1,4 +1,4 @@
-"""Cards against hostile input (issue 25): bounded line values (payments in C int), bounded
+"""Cards against hostile input: bounded line values (payments in C int), bounded
 compiling (combinations per line and per card, ids stored once per line), parsing corners
 (deep nesting, non-ASCII digits) with CardError and a place, the YAML C loader, the odds
 table's message without a card, and the command line's clean errors."""
@@ -23,7 +23,7 @@ def toy_with(**line_keys) -> dict:
     return dict(TOY_CARD, lines=[dict(line, **line_keys) for line in TOY_CARD["lines"]])
 
 
-# ------------------------------------------------------------------------------------------ H2: line values
+# ------------------------------------------------------------------------------------------ line values
 
 def test_the_bound_is_what_the_engine_can_pay():
     # a winner takes at most 6 x the value a hand, 64 hands a game, from at most 10**6 points
@@ -74,7 +74,7 @@ def test_the_command_line_says_so_without_a_traceback(tmp_path, capsys):
     assert err.startswith("mjfast: error:") and "5,000,000" in err and "Traceback" not in err
 
 
-# ------------------------------------------------------------------------------------------ H4: compiling cost
+# ------------------------------------------------------------------------------------------ compiling cost
 
 def test_identical_alternatives_are_expanded_once():
     plain = " ".join(["F"] * 8 + [f"{r}a" for r in range(1, 7)])
@@ -117,7 +117,7 @@ def test_line_ids_are_stored_once_per_line():
     assert (var["id"] == "many").sum() == 27 and (var["id"] == long_id).sum() == 6
 
 
-# ------------------------------------------------------------------------------------------ H10: parsing
+# ------------------------------------------------------------------------------------------ parsing
 
 def _deep(tmp_path, ext: str, depth: int = 100_000):
     nest = "[" * depth + "]" * depth
@@ -169,7 +169,7 @@ def test_offsets_are_ascii_digits(pattern, column):
         load_card(one(pattern))
 
 
-# ------------------------------------------------------------------------------------------ H13
+# ------------------------------------------------------------------------------------------ YAML reading and odds tables without a card
 
 def test_yaml_cards_use_the_c_loader_when_there_is_one(tmp_path, monkeypatch):
     yaml = pytest.importorskip("yaml")

@@ -316,7 +316,7 @@ def _deal_h36(d, i: int, seat: int) -> list[int]:
 
 
 def test_every_input_form_of_dealt_hands_equals_the_reference():
-    # issue 25 item 2: a deal's hands with their flowers and jokers, in every form distance()
+    # a deal's hands with their flowers and jokers, in every form distance()
     # reads, one hand at a time and as batches of leading shape (n, 4), against the reference
     n = 6
     d = mjfast.deal(n, rules="american", seed=1)

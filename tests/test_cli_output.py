@@ -1,4 +1,4 @@
-"""What the command line prints (issue 25): strict JSON in every output, argument errors before
+"""What the command line prints: strict JSON in every output, argument errors before
 the seed notice, one HAND in the usage, help text as written, Chinese fan names on consoles that
 cannot show them and aligned where they can, progress options before the subcommand, the partial
 table on Ctrl-C, net points in American tables, one validation of --min-fan; and the library
@@ -38,7 +38,7 @@ def _subparsers() -> dict:
     return dict(action.choices)
 
 
-# ------------------------------------------------------------------ H14: strict JSON
+# ------------------------------------------------------------------ strict JSON
 
 #: runs whose statistics include values that have no number (NaN before): one game (no standard
 #: error), the Charleston effect of one game, Chinese Official play where nobody reaches the
@@ -311,7 +311,7 @@ def test_second_charleston_share_is_a_percentage():
     assert "of hands" in never.table() and "in 1.000 of hands" not in always.table()
 
 
-# ------------------------------------------------------------------ H13: one validation of min_fan
+# ------------------------------------------------------------------ one validation of min_fan
 
 def test_fan_min_fan_is_checked_as_everywhere(capsys):
     assert cli.main(["fan", "123456789m123p55p", "--win", "5p", "--min-fan", "-3"]) == 2

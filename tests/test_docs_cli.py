@@ -51,6 +51,23 @@ def test_american_cards_page_examples():
     assert res.failed == 0 and res.attempted >= 3
 
 
+GUIDE = pathlib.Path(__file__).resolve().parents[1] / "docs" / "guide"
+#: the user guide's pages with Python examples (each page is one doctest namespace, so each
+#: imports what it uses); the others show code that needs a cluster or a compiler
+GUIDE_EXAMPLES = sorted(p.name for p in GUIDE.glob("*.md") if ">>> " in p.read_text(encoding="utf-8"))
+
+
+def test_the_guide_has_examples():
+    assert {"tiles.md", "hands.md", "deals.md", "rule-sets.md", "simulate.md", "analysis.md", "mcr.md",
+            "american.md", "environments.md", "robustness.md", "building.md"} <= set(GUIDE_EXAMPLES)
+
+
+@pytest.mark.parametrize("name", GUIDE_EXAMPLES)
+def test_guide_page_examples(name):
+    res = doctest.testfile(str(GUIDE / name), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert res.failed == 0 and res.attempted >= 1
+
+
 def test_every_public_function_has_an_example():
     for name in mjfast.__all__:
         obj = getattr(mjfast, name)

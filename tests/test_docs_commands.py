@@ -6,7 +6,8 @@ commands in the pages' ```bash, ```sh, ```shell and ```console blocks (a console
 commands are its lines that start with ``$ ``). Each ``mjfast ...`` or ``python -m mjfast ...``
 command runs in a subprocess (``python -m mjfast`` of the interpreter running the tests, so the
 tree under test) with a bounded timeout, in a temporary directory, and must exit with status 0;
-its JSON output (``--format json``, replay's JSON lines) must parse as strict JSON.
+its JSON output (``--format json``, replay's JSON lines) must parse as strict JSON. Leading
+``NAME=value`` words of a command (``MJFAST_PROGRESS=0 mjfast ...``) are set in its environment.
 
 Two documented departures from the page, so that the examples run in seconds:
 
@@ -35,7 +36,8 @@ import _proc
 import _strict_json
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md")) + sorted((ROOT / "docs" / "tutorials").glob("*.md"))
+PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md")) + sorted((ROOT / "docs" / "guide").glob("*.md")) \
+    + sorted((ROOT / "docs" / "tutorials").glob("*.md"))
 SHELL = ("bash", "sh", "shell", "console")
 
 #: what each sized run counts: per subcommand, or per odds-table kind
@@ -51,7 +53,12 @@ FILES = {"my-card.toml": ("docs/american-cards.md", "toml")}
 
 #: commands of the pages that are not run here, and why
 NOT_RUN = {"pip": "installs the package (the tests run against the tree under test)",
-           "pytest": "runs the test suite itself"}
+           "pytest": "runs the test suite itself",
+           # docs/development.md: the repository's own tools, each minutes long
+           "python": "a repository script of docs/development.md (benchmarks, the golden recorder)",
+           ".ci/run": "CI itself",
+           "sphinx-build": "builds the documentation site (a job of .ci/run)",
+           "git": "clones the repository"}
 
 TIMEOUT = 180        # seconds per command: a Python start, the lookup tables and a small run
 
@@ -62,6 +69,7 @@ class Command:
     line: int
     argv: list          # the command as the page writes it, without "mjfast" / "python -m mjfast"
     stdout_to: str | None = None    # "> FILE"
+    env: dict = dataclasses.field(default_factory=dict)     # "NAME=value mjfast ...": set for the run
 
     def __str__(self) -> str:
         return f"{self.page}:{self.line}: mjfast {shlex.join(self.argv)}"
@@ -119,14 +127,17 @@ def page_commands() -> tuple[list, list]:
                 continue
             for line, text in _lines(lang, start, body):
                 for seg in _segments(text):
-                    stdout_to = None
+                    stdout_to, env = None, {}
                     if ">" in seg:
                         k = seg.index(">")
                         seg, stdout_to = seg[:k], seg[k + 1]
+                    while len(seg) > 1 and re.fullmatch(r"[A-Za-z_]\w*=\S*", seg[0]):   # NAME=value before the command
+                        key, _, value = seg.pop(0).partition("=")
+                        env[key] = value
                     if seg[0] == "mjfast":
-                        found.append(Command(name, line, seg[1:], stdout_to))
+                        found.append(Command(name, line, seg[1:], stdout_to, env))
                     elif seg[:3] in (["python", "-m", "mjfast"], ["python3", "-m", "mjfast"]):
-                        found.append(Command(name, line, seg[3:], stdout_to))
+                        found.append(Command(name, line, seg[3:], stdout_to, env))
                     else:
                         other.append((f"{name}:{line}", seg[0]))
     return found, other
@@ -182,7 +193,7 @@ def _page_file(page: str, lang: str) -> str:
 
 def test_the_pages_have_commands_and_only_known_others():
     pages = {c.page for c in COMMANDS}
-    assert {"docs/cli.md", "docs/american-cards.md", "README.md"} <= pages, pages
+    assert {"docs/cli.md", "docs/american-cards.md", "README.md", "docs/guide/simulate.md"} <= pages, pages
     assert len(COMMANDS) >= 25
     unknown = [(where, word) for where, word in OTHER if word not in NOT_RUN]
     assert unknown == [], f"commands in the pages that this test does not run: {unknown}"
@@ -204,7 +215,7 @@ def test_page_command_runs(cmd, tmp_path):
         (tmp_path / name).write_text(_page_file(page, lang), encoding="utf-8")
     argv = shrink(cmd.argv)
     out = _proc.run([sys.executable, "-m", "mjfast", *argv], capture_output=True, timeout=TIMEOUT,
-                    cwd=tmp_path, env=_proc_env())
+                    cwd=tmp_path, env={**_proc_env(), **cmd.env})
     stdout = out.stdout.decode("utf-8")
     assert out.returncode == 0, f"{cmd} (run as {shlex.join(argv)}) exited {out.returncode}:\n" \
                                 f"{out.stderr.decode('utf-8', 'replace')[-3000:]}"

@@ -53,15 +53,36 @@ def test_tutorials_are_executed_notebooks_with_small_runs():
 
 def test_reference_pages_are_in_a_toctree():
     index = (DOCS / "index.md").read_text()
-    for page in ("rules", "environments", "mcr", "cli", "american-cards", "api/index", "tutorials/index"):
+    for page in ("rules", "environments", "mcr", "cli", "american-cards", "development", "api/index",
+                 "tutorials/index", "guide/index"):
         assert re.search(rf"^(\S.* <)?{re.escape(page)}>?$", index, re.M), page
+
+
+def test_every_guide_page_is_in_the_guide_toctree():
+    index = (DOCS / "guide" / "index.md").read_text()
+    (toctree,) = re.findall(r"```\{toctree\}\n(.*?)```", index, re.S)
+    listed = {line.strip() for line in toctree.splitlines() if line.strip() and not line.startswith(":")}
+    pages = {p.stem for p in (DOCS / "guide").glob("*.md") if p.stem != "index"}
+    assert pages == listed
+    for page in pages:                                  # and the guide's landing page links each
+        assert f"]({page}.md)" in index, page
 
 
 def test_readme_links_to_the_documentation():
     readme = (DOCS.parent / "README.md").read_text()
     assert "](docs/index.md)" in readme
     first_block = re.search(r"```bash\n(.*?)```", readme, re.S).group(1)
-    assert len(first_block.strip().splitlines()) == 2          # the README's front page stays two commands
+    assert first_block.strip().splitlines() == ["pip install . && mjfast simulate",      # .ci/run runs the second
+                                                'pip install -e ".[test]" && pytest']
+    for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", readme):
+        assert (DOCS.parent / target).exists(), f"README.md links to {target}, which does not exist"
+
+
+def test_front_pages_stay_short():
+    """The README is a front page (the guide is in docs/guide/), the benchmarks' README says how
+    to run them and the headline figures (the rest is in bench/RESULTS.md)."""
+    assert len((DOCS.parent / "README.md").read_text(encoding="utf-8").splitlines()) <= 200
+    assert len((DOCS.parent / "bench" / "README.md").read_text(encoding="utf-8").splitlines()) <= 120
 
 
 def test_landing_page_example():
@@ -102,11 +123,17 @@ DEAD = {
 }
 
 
+#: pages about the repository rather than the installed package: they may name its files
+REPOSITORY_PAGES = {"development.md"}
+
+
 def test_the_pages_have_no_dead_links_or_internal_words():
     found = []
     for page in _pages():
         text = page.read_text(encoding="utf-8")
         for what, pattern in DEAD.items():
+            if page.name in REPOSITORY_PAGES and what in ("a benchmark or test file of the repository", "a source path"):
+                continue
             for m in re.finditer(pattern, text, re.I):
                 found.append(f"{page.relative_to(DOCS)}:{text.count(chr(10), 0, m.start()) + 1}: {what}: {m.group(0)!r}")
     assert found == [], "\n".join(found)

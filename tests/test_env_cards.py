@@ -1,4 +1,4 @@
-"""American cards in the environments (issue 25 H1): every entry point that takes ``card=`` plays
+"""American cards in the environments: every entry point that takes ``card=`` plays
 the card (it crashed with SIGSEGV at the first reset: the tables never had the card scratch the
 engine uses, and their output rows had no room for the card's per-line columns)."""
 from __future__ import annotations

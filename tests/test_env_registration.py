@@ -1,5 +1,5 @@
 """The Gymnasium ids are registered by ``import mjfast``, whichever of mjfast and Gymnasium is
-imported first, and through Gymnasium's plugin entry point (issue 25 item 1). Each case runs
+imported first, and through Gymnasium's plugin entry point. Each case runs
 in a fresh interpreter (tests/_proc.py): registration is a property of a new process."""
 from __future__ import annotations
 

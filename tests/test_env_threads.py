@@ -1,4 +1,4 @@
-"""How the environments choose their step's thread count (issue 25 item 11): the chooser's logic
+"""How the environments choose their step's thread count: the chooser's logic
 on synthetic step times (no timed assertions: bench/env_threads.py measures the real thing),
 and results that do not depend on the choice."""
 from __future__ import annotations

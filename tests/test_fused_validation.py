@@ -1,4 +1,4 @@
-"""Validation fused with the kernels (issue 18): the public batch functions check uint8 count
+"""Validation fused with the kernels: the public batch functions check uint8 count
 batches in the kernel's own pass. The answers and the error messages must be exactly those of
 the separate validation pass they replace."""
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Game logs (issue 25): card games re-run from their log (H5); rerun checks the replay against
-the logged events and refuses malformed or edited logs (H6); rerun reads files and lines (16);
-GameLog's short repr, HTML and events.to_pandas() (14); runs of no games are refused (5);
-IllegalActionError names tiles (16)."""
+"""Game logs: card games re-run from their log; rerun checks the replay against
+the logged events and refuses malformed or edited logs; rerun reads files and lines;
+GameLog's short repr, HTML and events.to_pandas(); runs of no games are refused;
+IllegalActionError names tiles."""
 from __future__ import annotations
 
 import html.parser
@@ -47,7 +47,7 @@ def _edit(lines: list, i: int, edit) -> list:
 
 
 # ---------------------------------------------------------------------------------------------
-# H5: card games
+# card games
 
 def test_card_log_holds_its_card_and_reruns_alone(card_log):
     """The header kept only the card's name: rerun failed inside load_card with "format must
@@ -127,7 +127,7 @@ def test_card_logs_are_refused_where_cards_are_not_played(card_log):
 
 
 # ---------------------------------------------------------------------------------------------
-# H6: rerun compares the replay with the logged events
+# rerun compares the replay with the logged events
 
 def test_a_header_only_log_is_refused_unless_verify_is_off(log):
     header = _lines(log)[0]

@@ -1,4 +1,4 @@
-"""The joker reading (issue 25, item 17): ``all_joker_sets``.
+"""The joker reading: ``all_joker_sets``.
 
 True (the default, the common NMJL reading): a concealed set of three or more may be all jokers.
 False (mjfast's earlier reading): each set of three or more keeps a natural tile. In both, an

@@ -259,7 +259,7 @@ def test_fan_errors_are_the_general_paths(hand, win, kw, monkeypatch):
 
 
 def test_fan_takes_sets_as_text():
-    """Issue 25 item 16: melds=["[789s]"] reads as the hand text and the command line read it."""
+    """melds=["[789s]"] reads as the hand text and the command line read it."""
     ref = mcr.fan("11m 99p [234p] [555s] (7777z)", win_tile="9p", seat_wind="S")
     assert ref.total == 5
     for melds in (["[234p]", "[555s]", "(7777z)"], ["[234p] [555s]", "(7777z)"], "[234p] [555s] (7777z)",
@@ -289,7 +289,7 @@ def test_fan_result_is_the_dataclass():
 
 
 def test_fan_batch_empty_batch():
-    """Issue 25 H13: an empty batch gives empty results (the empty list of winning tiles is
+    """An empty batch gives empty results (the empty list of winning tiles is
     not refused as a float array)."""
     total, counts = mcr.fan_batch(np.zeros((0, 34), np.uint8), [])
     assert total.shape == (0,) and counts.shape == (0, 82)
@@ -302,7 +302,7 @@ def _batch_errors(hands, win, **kw):
 
 
 def test_fan_batch_checked_in_the_kernel_names_the_same_row(monkeypatch):
-    """Issue 25 H9: every kind of bad row, alone or after good rows, raises the message the
+    """Every kind of bad row, alone or after good rows, raises the message the
     numpy checks raise (the kernel only flags it)."""
     cases = mcr_hands.GENERATORS["melded"](200, 3)
     n = len(cases)

@@ -1,4 +1,4 @@
-"""Packaging (issue 19): the sdist builds, and the wheel built from it ships what users need and
+"""Packaging: the sdist builds, and the wheel built from it ships what users need and
 nothing else, with clean metadata, no debug info, and no warnings on the way.
 
 One module-scoped build (slow tier: about two minutes on two cores): the source tree is copied

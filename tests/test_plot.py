@@ -87,7 +87,7 @@ def test_missing_matplotlib_message(monkeypatch):
         plot.shanten_distribution(mjfast.odds_table("deal"))
 
 
-# ---------------------------------------------------------------- legends, axes, groups (issue 19)
+# ---------------------------------------------------------------- legends, axes, groups
 
 def _extent(artist):
     return artist.get_window_extent(artist.figure.canvas.get_renderer())

@@ -1,4 +1,4 @@
-"""hands._random.random_hands: the compiled dealer (issue 25 item 10) -- uniform, reproducible,
+"""hands._random.random_hands: the compiled dealer -- uniform, reproducible,
 independent of threads, checked arguments."""
 from __future__ import annotations
 

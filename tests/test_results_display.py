@@ -1,4 +1,4 @@
-"""Results in notebooks (issue 19): a rounded summary table as repr, an HTML table for
+"""Results in notebooks: a rounded summary table as repr, an HTML table for
 Jupyter, to_pandas() with typed columns (pandas optional) and JSON-ready to_dict(), for every
 result type."""
 from __future__ import annotations

@@ -411,7 +411,7 @@ def test_win_checks_trusting_the_greedy_shanten_change_nothing(rules):
 
 
 # ---------------------------------------------------------------------------------------------
-# issue 13: rerun plays the header, not the seed's game
+# rerun plays the header, not the seed's game
 
 def _edited(text: str, edit) -> str:
     lines = text.splitlines()
@@ -468,7 +468,7 @@ def test_rerun_of_play_walls_logs():
 
 
 # ---------------------------------------------------------------------------------------------
-# issue 13: scores never overflow; every allowed scoring option keeps a zero-sum game
+# scores never overflow; every allowed scoring option keeps a zero-sum game
 
 def test_base_points_bounded_with_a_clear_error():
     for bad in (0, -5, 10**6 + 1, 2**28, 2**31, 2**70, 1.5, True, "20"):
@@ -535,7 +535,7 @@ def test_points_second_moment_is_exact_beyond_int64():
 
 
 # ---------------------------------------------------------------------------------------------
-# issue 13: two readings of the seeds as options (the dead wall, the added kong)
+# two readings of the seeds as options (the dead wall, the added kong)
 
 def test_dead_wall_readings_differ_only_after_replacements():
     """Seed 000 (default): the live wall keeps its end until the dead wall is used up. With

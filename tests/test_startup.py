@@ -1,4 +1,4 @@
-"""Start-up (issue 25 item 9): ``import mjfast`` imports its names on first use, and a fresh
+"""Start-up: ``import mjfast`` imports its names on first use, and a fresh
 process reads the lookup tables from the on-disk cache instead of building them."""
 from __future__ import annotations
 

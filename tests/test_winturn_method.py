@@ -1,6 +1,6 @@
 """win_by_turn's method="auto": the cheaper method by an estimate of each one's work, a
 budget that hands an expensive exact run over to Monte Carlo, and the same result types
-whichever method ran (issue 19)."""
+whichever method ran."""
 from __future__ import annotations
 
 import copy
