@@ -43,8 +43,8 @@ def _ignore_sigint() -> None:  # what `pytest &` in a script (or nohup ... &) do
 # The Ctrl-C tests: each starts a child, waits for it to be busy, sends SIGINT and waits for it
 # to stop. Run with SIGINT ignored, each used to hang (the child ignored the signal).
 CTRL_C_TESTS = [
-    "tests/test_long_runs.py::test_sigint_stops_within_a_second[deal_stats]",
-    "tests/test_long_runs.py::test_cli_sigint_exit_130",
+    "tests/game/test_long_runs.py::test_sigint_stops_within_a_second[deal_stats]",
+    "tests/game/test_long_runs.py::test_cli_sigint_exit_130",
     "tests/test_deals.py::test_ctrl_c_stops_cleanly",
 ]
 BOUND = 180  # seconds; the three take ~10 s together on a quiet machine

@@ -138,7 +138,7 @@ def test_deal_any_arguments(n, rules, seed, flowers, jokers, start, ids):
 @FUZZ
 def test_deal_stats_any_arguments(n, rules, seed, flowers, jokers, forms, chunk, backend):
     if isinstance(backend, str) and backend == "dask":
-        backend = "local"  # the Dask backend has its own tests (tests/test_dask.py)
+        backend = "local"  # the Dask backend has its own tests (tests/_runtime/test_dask.py)
     kind, st_ = check(mjfast.deal_stats, n, rules=rules, seed=seed, flowers=flowers, jokers=jokers, forms=forms,
                       chunk_size=chunk, progress=False, threads=1, backend=backend)
     if kind == "ok":
@@ -357,7 +357,7 @@ def test_odds_table_any_arguments(kind, rules, method, hands, draws, samples, ga
     # long but valid: exact American is refused; default-size Monte Carlo runs are skipped
     assume(not (samples is None and (eq(kind, "win_by_turn") and (hands is None or eq(method, "monte_carlo"))
                                      or eq(kind, "deal") and eq(method, "monte_carlo"))))
-    assume(not eq(as_frame, True))  # pandas is optional: tests/test_odds_table.py
+    assume(not eq(as_frame, True))  # pandas is optional: tests/analysis/test_odds_table.py
     assume(not long_but_valid(games) and not long_but_valid(samples, 2**62, 2000))
     kind_, t = check(mjfast.odds_table, kind, rules=rules, method=method, hands=hands, draws=draws, samples=samples,
                      games=games, policies=policies, by=by, seed=1, threads=1, progress=False, as_frame=as_frame)

@@ -3,7 +3,7 @@ tests/golden/cli_help.json: a refactor of the command line keeps its help word f
 
 argparse's wording changes between Python versions, so the record holds one text per Python
 minor version; a version with no record is skipped. A change to the help on purpose
-re-records it: ``python tests/test_cli_help.py --write`` (with ``PYTHONPATH=src``), and the
+re-records it: ``python tests/cli/test_cli_help.py --write`` (with ``PYTHONPATH=src``), and the
 diff shows what changed.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from mjfast import cli
 
-RECORD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "cli_help.json")
+RECORD = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "golden", "cli_help.json")
 #: the terminal width the texts are wrapped at (argparse reads COLUMNS)
 COLUMNS = "100"
 PYTHON = f"{sys.version_info.major}.{sys.version_info.minor}"
@@ -52,7 +52,7 @@ def _record() -> dict:
 def test_every_help_text_is_as_recorded():
     recorded = _record().get(PYTHON)
     if recorded is None:
-        pytest.skip(f"no --help texts recorded for Python {PYTHON} (python tests/test_cli_help.py --write)")
+        pytest.skip(f"no --help texts recorded for Python {PYTHON} (python tests/cli/test_cli_help.py --write)")
     texts = help_texts()
     assert sorted(texts) == sorted(recorded), "the subcommands differ from the recorded ones"
     for name, text in texts.items():
@@ -69,7 +69,7 @@ def test_the_record_covers_this_python_or_says_so():
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: PYTHONPATH=src python tests/test_cli_help.py --write")
+        sys.exit("usage: PYTHONPATH=src python tests/cli/test_cli_help.py --write")
     data = _record() if os.path.exists(RECORD) else {}
     data[PYTHON] = help_texts()
     with open(RECORD, "w", encoding="utf-8") as f:

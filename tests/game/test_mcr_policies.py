@@ -2,7 +2,7 @@
 docs/mcr.md ("The built-in policies under a fan minimum") says.
 
 ``PyFanGreedy`` re-implements the documented rules in plain Python: the fan-blind greedy of
-tests/test_policies.py (``PyGreedy``: shanten by ``mjfast.shanten``, unseen effective tiles)
+tests/game/test_policies.py (``PyGreedy``: shanten by ``mjfast.shanten``, unseen effective tiles)
 plus the fan steps, with every fan counted by the public ``mjfast.mcr.fan``. Whole games of
 four PyFanGreedy must give the built-in greedy's event logs, event for event; single hands go
 through the engine's test hook.

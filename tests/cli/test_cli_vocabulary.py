@@ -61,10 +61,10 @@ JSON_RUNS = {
     "odds-table-mcr-ready": ["odds-table", "mcr-ready", "-n", "2000", "--seed", "1"],
     "odds-table-mcr-fans": ["odds-table", "mcr-fans", "-n", "10", "--seed", "1"],
     "config": ["config"],
-    "botzone": ["botzone", "judge", str(Path(__file__).parent / "data" / "botzone" / "hands.txt")],
-    "card": ["card", str(Path(__file__).parent / "data" / "cards" / "invented-large.json"), "111m 444p 777s 4z jj"],
+    "botzone": ["botzone", "judge", str(Path(__file__).parents[1] / "data" / "botzone" / "hands.txt")],
+    "card": ["card", str(Path(__file__).parents[1] / "data" / "cards" / "invented-large.json"), "111m 444p 777s 4z jj"],
     "odds-table-american-lines": ["odds-table", "american-lines", "--card",
-                                  str(Path(__file__).parent / "data" / "cards" / "invented-large.json"),
+                                  str(Path(__file__).parents[1] / "data" / "cards" / "invented-large.json"),
                                   "-n", "500", "--seed", "1"],
 }
 

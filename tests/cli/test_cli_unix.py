@@ -201,7 +201,7 @@ JSON_RUNS = {
     "odds-table": ["odds-table", "win-by-turn", "--hand", "123m456p789s1122z", "--draws", "3"],
     "config": ["config"],
     "compare": ["compare", "greedy", "random", "-n", "30", "--seed", "1", "--no-progress"],
-    "card": ["card", str(pathlib.Path(__file__).parent / "data" / "cards" / "invented-large.json"),
+    "card": ["card", str(pathlib.Path(__file__).parents[1] / "data" / "cards" / "invented-large.json"),
              "111m 444p 777s 4z jj 5z 9p"],
 }
 

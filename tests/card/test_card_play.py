@@ -13,7 +13,7 @@ from mjfast import tiles
 from mjfast.card import DEAD, load_card, toy_card
 
 CARD = toy_card()
-LARGE = load_card(pathlib.Path(__file__).parent / "data" / "cards" / "invented-large.json")
+LARGE = load_card(pathlib.Path(__file__).parents[1] / "data" / "cards" / "invented-large.json")
 KIND = {tiles.american_kind_name(k): k for k in range(36)}
 
 

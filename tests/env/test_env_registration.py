@@ -16,7 +16,7 @@ import mjfast
 
 pytest.importorskip("gymnasium")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 IDS = ["mjfast/Classical-v0", "mjfast/Basic-v0", "mjfast/MCR-v0", "mjfast/American-v0"]
 
 

@@ -231,7 +231,7 @@ def test_pandas_is_an_optional_extra():
     import pathlib
 
     tomllib = pytest.importorskip("tomllib")      # Python 3.11+
-    meta = tomllib.loads((pathlib.Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+    meta = tomllib.loads((pathlib.Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())["project"]
     assert not any(d.startswith("pandas") for d in meta["dependencies"])
     assert any(d.startswith("pandas") for d in meta["optional-dependencies"]["pandas"])
 

@@ -19,7 +19,7 @@ from mjfast.botzone import LogError, Program, read_logs, write_logs
 from mjfast.botzone._bot import Bot
 from mjfast.game.policy import IllegalActionError
 
-DATA = pathlib.Path(__file__).resolve().parent / "data" / "botzone"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "botzone"
 HANDS = DATA / "hands.txt"
 SRC = str(pathlib.Path(mjfast.__file__).resolve().parents[1])
 

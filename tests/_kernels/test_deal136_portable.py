@@ -10,7 +10,7 @@ import pytest
 
 import _proc
 
-HEADER_DIR = pathlib.Path(__file__).resolve().parents[1] / "src" / "mjfast" / "_kernels"
+HEADER_DIR = pathlib.Path(__file__).resolve().parents[2] / "src" / "mjfast" / "_kernels"
 
 PROGRAM = r"""
 #include <stdio.h>

@@ -15,7 +15,7 @@ import pytest
 import mjfast
 from mjfast import rules
 
-HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "cli_rule_flags")
+HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "cli_rule_flags")
 with open(os.path.join(HERE, "expected.json"), encoding="utf-8") as _f:
     EXPECTED = json.load(_f)
 #: the simulate flag checked with the rule flags (the command line passes it as an extra)

@@ -9,7 +9,7 @@ import _proc
 from mjfast._kernels import tables as _tables
 
 # sha256 of each table's bytes. A change here means the tables changed: re-derive and check
-# against the reference (tests/test_shanten.py) before updating.
+# against the reference (tests/hands/test_shanten.py) before updating.
 CHECKSUMS = {
     "suit_win": "fb83bb6ed466f151612c4c0f37a15c252ab46c218c67560934eddf3007a699a9",
     "suit_win_lo": "45363db7269a2a4006906c6a969ae508209c14a24e9074703400f4940a043033",

@@ -22,7 +22,7 @@ from mjfast.env import VecTables, decisions
 
 EXT = engine.POLICY_CODES["external"]
 ST = engine.STATUS
-LARGE = Path(__file__).resolve().parent / "data" / "cards" / "invented-large.json"
+LARGE = Path(__file__).resolve().parents[1] / "data" / "cards" / "invented-large.json"
 
 
 def _child(code: str) -> None:

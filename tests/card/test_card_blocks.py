@@ -20,8 +20,8 @@ import mjfast
 from mjfast._kernels import card as kern
 from mjfast.card import load_card, toy_card
 
-DATA = pathlib.Path(__file__).resolve().parent / "data" / "cards"
-HEADER_DIR = pathlib.Path(__file__).resolve().parents[1] / "src" / "mjfast" / "_kernels"
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "cards"
+HEADER_DIR = pathlib.Path(__file__).resolve().parents[2] / "src" / "mjfast" / "_kernels"
 
 
 def _cards() -> list:

@@ -216,7 +216,7 @@ def test_single_env_mask_is_int8_and_samples_legal_actions(rules):
                                        ("american", {"derived": True})], ids=lambda x: str(x))
 def test_scalar_bounds_are_finite_and_hold(rules, kw):
     """Every scalar lies between finite bounds its rules guarantee, over many random games
-    (with a card: tests/test_env_cards.py)."""
+    (with a card: tests/env/test_env_cards.py)."""
     check_scalar_bounds(VecTables(32, rules=rules, seed=9, **kw))
 
 

@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "results_text")
+HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "results_text")
 pytest.importorskip("pandas")
 
 
