@@ -37,14 +37,15 @@ from .game import SimResult
 
 __all__ = ["plot_table", "shanten_distribution", "win_by_turn", "win_rates"]
 
-_HINT = 'mjfast.plot needs matplotlib; install it with pip install "mjfast[plot]"'
+#: the message of a missing matplotlib (the command line gives it before any work)
+INSTALL_HINT = 'mjfast.plot needs matplotlib; install it with pip install "mjfast[plot]"'
 
 
 def _figure_axes(ax, figsize=(8.0, 4.2)):
     try:
         from matplotlib.figure import Figure
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(_HINT) from exc
+        raise ImportError(INSTALL_HINT) from exc
     if ax is not None:
         from matplotlib.axes import Axes
 

@@ -499,7 +499,7 @@ def _win_rate_table(rules_list, games, policies, by, seed, threads, progress) ->
                          "win_rate": w.p, "win_rate_se": w.se, "win_rate_low": w.low, "win_rate_high": w.high,
                          "self_draw_wins": sd.count, "deal_ins": di,
                          "deal_in_rate": d.p, "deal_in_rate_se": d.se, "deal_in_rate_low": d.low,
-                         "deal_in_rate_high": d.high, "mean_points": m.mean - res._points_start(),
+                         "deal_in_rate_high": d.high, "mean_points": m.mean - res.points_start(),
                          "mean_points_se": m.se})
     return OddsTable("win_rate", _RATE_COLUMNS, rows, meta)
 

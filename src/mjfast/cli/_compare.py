@@ -82,7 +82,7 @@ def run(args) -> int:
     for name, m, fmt in rows:
         print(f"{name:<20}{format(m.mean, fmt):>12}   [{format(m.low, fmt)}, {format(m.high, fmt)}]")
     print(f"\n{'':<20}{'win rate':>10}{'deal-in rate':>14}{'mean points':>13}")
-    start = c.a._points_start()      # the table shows points won or lost per game (American players start at 650)
+    start = c.a.points_start()      # the table shows points won or lost per game (American players start at 650)
     for label, d in (("A " + c.policy_a, data["a"]), ("B " + c.policy_b, data["b"])):
         print(f"{label:<20}{d['win_rate']:>10.4f}{d['deal_in_rate']:>14.4f}{d['mean_points'] - start:>+13.2f}")
     print(f"\n{data['games']:,} games in {dt:.2f} s")

@@ -166,12 +166,12 @@ def run(args) -> int:
     if args.threads is not None:
         check_run_args(args)
     if args.plot:
-        from ..plot import _HINT
+        from ..plot import INSTALL_HINT
 
         try:                          # before the work: a missing matplotlib says how to install it
             import matplotlib.figure  # noqa: F401
         except ImportError as exc:
-            raise ImportError(_HINT) from exc
+            raise ImportError(INSTALL_HINT) from exc
     needs_seed = (kind in ("win_rate", "mcr_ready", "mcr_fans", "american_lines")
                   or (kind == "deal" and args.method == "monte_carlo")
                   or (kind == "win_by_turn" and (not args.hand or args.method == "monte_carlo")))

@@ -328,7 +328,7 @@ class AmericanStats(Extension):
         return {"jokerless_wins": int(counts["jokerless_wins"]), "dead_hands": int(counts["dead_hands"])}
 
     def summary(self, res: SimResult) -> list[str]:
-        start = res._points_start()
+        start = res.points_start()
         mt = res.mean_turns()
         b, a = mean_distance(res, "before"), mean_distance(res, "after")
         lines = [f"mean points: won or lost per game (each player starts at {start:,})",
@@ -350,7 +350,7 @@ class AmericanStats(Extension):
         wg, mt = wall_game_rate(res), res.mean_turns()
         b, a = mean_distance(res, "before"), mean_distance(res, "after")
         c = res.claims.sum(axis=0) / max(res.hands, 1)
-        return [f"mean points: won or lost per game (each player starts at {res._points_start():,})",
+        return [f"mean points: won or lost per game (each player starts at {res.points_start():,})",
                 f"wall games {wg.p:.4g} {interval(wg.low, wg.high)}, mean turns per hand {pm(mt.mean, Z95 * mt.se)}",
                 f"distance to Mahjong: before the Charleston {pm(b.mean, Z95 * b.se)}, after {pm(a.mean, Z95 * a.se)}; "
                 f"second Charleston danced in {_percent(second_charleston_rate(res).p)} of hands",

@@ -458,10 +458,17 @@ class SimResult(Displayed):
                     (("win rate", "win_rate"), ("self-draw share", "self_draw_share"),
                      ("deal-in rate", "deal_in_rate")))
 
-    def _points_start(self) -> int:
-        """What the tables subtract from :meth:`mean_points` so that they show points won or lost
-        per game (net) in every rule set: 0 (scores start at 0), or the start points an
-        extension names (American: 650)."""
+    def points_start(self) -> int:
+        """The points each player starts a game with: 0, or what the rule set names (American:
+        650). The tables subtract it from :meth:`mean_points`, so that they show points won or
+        lost per game in every rule set.
+
+        Examples
+        --------
+        >>> import mjfast
+        >>> mjfast.simulate(4, seed=1, progress=False).points_start()
+        0
+        """
         return next((p for p in (e.points_start(self) for e in self.stats.values()) if p is not None), 0)
 
     def _display(self) -> Display:
@@ -479,7 +486,7 @@ class SimResult(Displayed):
             row: list = [f"seat {seat}" if kind == "seat" else "all seats", pol]
             for _label, name in cols:
                 row += [r[name], interval(r[f"{name}_low"], r[f"{name}_high"])]
-            row += [r["mean_points"] - self._points_start(), r["mean_points_se"] * Z95]
+            row += [r["mean_points"] - self.points_start(), r["mean_points_se"] * Z95]
             rows.append(row)
         title = (f"{self._title()}: rules={self.rules.name}, {self.games:,} games, {self.hands:,} hands, "
                  f"seed={self._seed_text()}" + (" (duplicate)" if self.duplicate else ""))
@@ -491,7 +498,7 @@ class SimResult(Displayed):
     def table(self) -> str:
         """Readable win-rate table with 95% intervals."""
         cols = self._display_columns()
-        start = self._points_start()
+        start = self.points_start()
         lines = [f"mjfast simulate: rules={self.rules.name} games={self.games:,} hands={self.hands:,} "
                  f"seed={seed_to_json(self.seeds[0]) if len(self.seeds) == 1 else [seed_to_json(x) for x in self.seeds]}"
                  + ("  (duplicate)" if self.duplicate else "")]
