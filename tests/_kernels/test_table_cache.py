@@ -6,10 +6,10 @@ import subprocess
 import sys
 
 import pytest
+from test_tables import CHECKSUMS
 
 import _proc
 from mjfast._kernels import table_cache, tables
-from test_tables import CHECKSUMS
 
 
 def _sums(t: dict) -> dict:

@@ -21,12 +21,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_policies import PyGreedy
 
 import mjfast
 from mjfast import mcr, tiles
 from mjfast import rules as _rules
 from mjfast._kernels import chinese_game as _game
-from test_policies import PyGreedy
 
 # a SeatView meld kind -> mjfast.mcr.fan's (kind, state)
 _MELD = {"chow": ("chow", "exposed"), "pung": ("pung", "exposed"), "kong": ("kong", "exposed"),
