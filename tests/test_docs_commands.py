@@ -49,7 +49,7 @@ SMALL = {"games": 60, "wall sets": 30, "deals": 20_000, "samples": 5_000, "hands
 SIZE_OPTIONS = ("-n", "--games", "--deals", "--samples", "--hands")
 
 #: files the commands name: written from the first block of that language on that page
-FILES = {"my-card.toml": ("docs/american-cards.md", "toml")}
+FILES = {"my-card.toml": ("docs/american-cards.md", "toml"), "matches.txt": ("docs/cli.md", "none")}
 
 #: commands of the pages that are not run here, and why
 NOT_RUN = {"pip": "installs the package (the tests run against the tree under test)",

@@ -183,8 +183,21 @@ def _subparsers() -> dict[str, argparse.ArgumentParser]:
     return dict(action.choices)
 
 
-def test_every_subcommand_has_format_json():
+def _leaf_parsers() -> dict[str, argparse.ArgumentParser]:
+    """Every subcommand's parser; a subcommand with subcommands of its own (botzone judge,
+    botzone decisions) counts each of them."""
+    out = {}
     for name, sub in _subparsers().items():
+        nested = [a for a in sub._actions if isinstance(a, argparse._SubParsersAction)]
+        if nested:
+            out.update({f"{name} {k}": p for k, p in nested[0].choices.items()})
+        else:
+            out[name] = sub
+    return out
+
+
+def test_every_subcommand_has_format_json():
+    for name, sub in _leaf_parsers().items():
         fmt = [a for a in sub._actions if "--format" in a.option_strings]
         assert fmt and "json" in fmt[0].choices, name
         assert "json" in sub.format_help(), name
@@ -203,6 +216,8 @@ JSON_RUNS = {
     "compare": ["compare", "greedy", "random", "-n", "30", "--seed", "1", "--no-progress"],
     "card": ["card", str(pathlib.Path(__file__).parents[1] / "data" / "cards" / "invented-large.json"),
              "111m 444p 777s 4z jj 5z 9p"],
+    "botzone": ["botzone", "judge", str(pathlib.Path(__file__).parents[1] / "data" / "botzone" / "hands.txt"),
+                "--no-progress"],
 }
 
 
