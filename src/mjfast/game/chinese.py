@@ -17,7 +17,8 @@ from .results import CLAIM_KINDS, Counters, SimResult
 
 NAME = "chinese"
 KERNEL = _kernel
-BUILTIN = {k: _engine.POLICY_CODES[k] for k in ("random", "greedy", "defensive", "greedy_blind")}
+BUILTIN = {k: _engine.POLICY_CODES[k] for k in ("random", "greedy", "defensive", "greedy_blind",
+                                                        "humanlike")}
 VEC = _env_kernel.ChineseVec        # the batched tables of environments and BatchPolicy play
 ENCODING = "cn-v0"                  # their action and observation encoding (mjfast.game.encodings)
 WHERE = ""                                       # qualifies "unknown policy" messages
