@@ -48,7 +48,7 @@ _ORIGIN = {
     "DiscardOption": ".analysis", "HandAnalysis": ".analysis", "WaitFan": ".analysis", "analyze": ".analysis",
     "OddsTable": ".analysis.odds", "odds_table": ".analysis.odds",
     "WinByTurn": ".analysis.winturn", "win_by_turn": ".analysis.winturn", "win_by_turn_random": ".analysis.winturn",
-    "Card": ".card", "load_card": ".card",
+    "Card": ".card", "load_card": ".card", "calibration": ".calibration",
     "Deals": ".deals", "DealStats": ".deals", "deal": ".deals", "deal_stats": ".deals",
     "exact_deal_odds": ".exact", "exact_deal_odds_table": ".exact",
     **{name: ".game" for name in (
@@ -76,7 +76,7 @@ __all__ = [
     "GameRules", "IllegalActionError", "PassEffect", "Policy", "SeatView", "SimResult", "charleston_effect", "compare",
     "game_rules", "replay", "rerun", "simulate",
     # analysis
-    "DiscardOption", "HandAnalysis", "OddsTable", "WaitFan", "WinByTurn", "analyze", "odds_table", "plot",
+    "calibration", "DiscardOption", "HandAnalysis", "OddsTable", "WaitFan", "WinByTurn", "analyze", "odds_table", "plot",
     "win_by_turn", "win_by_turn_random",
     # configuration
     "get_options", "set_options", "show_config",
