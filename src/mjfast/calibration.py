@@ -20,8 +20,9 @@ from ._runtime.display import Display, Displayed, Table, interval
 from .stats import Estimate, Mean
 
 #: people's games on Botzone (ccr-cheng/botzone-mahjong-environment, README): the counts
-PUBLISHED = {"hands": 530_458, "exhaustive_draws": 12_140, "self_drawn_wins": 132_994, "discard_wins": 385_324,
-             "source": "Botzone human games (ccr-cheng/botzone-mahjong-environment): 530,458 hands"}
+PUBLISHED: dict[str, Any] = {
+    "hands": 530_458, "exhaustive_draws": 12_140, "self_drawn_wins": 132_994, "discard_wins": 385_324,
+    "source": "Botzone human games (ccr-cheng/botzone-mahjong-environment): 530,458 hands"}
 #: hand fan bins of the distribution (the last: this many fan or more)
 FAN_BINS = 99
 
@@ -190,7 +191,7 @@ class Calibration(Displayed):
             rows.append(row)
         tables = [Table(cols, rows)]
         notes = [f"people: {PUBLISHED['source']}"]
-        if logs:
+        if self.fan_shares is not None:
             shares = [(f["fan"], f["simulated"].p, f["logs"].p) for f in self.fan_shares[:12]]
             tables.append(Table(("fan", "share of wins, simulated", "share of wins, logs"), shares,
                                 title="most frequent fans in the logs"))
@@ -288,6 +289,7 @@ def calibration(rules="mcr", policies="humanlike", hands: int = 20_000, seed=Non
     res = simulate(games, rules=rs, policies=policies, seed=seed, threads=threads, progress=progress)
     pub = _published()
     fans = res.fans
+    assert fans is not None            # (fan scoring: checked above)
     rows = {
         "exhaustive draw rate": {"simulated": res.exhaustive_draw_rate(), "published": pub["exhaustive_draw_rate"]},
         "self-drawn share of wins": {"simulated": Estimate.from_counts(int(res.self_draw_wins.sum()),
