@@ -194,7 +194,7 @@ def test_no_test_tutorial_or_benchmark_uses_a_deprecated_path():
             found += _deprecated_uses(path, "tests")
     pattern = re.compile(r"\bmjfast\.(sim|amsim|odds|winturn|analysis\.plot|env\.encodings)\b|"
                          r"\b(game_rules|american_rules|GameRules|am_tile_index|am_tile_name)\b")
-    for page in sorted((ROOT / "docs" / "tutorials").glob("*.md")) + sorted((ROOT / "docs" / "api").glob("*")):
+    for page in sorted((ROOT / "docs" / "tutorials").glob("*.md")) + sorted(p for p in (ROOT / "docs" / "api").glob("*") if p.is_file()):
         for i, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
             if pattern.search(line):
                 found.append(f"{page.name}:{i}: {line.strip()}")

@@ -43,6 +43,7 @@ _HOMES = {
     ".analysis": ("DiscardOption", "HandAnalysis", "WaitFan", "analyze"),
     ".analysis.odds": ("OddsTable", "odds_table"),
     ".analysis.winturn": ("WinByTurn", "win_by_turn", "win_by_turn_random"),
+    ".analysis.calibration": ("Calibration", "calibration"),
     "._runtime.options": ("get_options", "set_options"),
     "._runtime.threads": ("show_config",),
 }

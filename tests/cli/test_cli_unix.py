@@ -216,6 +216,7 @@ JSON_RUNS = {
     "compare": ["compare", "greedy", "random", "-n", "30", "--seed", "1", "--no-progress"],
     "card": ["card", str(pathlib.Path(__file__).parents[1] / "data" / "cards" / "invented-large.json"),
              "111m 444p 777s 4z jj 5z 9p"],
+    "calibration": ["calibration", "-n", "40", "--seed", "1", "--no-progress"],
     "botzone": ["botzone", "judge", str(pathlib.Path(__file__).parents[1] / "data" / "botzone" / "hands.txt"),
                 "--no-progress"],
 }

@@ -61,6 +61,7 @@ JSON_RUNS = {
     "odds-table-mcr-ready": ["odds-table", "mcr-ready", "-n", "2000", "--seed", "1"],
     "odds-table-mcr-fans": ["odds-table", "mcr-fans", "-n", "10", "--seed", "1"],
     "config": ["config"],
+    "calibration": ["calibration", "-n", "40", "--seed", "1"],
     "botzone": ["botzone", "judge", str(Path(__file__).parents[1] / "data" / "botzone" / "hands.txt")],
     "card": ["card", str(Path(__file__).parents[1] / "data" / "cards" / "invented-large.json"), "111m 444p 777s 4z jj"],
     "odds-table-american-lines": ["odds-table", "american-lines", "--card",
@@ -253,12 +254,12 @@ def test_the_same_words_everywhere():
                 seen.setdefault(opt, set()).add(name)
     for word in ("--seed", "--threads", "--format", "--rules"):
         assert word in seen
-    assert seen["--policies"] == {"simulate", "replay", "odds-table"}
+    assert seen["--policies"] == {"simulate", "replay", "odds-table", "calibration"}
     assert seen["--draw-policy"] == {"analyze", "odds-table"}
-    assert seen["-n"] == {"simulate", "compare", "deal-stats", "demo", "odds-table"}
+    assert seen["-n"] == {"simulate", "compare", "deal-stats", "demo", "odds-table", "calibration"}
     assert seen["--games"] == {"simulate", "compare", "odds-table"}
     assert seen["--progress"] == seen["--no-progress"] == {"simulate", "compare", "deal-stats", "analyze",
-                                                            "odds-table"}
+                                                            "odds-table", "calibration"}
     assert seen["--backend"] == {"simulate", "deal-stats"}
     for opt in seen:                       # no snake_case or --policy/--n spelling is shown
         assert "_" not in opt

@@ -42,7 +42,7 @@ from libc.string cimport memset, memcpy
 from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next
 from mjfast._kernels.engine cimport (
     table_t, Table, shuffle_ids, log_event, ask, illegal, start_table, run_batch, SUSPEND,
-    POL_RANDOM, POL_GREEDY, POL_DEFENSIVE, POL_EXTERNAL, POL_GREEDY_BLIND, ADV_DONE, ADV_DECIDE, ADV_ERROR,
+    POL_RANDOM, POL_GREEDY, POL_DEFENSIVE, POL_EXTERNAL, POL_GREEDY_BLIND, POL_HUMANLIKE, ADV_DONE, ADV_DECIDE, ADV_ERROR,
     ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, HANDS_STREAM, ADV_HAND,
     EV_HAND, EV_DEAL, EV_DRAW, EV_BONUS, EV_REPLACE, EV_DISCARD, EV_CHOW, EV_PUNG, EV_KONG,
     EV_CONCEALED_KONG, EV_ADDED_KONG, EV_READY, EV_WIN, EV_EXHAUSTED, EV_SCORE, EV_FAN, EV_FALSE_WIN,

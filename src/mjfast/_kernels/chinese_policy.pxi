@@ -563,7 +563,7 @@ cdef int wait_value(game_t* g, int seat, uint64_t waits, int discarded) noexcept
     Which waits are valid is remembered per hand (a ready player mostly draws and discards the
     same tile)."""
     cdef player_t* p = &g.p[seat]
-    cdef int w, t, v = 0, flowers = p.bonus if g.R.replace_bonus else 0
+    cdef int w, t, v = 0, sw, flowers = p.bonus if g.R.replace_bonus else 0
     cdef uint64_t key = hand_key(p), todo, on_discard = 0, self_only = 0
     cdef int slot = <int>(key >> 61)
     cdef fan_out_t f
@@ -594,10 +594,11 @@ cdef int wait_value(game_t* g, int seat, uint64_t waits, int discarded) noexcept
         w = mj_ctz64(on_discard)
         on_discard &= on_discard - 1
         v += 3 * unseen_by(g, seat, w, discarded)
+    sw = HL[HL_SELF_WEIGHT] if p.policy == POL_HUMANLIKE else 1
     while self_only:
         w = mj_ctz64(self_only)
         self_only &= self_only - 1
-        v += unseen_by(g, seat, w, discarded)
+        v += sw * unseen_by(g, seat, w, discarded)
     return v
 
 
@@ -724,7 +725,7 @@ cdef int greedy_claim(game_t* g, int seat, int k, bint is_next, int* chow_start)
     """C_NONE / C_KONG / C_PUNG / C_CHOW (chow_start set) for a built-in claimer of discard k:
     the claim that lowers the shanten most (a kong: that does not raise it); fan-aware policies
     (min_fan) claim a kong only with sets already declared, and a pung or chow only when
-    claim_worth."""
+    claim_worth (humanlike: or plan_claim)."""
     cdef player_t* p = &g.p[seat]
     cdef int base, s, best = C_NONE, best_s, j, n
     cdef int starts[3]
@@ -764,7 +765,9 @@ cdef int greedy_claim(game_t* g, int seat, int k, bint is_next, int* chow_start)
                 best = C_CHOW
                 chow_start[0] = starts[j]
     if (best == C_PUNG or best == C_CHOW) and fan_aware(g, seat) and not claim_worth(g, seat, k, best, chow_start[0], best_s):
-        return C_NONE
+        # (humanlike: also a claim that serves a fan plan)
+        if p.policy != POL_HUMANLIKE or not plan_claim(g, seat, k, best, chow_start[0], best_s):
+            return C_NONE
     return best
 
 
@@ -873,3 +876,228 @@ cdef int greedy_scores(game_t* g, int seat, uint8_t* sh, int* counts) noexcept n
     cands = kinds_equal(sh, best_s)
     most_effective(g, seat, &c, cands, best_s, live, &f14, counts, False, NULL)
     return best_s
+
+
+# ------------------------------------------------------------------------------------------
+# the humanlike policy: greedy's hand building and fan-aware waits, with people's claims (a
+# pung or chow that serves a fan plan: a flush, all pungs, a straight, a triple chow) and
+# people's defence (folding to safe tiles when far from ready against a strong opponent or
+# late in the wall), and waits valued by the wins they make on a discard. Its constants were
+# chosen by paired runs to bring MCR play towards people's draw rate and self-drawn share
+# (bench/calibration.md: the runs, and how far from people's figures it still is).
+
+cdef enum:
+    HL_PLAN_SHANTEN = 0   # a claim for a fan plan leaves the hand at most this far from ready
+    HL_FLUSH_OFF = 1      # a flush plan: at most this many tiles outside one suit and the honors
+    HL_PUNGS = 2          # an all-pungs plan: at least this many pairs and pungs (claimed ones included)
+    HL_FOLD_SHANTEN = 3   # fold only this far from ready or farther
+    HL_FOLD_WALL = 4      # ... when at most this many live tiles are left
+    HL_FOLD_MELDS = 5     # ... or an opponent shows this many sets or is ready
+    HL_STEER = 6          # 1: a flush plan steers the discards among the best ones
+    HL_STRAIGHTS = 7      # 1: chows for a straight or a triple chow count as a plan
+    HL_STEER_OFF = 8      # a flush plan steers discards with at most this many tiles off the suit
+    HL_STEER_SLACK = 9    # ... among the discards at most this much above the best shanten
+    HL_SELF_WEIGHT = 10   # wait_value's weight of a copy that wins only self-drawn (greedy: 1 of 3)
+    N_HL = 11
+
+# the constants in force (bench/calibration.md gives the runs that chose HL_DEFAULTS)
+HL_DEFAULTS = [3, 3, 5, 3, 12, 3, 1, 1, 4, 1, 0]
+cdef int HL[N_HL]
+HL[:] = HL_DEFAULTS
+
+
+def _set_humanlike(knobs=None):
+    """Tuning hook (bench/calibration only): the humanlike policy's constants, in the order of
+    the HL_* enum; None restores the defaults. Returns the constants in force before."""
+    old = [HL[i] for i in range(N_HL)]
+    new = HL_DEFAULTS if knobs is None else list(knobs)
+    if len(new) != N_HL:
+        raise ValueError(f"expected {N_HL} constants, got {len(new)}")
+    for i in range(N_HL):
+        HL[i] = int(new[i])
+    return old
+
+
+cdef inline uint64_t suit_kinds(int s) noexcept nogil:
+    return (<uint64_t>0x1FF) << (9 * s)
+
+
+cdef int flush_suit(const player_t* p, int max_off) noexcept nogil:
+    """The suit of a flush plan (-1: none): the suit that leaves at most max_off of p's tiles
+    (concealed and declared) outside it and the honors."""
+    cdef int s, j, k, off, n[4]
+    n[0] = n[1] = n[2] = n[3] = 0
+    for k in range(34):
+        n[SUIT_OF[k]] += p.hand[k]
+    for j in range(p.n_melds):
+        n[SUIT_OF[p.meld_tile[j]]] += 3
+    for s in range(3):
+        off = n[0] + n[1] + n[2] - n[s]
+        if off <= max_off:
+            return s
+    return -1
+
+
+cdef int pungs_count(const player_t* p) noexcept nogil:
+    """Pairs and pungs in p's concealed tiles plus its declared pungs and kongs (-1: a chow is
+    declared, no all-pungs plan)."""
+    cdef int j, k, n = 0
+    for j in range(p.n_melds):
+        if p.meld_type[j] == M_CHOW:
+            return -1
+        n += 1
+    for k in range(34):
+        n += p.hand[k] >= 2
+    return n
+
+
+cdef inline int segment_held(const player_t* p, int first) noexcept nogil:
+    """Distinct kinds of the chow first..first+2 that p holds concealed (3 if declared)."""
+    cdef int j
+    for j in range(p.n_melds):
+        if p.meld_type[j] == M_CHOW and p.meld_tile[j] == first:
+            return 3
+    return (p.hand[first] > 0) + (p.hand[first + 1] > 0) + (p.hand[first + 2] > 0)
+
+
+cdef bint chow_plan(const player_t* p, int start) noexcept nogil:
+    """Whether a chow from `start` (already declared in p) belongs to a hand two tiles or less
+    from a mixed triple chow, a mixed straight or a pure straight (each segment missing at
+    most one kind)."""
+    cdef int s = start // 9, r = start % 9, a = (s + 1) % 3, b = (s + 2) % 3, o1, o2
+    if segment_held(p, 9 * a + r) >= 2 and segment_held(p, 9 * b + r) >= 2:
+        return True                              # mixed triple chow
+    if r % 3:
+        return False
+    o1 = (r + 3) % 9
+    o2 = (r + 6) % 9
+    if segment_held(p, 9 * s + o1) >= 2 and segment_held(p, 9 * s + o2) >= 2:
+        return True                              # pure straight
+    if segment_held(p, 9 * a + o1) >= 2 and segment_held(p, 9 * b + o2) >= 2:
+        return True                              # mixed straight
+    return segment_held(p, 9 * a + o2) >= 2 and segment_held(p, 9 * b + o1) >= 2
+
+
+cdef bint plan_claim(game_t* g, int seat, int k, int claim, int start, int after) noexcept nogil:
+    """The humanlike policy's check of a pung or chow claim on discard k that leaves the hand
+    `after` from ready: a plan of at least 6 fan it serves (flush, all pungs, a straight or a
+    triple chow), with the hand at most HL_PLAN_SHANTEN from ready."""
+    cdef player_t* p = &g.p[seat]
+    cdef int j
+    cdef bint ok = False
+    if after > HL[HL_PLAN_SHANTEN]:
+        return False
+    if claim == C_PUNG:
+        p.hand[k] -= 2
+    else:
+        for j in range(3):
+            if start + j != k:
+                p.hand[start + j] -= 1
+    p.meld_type[p.n_melds] = <uint8_t>(M_PUNG if claim == C_PUNG else M_CHOW)
+    p.meld_tile[p.n_melds] = <uint8_t>(k if claim == C_PUNG else start)
+    p.n_melds += 1
+    if flush_suit(p, HL[HL_FLUSH_OFF]) >= 0:
+        ok = True
+    elif claim == C_PUNG:
+        ok = pungs_count(p) >= HL[HL_PUNGS]
+    elif HL[HL_STRAIGHTS]:
+        ok = chow_plan(p, start)
+    p.n_melds -= 1
+    if claim == C_PUNG:
+        p.hand[k] += 2
+    else:
+        for j in range(3):
+            if start + j != k:
+                p.hand[start + j] += 1
+    return ok
+
+
+cdef bint should_fold(game_t* g, int seat, int best_s) noexcept nogil:
+    cdef int s
+    if best_s < HL[HL_FOLD_SHANTEN]:
+        return False
+    if live_left(g) <= HL[HL_FOLD_WALL]:
+        return True
+    for s in range(4):
+        if s != seat and (g.p[s].n_melds >= HL[HL_FOLD_MELDS] or g.p[s].ready):
+            return True
+    return False
+
+
+cdef int safest_discard(game_t* g, int seat, const uint8_t* sh, int best_s) noexcept nogil:
+    """The folding discard: the held kind least likely to give a win to the threatening
+    opponents (those showing HL_FOLD_MELDS sets or ready; all three late in the wall): one they
+    discarded themselves, then honors by how many copies seat has seen (3 seen: nearly safe),
+    then terminals, then the rest; ties to the lower shanten, then the lower kind."""
+    cdef player_t* p = &g.p[seat]
+    cdef uint64_t gone[4]
+    cdef uint64_t held = held_kinds(p.hand)
+    cdef int s, j, k, r, risk, seen, best_k = -1, best_v = 1 << 30, n_threats = 0
+    cdef bint threat[4]
+    for s in range(4):
+        threat[s] = s != seat and (g.p[s].n_melds >= HL[HL_FOLD_MELDS] or g.p[s].ready)
+        n_threats += threat[s]
+    for s in range(4):
+        if n_threats == 0:
+            threat[s] = s != seat
+        gone[s] = 0
+        if threat[s]:
+            for j in range(g.p[s].n_discards):
+                gone[s] |= (<uint64_t>1) << g.p[s].discards[j]
+    while held:
+        k = mj_ctz64(held)
+        held &= held - 1
+        risk = 0
+        seen = g.visible[k] + p.hand[k]
+        for s in range(4):
+            if not threat[s] or (gone[s] >> k) & 1:
+                continue
+            if k >= 27:
+                r = 1 if seen >= 3 else (2 if seen == 2 else 4)
+            elif k % 9 == 0 or k % 9 == 8:
+                r = 5 if seen < 3 else 3
+            else:
+                r = 7 if seen < 3 else 4
+            risk = risk if risk > r else r
+        r = (risk * 16 + imin(sh[k] - best_s, 15)) * 64 + k
+        if r < best_v:
+            best_v = r
+            best_k = k
+    return best_k
+
+
+cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
+    """Greedy's discard (lowest shanten, the most valuable waits at a ready hand, the most
+    effective tiles), except that a flush plan (HL_STEER_OFF tiles off a suit at most) sends a
+    tile outside the suit and the honors first, even one up to HL_STEER_SLACK above the best
+    shanten (never from a ready hand), and a hand far from ready folds (safest_discard) when
+    should_fold. wait_value counts waits that win only self-drawn HL_SELF_WEIGHT times."""
+    cdef player_t* p = &g.p[seat]
+    cdef uint8_t sh[34]
+    cdef codes_t c
+    cdef hand_t f14
+    cdef uint64_t cands, off
+    cdef int best_s, live, k, s
+    best_s = greedy_shanten(g, p.hand, &c, sh, &live, &f14)
+    if should_fold(g, seat, best_s):
+        k = safest_discard(g, seat, sh, best_s)
+        p.wait_sh = sh[k] if sh[k] <= best_s + 1 else -1   # (each_discard is exact up to best + 1)
+        return k
+    cands = kinds_equal(sh, best_s)
+    p.wait_sh = best_s
+    if HL[HL_STEER]:
+        s = flush_suit(p, HL[HL_STEER_OFF])
+        if s >= 0:
+            off = cands & ~suit_kinds(s) & ~HONOR_KINDS
+            if not off and HL[HL_STEER_SLACK] > 0 and best_s > 0:
+                # (a worse shanten for the flush; never from a ready hand)
+                off = ~kinds_above(sh, best_s + HL[HL_STEER_SLACK]) & held_kinds(p.hand) & ~suit_kinds(s) & ~HONOR_KINDS
+                if off:
+                    k = mj_ctz64(off)
+                    p.wait_sh = sh[k]
+                    return k
+            if off:
+                cands = off
+    if not (cands & (cands - 1)):
+        return mj_ctz64(cands)
+    return most_effective(g, seat, &c, cands, best_s, live, &f14, NULL, best_s == 0, NULL)

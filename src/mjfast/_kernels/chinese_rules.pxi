@@ -359,6 +359,8 @@ cdef int choose_discard(game_t* g, int seat) noexcept nogil:
         return greedy_discard(g, seat, False)
     if p.policy == POL_DEFENSIVE:
         return greedy_discard(g, seat, True)
+    if p.policy == POL_HUMANLIKE:
+        return humanlike_discard(g, seat)
     if p.policy == POL_RANDOM:
         return random_discard(g, seat)
     return ask(&g.t, seat, ASK_DISCARD, g.drawn_kind, NULL, 0)

@@ -31,6 +31,7 @@ cdef enum:
     POL_DEFENSIVE = 2
     POL_EXTERNAL = 3         # decided outside the engine (a Python policy, an environment's agent)
     POL_GREEDY_BLIND = 4     # Chinese: the greedy policy without the fan-aware choices (an MCR baseline)
+    POL_HUMANLIKE = 5        # Chinese: greedy with people's claims and defence (MCR play calibrated to people's)
 
 cdef enum:
     # advance() results

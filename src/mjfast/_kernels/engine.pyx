@@ -20,7 +20,7 @@ cnp.import_array()
 # codes, by name (the only definitions: the Python layer and the tests read these)
 
 POLICY_CODES = {"random": POL_RANDOM, "greedy": POL_GREEDY, "defensive": POL_DEFENSIVE,
-                "external": POL_EXTERNAL, "greedy_blind": POL_GREEDY_BLIND}
+                "external": POL_EXTERNAL, "greedy_blind": POL_GREEDY_BLIND, "humanlike": POL_HUMANLIKE}
 ADVANCE = {"done": ADV_DONE, "decide": ADV_DECIDE, "error": ADV_ERROR, "hand": ADV_HAND}
 ASK = {"discard": ASK_DISCARD, "claim": ASK_CLAIM, "own_turn": ASK_OWN_TURN, "ready": ASK_READY,
        "pass": ASK_PASS, "second_charleston": ASK_SECOND, "courtesy_offer": ASK_COURTESY_OFFER,

@@ -14,6 +14,7 @@
                      card lines as a table (and a plot)
 ``mjfast config``     how mjfast was built (OpenMP or not) and what it will use
 ``mjfast botzone``    Botzone match logs: judge them again on the engine, or make training arrays
+``mjfast calibration`` simulated Chinese Official play beside people's (draw rate, self-drawn share)
 
 One vocabulary across the subcommands (see :data:`VOCABULARY`): ``-n`` is the size of a run,
 spelled out as ``--games`` (simulate, compare, odds-table win-rate and mcr-fans), ``--deals``
@@ -51,6 +52,7 @@ from .._version import __version__
 from . import (
     _analyze,
     _botzone,
+    _calibration,
     _card,
     _compare,
     _config,
@@ -78,7 +80,7 @@ VOCABULARY = {"simulate --policy": "--policies", "replay --policy": "--policies"
 
 #: the subcommands, in the order ``mjfast --help`` lists them
 _SUBCOMMANDS = (_simulate, _compare, _replay, _deal_stats, _demo, _shanten, _analyze, _fan, _card, _odds_table,
-                _config, _botzone)
+                _config, _botzone, _calibration)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -20,7 +20,7 @@ from .policy import Bridge as BridgeBase
 from .policy import Policy, SeatView
 from .results import CLAIM_KINDS
 
-BUILTIN = {k: _engine.POLICY_CODES[k] for k in ("random", "greedy", "defensive", "greedy_blind")}
+BUILTIN = {k: _engine.POLICY_CODES[k] for k in ("random", "greedy", "defensive", "greedy_blind", "humanlike")}
 OUT = dict(_engine.OUT_COMMON, **_kernel.OUT_COLUMNS)
 _ASK = _engine.ASK
 _C_WIN, _C_KONG, _C_PUNG, _C_CHOW = 1, 2, 3, 100   # claim option codes (chows: 100 + first kind)
