@@ -11,7 +11,8 @@ import pytest
 
 import mjfast
 from mjfast import cli
-from mjfast.exact import _american_counts, exact_deal_odds, exact_deal_odds_table
+from mjfast.exact import exact_deal_odds, exact_deal_odds_table
+from mjfast.exact._american import _american_counts
 from oracles import reference as ref
 
 

@@ -19,7 +19,7 @@ import pytest
 
 import mjfast
 from mjfast import exact
-from mjfast.exact import exact_deal_odds, exact_deal_odds_table
+from mjfast.exact import _deal_odds, _merge, _thresholds, exact_deal_odds, exact_deal_odds_table
 from mjfast.hands._random import random_hands
 from oracles import reference as _reference
 
@@ -270,9 +270,9 @@ def test_monte_carlo_agrees(mc_hands, rules, tiles, form):
 ])
 def test_threshold_method_matches_direct_method(forms, rules, tiles, suits):
     """The two algorithms (joint features; thresholds with state reduction) agree exactly."""
-    direct = exact._distance_counts(forms, rules, tiles, suits)
+    direct = _merge.distance_counts(forms, rules, tiles, suits)
     bound = max(d for d, _ in direct)
-    assert exact._distance_counts_by_threshold(forms, rules, tiles, suits, bound) == direct
+    assert _thresholds._distance_counts_by_threshold(forms, rules, tiles, suits, bound) == direct
     assert sum(n for _, n in direct) == comb(4 * sum(7 if ch == "z" else 9 for ch in suits), tiles)
 
 
@@ -364,5 +364,7 @@ def test_table_validation():
 
 
 def test_docstring_examples():
-    res = doctest.testmod(exact, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    assert res.failed == 0 and res.attempted > 3
+    """The face's examples and the public functions' (defined in mjfast.exact._deal_odds)."""
+    results = [doctest.testmod(mod, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+               for mod in (exact, _deal_odds)]
+    assert sum(r.failed for r in results) == 0 and sum(r.attempted for r in results) > 3

@@ -2,7 +2,9 @@
 
 import ast
 import doctest
+import importlib
 import inspect
+import pkgutil
 import re
 import time
 
@@ -60,21 +62,27 @@ def reference_pack(counts):
 # module hygiene and constants
 
 
+def _tiles_modules():
+    """The package face and its private modules."""
+    return [mjfast.tiles] + [importlib.import_module(f"mjfast.tiles.{m.name}")
+                             for m in pkgutil.iter_modules(mjfast.tiles.__path__)]
+
+
 def test_module_imports_only_stdlib_and_numpy():
-    tree = ast.parse(inspect.getsource(mjfast.tiles))
     roots = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            roots.update(a.name.split(".")[0] for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            roots.add(node.module.split(".")[0])
+    for mod in _tiles_modules():
+        for node in ast.walk(ast.parse(inspect.getsource(mod))):
+            if isinstance(node, ast.Import):
+                roots.update(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level:     # a sibling of the package is fine
+                roots.add(node.module.split(".")[0])
     assert roots <= {"__future__", "dataclasses", "operator", "re", "typing", "numpy"}, roots
 
 
 def test_doctests_pass():
-    result = doctest.testmod(mjfast.tiles, optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0
-    assert result.attempted >= 40
+    results = [doctest.testmod(mod, optionflags=doctest.ELLIPSIS) for mod in _tiles_modules()]
+    assert sum(r.failed for r in results) == 0
+    assert sum(r.attempted for r in results) >= 40
 
 
 def test_every_public_function_has_examples():

@@ -65,17 +65,13 @@ class _GymIdsHook:
         return gymnasium_spec(name, path, target)
 
 
-def _register_gym_ids() -> None:
-    """The Gymnasium ids: registered now if Gymnasium is imported, else as soon as it is."""
-    if sys.modules.get("gymnasium") is not None:
-        from ._gym_ids import register
+# the Gymnasium ids: registered now if Gymnasium is imported, else as soon as it is
+if sys.modules.get("gymnasium") is not None:
+    from ._gym_ids import register as _register_gym_ids
 
-        register()
-    elif not any(type(f).__name__ == "_GymIdsHook" for f in sys.meta_path):
-        sys.meta_path.insert(0, _GymIdsHook())
-
-
-_register_gym_ids()
+    _register_gym_ids()
+elif not any(type(f).__name__ == "_GymIdsHook" for f in sys.meta_path):
+    sys.meta_path.insert(0, _GymIdsHook())
 
 
 def __getattr__(name: str):

@@ -13,6 +13,7 @@ import pytest
 import _proc
 import mjfast
 from mjfast._runtime import progress as _progress
+from mjfast.exact import _deal_odds, _thresholds
 
 
 @pytest.fixture
@@ -126,8 +127,8 @@ def test_units_fit_what_is_counted(call, unit, no_delay):
 def test_exact_mcr_odds_count_thresholds(no_delay):
     """Exact MCR odds of all five forms go through thresholds: one step each, announced as
     they are found (the bar's total grows), and the bar ends at its total."""
-    mjfast.exact._distance_counts_by_threshold.cache_clear()
-    mjfast.exact._odds.cache_clear()
+    _thresholds._distance_counts_by_threshold.cache_clear()
+    _deal_odds._odds.cache_clear()
     err = _Terminal()
     sys_stderr, sys.stderr = sys.stderr, err
     try:

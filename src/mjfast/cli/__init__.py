@@ -47,7 +47,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .._runtime import progress as _progress_mod
 from .._version import __version__
 from . import (
     _analyze,
@@ -64,8 +63,9 @@ from . import (
     _shanten,
     _simulate,
 )
-from ._common import announce_seed, notes, quiet_broken_pipe, seed_note, unencodable_escaped, user_words
+from ._common import notes, quiet_broken_pipe, seed_note, unencodable_escaped
 from ._options import Formatter
+from ._run import run_parsed
 
 __all__ = ["EXIT_BROKEN_PIPE", "VOCABULARY", "build_parser", "main"]
 
@@ -131,33 +131,4 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "scheduler", None) and args.backend != "dask":
-        parser.error("--scheduler needs --backend dask")
-    if getattr(args, "connect_timeout", None) is not None and not args.scheduler:
-        parser.error("--connect-timeout needs --backend dask with --scheduler ADDRESS")
-    old_mode = _progress_mod.option()
-    # --progress: a bar even into a file or a pipe; --no-progress: none. The subcommand's own
-    # flag wins over the one before it (mjfast --progress simulate --no-progress: no bar).
-    flag = getattr(args, "progress", None)
-    if flag is None:
-        flag = args.global_progress
-    if flag is not None:
-        _progress_mod.set_mode("always" if flag else "never")
-    try:
-        return args.func(args)
-    except (ValueError, TypeError, NotImplementedError, ImportError) as exc:
-        seed_note.clear()    # an argument error: no run to repeat
-        print(f"mjfast: error: {user_words(str(exc))}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        announce_seed()
-        print("mjfast: interrupted", file=sys.stderr)
-        return 130
-    except MemoryError as exc:     # a run too large for this machine: a message, not a traceback
-        detail = str(exc) or type(exc).__name__
-        print(f"mjfast: error: not enough memory ({detail}); a smaller -n needs less", file=sys.stderr)
-        return 1
-    finally:
-        _progress_mod.set_mode(old_mode)
-        announce_seed()      # a run that started names its seed, even if it broke off; the notes
+    return run_parsed(parser, parser.parse_args(argv))
