@@ -19,7 +19,7 @@ Examples
 >>> fam.name, fam.hand_model, fam.encoding, fam.extensions
 ('chinese', 'standard', 'cn-v0', ('fans',))
 >>> sorted(fam.builtin)
-['defensive', 'greedy', 'greedy_blind', 'random']
+['defensive', 'greedy', 'greedy_blind', 'humanlike', 'random']
 >>> rules.family(rules.get("american")).engine.__name__
 'AmericanTable'
 >>> rules.family("riichi")
