@@ -536,3 +536,142 @@ class VecTables:
     def __repr__(self) -> str:
         return (f"VecTables({self.n_tables}, rules={self.rules.name!r}, learners={self.learners}, "
                 f"opponents={self.opponents!r}, episode={self.episode!r}, obs={self.encoding.name!r})")
+
+    # ------------------------------------------------------------------------------------
+    # table states (issue 27; mjfast.search)
+
+    def _state_rows(self, rows, where: str) -> np.ndarray:
+        if rows is None:
+            return self._rows.copy()
+        r = np.asarray(rows)
+        if r.dtype == bool:
+            if r.shape != (self.n_tables,):
+                raise ValueError(f"{where}: a boolean rows mask must have shape ({self.n_tables},); got {r.shape}")
+            return np.flatnonzero(r).astype(np.int64)
+        if r.ndim == 0:
+            r = r.reshape(1)
+        if r.ndim != 1 or (r.size and r.dtype.kind not in "iu"):
+            raise TypeError(f"{where}: rows must be None, table indices (ints) or a boolean mask; got {rows!r}")
+        r = r.astype(np.int64)
+        if r.size and (r.min() < 0 or r.max() >= self.n_tables):
+            raise ValueError(f"{where}: rows must be tables 0 .. {self.n_tables - 1}; got {int(r.min())} .. "
+                             f"{int(r.max())}")
+        if np.unique(r).size != r.size:
+            raise ValueError(f"{where}: rows must be distinct tables; got a repeated row")
+        return r
+
+    def save(self, rows=None):
+        """The state of tables ``rows`` (default: all), from which they continue bit for bit.
+
+        Parameters
+        ----------
+        rows : None, int, sequence of int or bool array (N,)
+            The tables to save, in that order.
+
+        Returns
+        -------
+        mjfast.search.TableStates
+            One record per table (see its docs for the size): the engine's state, the random
+            streams' positions, the game's counters and this environment's bookkeeping.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from mjfast.env import VecTables
+        >>> env = VecTables(2, rules="classical", seed=5)
+        >>> obs, info = env.reset()
+        >>> saved = env.save()
+        >>> a = np.argmax(obs["action_mask"], axis=1)
+        >>> first = env.step(a)[1].copy()
+        >>> obs2, info2 = env.load(saved)            # back to where we saved
+        >>> bool((obs2["observation"] == obs["observation"]).all())
+        True
+        >>> bool((env.step(a)[1] == first).all())
+        True
+        """
+        from ..search._states import F_DONE, F_PENDING, PY_BYTES, TableStates, make_header
+        if self._key is None:
+            raise RuntimeError("call reset() before save(): the tables have no state yet")
+        r = self._state_rows(rows, "VecTables.save")
+        hdr = make_header(self.rules, self.core)
+        data = np.zeros((r.size, hdr["record_bytes"]), np.uint8)
+        self.core.save_states(r, data)
+        py = np.zeros((r.size, 2), np.uint64)
+        py[:, 0] = self._game_no[r]
+        py[:, 1] = (np.where(self._pending[r], F_PENDING, 0) | np.where(self._done[r], F_DONE, 0)).astype(np.uint64)
+        data[:, -PY_BYTES:] = py.view(np.uint8).reshape(r.size, PY_BYTES)
+        return TableStates(hdr, self.rules, data)
+
+    def load(self, states, rows=None):
+        """Put saved states on tables ``rows`` (default: all, in order); returns ``(obs,
+        info)`` as :meth:`reset` does. Each table then continues exactly as the saved one did
+        (the same draws, bot choices, rewards and events) through the rest of its game; its
+        next game is this environment's next game of that table (its seed and game number).
+
+        Everything is checked before any table is written: a state of other rules (or
+        options, card), another encoding or engine layout, a corrupted record, a scripted-wall
+        table, or one whose seats are played by other policies than this environment's
+        (learners and opponents) raises ValueError naming the difference.
+
+        Parameters
+        ----------
+        states : mjfast.search.TableStates
+            From :meth:`save` (of this or another environment of the same rules).
+        rows : None, int, sequence of int or bool array (N,)
+            The tables to write, one per state.
+
+        Examples
+        --------
+        >>> from mjfast.env import VecTables
+        >>> a, b = VecTables(3, rules="mcr", seed=1), VecTables(3, rules="mcr", seed=2)
+        >>> obs_a, _ = a.reset()
+        >>> _ = b.reset()
+        >>> obs, info = b.load(a.save(rows=[2]), rows=[0])
+        >>> bool((obs["observation"][0] == obs_a["observation"][2]).all())
+        True
+        """
+        from ..search._states import F_DONE, F_PENDING, check_states, layout_of
+        if self._key is None:
+            self.reset()
+        check_states(states, self.rules, self.core, "VecTables.load")
+        r = self._state_rows(rows, "VecTables.load")
+        if r.size != len(states):
+            raise ValueError(f"VecTables.load: {len(states)} states for {r.size} rows; give one row per state")
+        lay = layout_of(self.core)
+        book = states._book(lay)
+        if (book[:, 5] != 0).any():
+            raise ValueError("VecTables.load: a state of a table playing scripted walls (a replayed log) carries "
+                             "only its current hand; play it with mjfast.search.rollout(..., until='hand')")
+        at = int(lay["policy_at"])
+        pol = states.data[:, at:at + 16].copy().view(np.int32)
+        idle = book[:, 0] == ST["idle"]
+        mismatch = ~idle & (pol != self._policies[r]).any(axis=1)
+        if mismatch.any():
+            j = int(np.flatnonzero(mismatch)[0])
+            raise ValueError(f"VecTables.load: state {j} was saved with seat policy codes {pol[j].tolist()}, this "
+                             f"environment plays row {int(r[j])} with {self._policies[r[j]].tolist()} (learners "
+                             f"{self.learners}, opponents {self.opponents!r}); load it into an environment of the "
+                             "same learners and opponents")
+        n_engine = int(lay["record"])
+        self.core.load_states(r, np.ascontiguousarray(states.data[:, :n_engine]), None,
+                              1 if self.episode == "hand" else 0)
+        py = states._py()
+        self._game_no[r] = py[:, 0]
+        self._pending[r] = (py[:, 1] & np.uint64(F_PENDING)) != 0
+        self._done[r] = (py[:, 1] & np.uint64(F_DONE)) != 0
+        for i in r:
+            self._game_id[i] = self.core.game_index(int(i))
+        self._status[r] = book[:, 0]
+        self._seat[r] = book[:, 1]
+        # the observations: deciding tables re-ask their pending question (no side effects),
+        # the others show the last actor's view
+        acts = np.full(self.n_tables, -2, np.int64)
+        deciding = r[book[:, 0] == ST["decide"]]
+        acts[deciding] = -1
+        if deciding.size:
+            self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status,
+                           self._step_threads())
+        for i in r[book[:, 0] != ST["decide"]]:
+            self._mask[i] = 0
+            self.core.observe(int(i), int(self._seat[i]), self._obs[i], self._scal[i])
+        return self._obs_dict(), self._info()
