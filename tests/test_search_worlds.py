@@ -16,7 +16,7 @@ from mjfast.env import VecTables
 from mjfast.search import TableStates, sample_worlds
 from mjfast.search._common import AM_CHARLESTON, phases
 from mjfast.search._states import new_core
-from tests.oracles.worlds import chi_square, exact_outcomes
+from oracles.worlds import chi_square, exact_outcomes
 
 
 def chi2_critical(df: int, z: float = 3.09) -> float:

@@ -62,7 +62,7 @@ def chi_square(observed: Counter, exact: dict[tuple, Fraction]) -> tuple[float, 
     probabilities; an observed outcome with probability 0 gives an infinite statistic."""
     n = sum(observed.values())
     stat = 0.0
-    for k, c in observed.items():
+    for k in observed:
         if k not in exact:
             return float("inf"), len(exact) - 1
     for k, p in exact.items():
