@@ -126,6 +126,9 @@ class BatchDriver:
                     continue
                 m = self.mask[sel].view(bool)
                 kw = {"scalars": self.scal[sel]} if scal else {}
+                if getattr(p, "wants_states", False):     # issue 27: a search policy reads the tables' states
+                    from ..search._states import save_rows
+                    kw["states"] = save_rows(self.rules, self.core, sel)
                 a = np.asarray(p.act(self.obs[sel], m, self.seat[sel], **kw))
                 if a.shape != (sel.size,) or a.dtype.kind not in "iu":
                     raise TypeError(f"{policy_name(p)}.act must return {sel.size} integer action ids (one per "

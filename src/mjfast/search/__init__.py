@@ -7,8 +7,9 @@ rollouts, action values, a search bot and position advice.
 - :func:`evaluate`: every legal action's expected score change, P(win), P(deal-in).
 """
 from ._evaluate import ActionValues, evaluate
+from ._policy import SearchPolicy
 from ._rollout import RolloutResult, rollout
 from ._states import TableStates
 from ._worlds import sample_worlds
 
-__all__ = ["ActionValues", "RolloutResult", "TableStates", "evaluate", "rollout", "sample_worlds"]
+__all__ = ["ActionValues", "RolloutResult", "SearchPolicy", "TableStates", "evaluate", "rollout", "sample_worlds"]

@@ -244,3 +244,12 @@ def family_module(family: str):
 
 def new_core(rules: _rules.RuleSet, n: int, *, skip_forced: bool = True):
     return core_class(rules.family)(rules.kernel(), n, skip_forced, False, False)
+
+
+def save_rows(rules: _rules.RuleSet, core, rows: np.ndarray) -> TableStates:
+    """The states of rows ``rows`` of a batched-table kernel object (no Python bookkeeping)."""
+    hdr = make_header(rules, core)
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    data = np.zeros((rows.size, hdr["record_bytes"]), np.uint8)
+    core.save_states(rows, data)
+    return TableStates(hdr, rules, data)
