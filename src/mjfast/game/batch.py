@@ -125,7 +125,7 @@ class BatchDriver:
                 if sel.size == 0:
                     continue
                 m = self.mask[sel].view(bool)
-                kw = {"scalars": self.scal[sel]} if scal else {}
+                kw: dict = {"scalars": self.scal[sel]} if scal else {}
                 if getattr(p, "wants_states", False):     # issue 27: a search policy reads the tables' states
                     from ..search._states import save_rows
                     kw["states"] = save_rows(self.rules, self.core, sel)
