@@ -23,7 +23,7 @@ from setuptools.command.build_ext import build_ext
 # (module, source): the required hand-kernel module at its place, the rest under _kernels/
 MODULES = [("mjfast._core", "src/mjfast/_core.pyx")] + [
     (f"mjfast._kernels.{name}", f"src/mjfast/_kernels/{name}.pyx")
-    for name in ("tablegen", "deal", "engine", "chinese_game", "american_batch", "winturn", "american_game",
+    for name in ("tablegen", "hand_tables", "deal", "engine", "chinese_game", "american_batch", "winturn", "american_game",
                  "chinese_env", "american_env", "mcr_fan", "card", "exact_pairs", "onehand",
                  "worlds")
 ]

@@ -70,7 +70,7 @@ def build(tmp_path_factory):
 
 def test_sdist_has_the_sources_not_the_generated_c(build):
     names = set(build["sdist_names"])
-    pyx = {str(p.relative_to(ROOT)) for p in SRC.rglob("*.pyx")}
+    pyx = {str(p.relative_to(ROOT)) for ext in ("*.pyx", "*.pxi", "*.pxd") for p in SRC.rglob(ext)}
     assert pyx and pyx <= names, sorted(pyx - names)            # a build from the sdist needs them
     assert not [n for n in names if n.endswith((".c", ".so", ".pyd", ".o"))]
     assert {"pyproject.toml", "setup.py", "LICENSE", "README.md", "tests/conftest.py", "docs/conf.py"} <= names
@@ -105,8 +105,8 @@ def test_wheel_files(build):
         stem = "mjfast/" + str(pyx.relative_to(SRC).with_suffix(""))
         assert stem + ".pyx" in pkg
         assert [n for n in pkg if n.startswith(stem + ".") and n.endswith((".so", ".pyd"))], stem
-    assert {"mjfast/py.typed", "mjfast/_core.pxd", "mjfast/_core.pyi", "mjfast/_kernels/hand.pxd",
-            "mjfast/_kernels/bits.h"} <= set(pkg)
+    assert {"mjfast/py.typed", "mjfast/__init__.pxd", "mjfast/_core.pxd", "mjfast/_core.pyi", "mjfast/_kernels/hand.pxd",
+            "mjfast/_kernels/hand_types.pxd", "mjfast/_kernels/bits.h"} <= set(pkg)
 
 
 def _metadata(build):

@@ -5,7 +5,11 @@ Every ``*_batch`` function takes validated input (counts 0..4, 1..14 tiles, size
 3k+2; or the packed form of such hands), a preallocated output array, and a thread count,
 and fills the output with the GIL released. Nothing here checks its input.
 
-Shanten comes from the class tables of ``mjfast._tables``: a hand's four suit patterns are
+Each kernel's loop is written once, as a block function over rows ``lo <= i < hi`` that reads
+its arguments from a `rows_t`; ``omp.for_blocks`` runs it on the calling thread (one thread,
+or a batch below PAR_MIN rows) or over blocks of 4096 rows on the threads asked for.
+
+Shanten comes from the class tables of ``mjfast._kernels.tables``: a hand's four suit patterns are
 turned into base-5 codes (SWAR arithmetic on the 34 count bytes, or three 512-entry lookups
 per packed word), each code into a one-byte class, and two class-pair lookups plus one final
 lookup give the number of tiles missing to k sets + 1 pair. The special forms are counted
@@ -13,7 +17,6 @@ with branch-free SWAR code on the same bytes.
 """
 import numpy as np
 cimport numpy as cnp
-from cython.parallel cimport prange
 from libc.stdint cimport uint8_t, int8_t, uint32_t, uint64_t
 
 from mjfast._kernels.bits cimport mj_load64, mj_lane_sum, mj_fields_sum, MJ_F0, mj_prefetch, MJ_PREFETCH_BYTES
@@ -22,11 +25,14 @@ from mjfast._kernels.hand cimport (
     standard_winning_counts, PAR_MIN, ROW_INVALID, shanten_row_checked, mj_win_rows, mj_simd_level,
     mj_shanten_rows, mj_shanten_tables_t,
 )
-from mjfast._kernels.omp cimport MJFAST_HAVE_OPENMP, mj_omp_max_threads
+from mjfast._kernels.omp cimport MJFAST_HAVE_OPENMP, mj_omp_max_threads, for_blocks, block_fn
+from mjfast._kernels.hand_tables cimport c_tables
+
+from mjfast._kernels.hand_tables import ensure_tables  # noqa: F401  (re-exported: the Python layer calls _core.ensure_tables)
 
 cnp.import_array()
 
-# Python-visible copies of the form bits (the enum lives in _core.pxd).
+# Python-visible copies of the form bits (the enum lives in _kernels/hand_types.pxd).
 FORM_BITS = {
     "standard": FORM_STANDARD,
     "seven_pairs": FORM_SEVEN_PAIRS,
@@ -38,68 +44,22 @@ KONG_TWO_PAIRS = FLAG_KONG_TWO_PAIRS
 SPECIAL_FORMS = FORMS_SPECIAL
 
 # ---------------------------------------------------------------------------------------------
-# Exported C-level API (declared in _core.pxd)
-
-cdef mj_tables_t _T
-cdef mj_shanten_tables_t _ST   # the fields of _T the C loops of shanten_rows.h read (set with _T)
-cdef bint _T_ready = False
-_T_keep = None
-
-
-def ensure_tables():
-    """Build (first call) and bind the lookup tables; returns the table dict."""
-    global _T_ready, _T_keep
-    if _T_ready:
-        return _T_keep[0]
-    from mjfast._kernels import tables as _tables
-    tables = _tables.get_tables()
-    chunk = np.zeros((3, 512), dtype=np.uint32)
-    v = np.arange(512, dtype=np.uint32)
-    base = (v & 7) + 5 * ((v >> 3) & 7) + 25 * ((v >> 6) & 7)
-    for j in range(3):
-        chunk[j] = base * (125 ** j)
-    chunk.setflags(write=False)
-    cdef const uint8_t[::1] sc = tables["suit_class"]
-    cdef const uint8_t[::1] hc = tables["honor_class"]
-    cdef const uint8_t[:, ::1] pmp = tables["pair_mp"]
-    cdef const uint8_t[:, ::1] psz = tables["pair_sz"]
-    cdef const uint8_t[:, :, ::1] fin = tables["final"]
-    cdef const uint32_t[:, ::1] ch = chunk
-    cdef const uint8_t[::1] sw = tables["suit_win"]
-    cdef const uint8_t[::1] hw = tables["honor_win"]
-    cdef const uint8_t[::1] swl = tables["suit_win_lo"]
-    cdef const uint8_t[::1] swh = tables["suit_win_hi"]
-    _T.suit_win = &sw[0]
-    _T.suit_win_lo = &swl[0]
-    _T.suit_win_hi = &swh[0]
-    _T.honor_win = &hw[0]
-    _T.suit_class = &sc[0]
-    _T.honor_class = &hc[0]
-    _T.pair_mp = &pmp[0, 0]
-    _T.pair_sz = &psz[0, 0]
-    _T.final = &fin[0, 0, 0]
-    _T.chunk5 = &ch[0, 0]
-    _T.n_suit = pmp.shape[0]
-    _T.n_honor = psz.shape[1]
-    _T.n_mp = fin.shape[0]
-    _T.n_sz = fin.shape[1]
-    _ST.suit_class = _T.suit_class
-    _ST.honor_class = _T.honor_class
-    _ST.pair_mp = _T.pair_mp
-    _ST.pair_sz = _T.pair_sz
-    _ST.final = _T.final
-    _ST.n_suit = _T.n_suit
-    _ST.n_honor = _T.n_honor
-    _ST.n_sz = _T.n_sz
-    _T_keep = (tables, chunk)
-    _T_ready = True
-    return tables
-
+# Exported C-level API (declared in _core.pxd; the tables are bound in _kernels/hand_tables.pyx)
 
 cdef const mj_tables_t* mj_get_tables() except NULL:
-    if not _T_ready:
-        ensure_tables()
-    return &_T
+    return c_tables()
+
+
+cdef inline void shanten_view(const mj_tables_t* t, mj_shanten_tables_t* st) noexcept nogil:
+    """The fields of t that the C loops of shanten_rows.h read."""
+    st.suit_class = t.suit_class
+    st.honor_class = t.honor_class
+    st.pair_mp = t.pair_mp
+    st.pair_sz = t.pair_sz
+    st.final = t.final
+    st.n_suit = t.n_suit
+    st.n_honor = t.n_honor
+    st.n_sz = t.n_sz
 
 
 cdef int mj_shanten(const uint8_t* counts, int forms, const mj_tables_t* t) noexcept nogil:
@@ -112,143 +72,6 @@ cdef int mj_shanten_packed(const uint32_t* words, int forms, const mj_tables_t* 
 
 cdef bint mj_is_winning(const uint8_t* counts, int forms, const mj_tables_t* t) noexcept nogil:
     return winning_counts(counts, forms, t)
-
-
-# ---------------------------------------------------------------------------------------------
-# Batch kernels (def-level, called by mjfast.hands after validation)
-
-def openmp_enabled():
-    """True when the extension was compiled with OpenMP."""
-    return bool(MJFAST_HAVE_OPENMP)
-
-
-def omp_max_threads():
-    """OpenMP's default thread count (1 without OpenMP)."""
-    return mj_omp_max_threads()
-
-
-def shanten_counts_batch(const uint8_t[:, ::1] hands, int forms, int8_t[::1] out, int threads):
-    """out[i] = shanten of count row i over the forms in the bit set `forms`."""
-    cdef const mj_tables_t* t = mj_get_tables()
-    cdef Py_ssize_t i, n = hands.shape[0]
-    if n == 0:
-        return
-    if n < PAR_MIN:
-        threads = 1
-    with nogil:
-        if forms == FORM_STANDARD:
-            if threads == 1:
-                for i in range(n):
-                    mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                    out[i] = <int8_t>standard_counts(&hands[i, 0], t)
-            else:
-                for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                    mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                    out[i] = <int8_t>standard_counts(&hands[i, 0], t)
-        else:
-            if threads == 1:
-                for i in range(n):
-                    mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                    out[i] = <int8_t>shanten_counts(&hands[i, 0], forms, t)
-            else:
-                for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                    mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                    out[i] = <int8_t>shanten_counts(&hands[i, 0], forms, t)
-
-
-def shanten_packed_batch(const uint32_t[:, ::1] hands, int forms, int8_t[::1] out, int threads):
-    """out[i] = shanten of packed row i (4 words) over the forms in `forms`."""
-    cdef const mj_tables_t* t = mj_get_tables()
-    cdef Py_ssize_t i, n = hands.shape[0]
-    if n == 0:
-        return
-    if n < PAR_MIN:
-        threads = 1
-    with nogil:
-        if threads == 1:
-            for i in range(n):
-                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                out[i] = <int8_t>shanten_packed(&hands[i, 0], forms, t)
-        else:
-            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                out[i] = <int8_t>shanten_packed(&hands[i, 0], forms, t)
-
-
-def winning_counts_batch(const uint8_t[:, ::1] hands, int forms, uint8_t[::1] out, int threads):
-    """out[i] = 1 if count row i is a complete hand of one of the forms in `forms`."""
-    cdef const mj_tables_t* t = mj_get_tables()
-    cdef Py_ssize_t i, n = hands.shape[0]
-    if n == 0:
-        return
-    if n < PAR_MIN:
-        threads = 1
-    with nogil:
-        if forms == FORM_STANDARD:
-            if threads == 1:
-                for i in range(n):
-                    mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                    out[i] = standard_winning_counts(&hands[i, 0], t)
-            else:
-                for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                    mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                    out[i] = standard_winning_counts(&hands[i, 0], t)
-        elif threads == 1:
-            for i in range(n):
-                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                out[i] = winning_counts(&hands[i, 0], forms, t)
-        else:
-            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                out[i] = winning_counts(&hands[i, 0], forms, t)
-
-
-def shanten_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size_mask, int8_t[::1] out, int threads):
-    """``shanten_counts_batch`` with the validation of ``check_counts_batch`` fused into the same
-    pass (counts 0-4, tile total in ``size_mask``). Returns True when every row was valid; on
-    False some row was not (``out`` is then undefined there): ``check_counts_batch`` names it.
-
-    Form sets of the standard form, seven pairs and thirteen orphans (the default three among
-    them) run the SIMD loop of the CPU's level (shanten_rows.h, blocks of 4096 rows per thread);
-    the others (knitted forms, the kong rule of seven pairs) the generic row kernel."""
-    cdef const mj_tables_t* t = mj_get_tables()
-    cdef const mj_shanten_tables_t* st = &_ST
-    cdef Py_ssize_t i, b, lo, n = hands.shape[0]
-    cdef Py_ssize_t nblocks = (n + 4095) // 4096
-    cdef int r, bad = 0, level = _simd_level
-    if n == 0:
-        return True
-    if n < PAR_MIN:
-        threads = 1
-    with nogil:
-        if forms & ~FORMS_DEFAULT == 0:     # standard, seven pairs, thirteen orphans
-            if threads == 1:
-                bad = mj_shanten_rows(level, &hands[0, 0], n, forms, size_mask, &out[0], st)
-            else:
-                for b in prange(nblocks, schedule="dynamic", chunksize=1, num_threads=threads):
-                    lo = b * 4096
-                    bad |= mj_shanten_rows(level, &hands[lo, 0], min(n - lo, 4096), forms, size_mask, &out[lo], st)
-        elif threads == 1:
-            for i in range(n):
-                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                r = shanten_row_checked(&hands[i, 0], forms, size_mask, t)
-                bad |= r == ROW_INVALID
-                out[i] = <int8_t>r
-        else:
-            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                r = shanten_row_checked(&hands[i, 0], forms, size_mask, t)
-                bad |= r == ROW_INVALID
-                out[i] = <int8_t>r
-    return not bad
-
-
-cdef int exact_win(const uint8_t* h, int forms, const void* tables) noexcept nogil:
-    """The exact winning check for the rows that pass the SIMD filter of mj_win_rows (few)."""
-    cdef const mj_tables_t* t = <const mj_tables_t*>tables
-    if forms == FORM_STANDARD:
-        return standard_winning_counts(h, t)
-    return winning_counts(h, forms, t)
 
 
 # The instruction-set level of the dispatched loops (hand_masks.h): the best the CPU supports,
@@ -288,45 +111,274 @@ def set_simd_level(name):
     return previous
 
 
-def winning_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size_mask, uint8_t[::1] out, int threads):
-    """``winning_counts_batch`` with the validation fused in (see ``shanten_counts_checked``),
-    as the SIMD loop of the CPU's level (mj_win_rows), in blocks of 4096 rows per thread."""
-    cdef const mj_tables_t* t = mj_get_tables()
-    cdef Py_ssize_t b, lo, n = hands.shape[0]
-    cdef Py_ssize_t nblocks = (n + 4095) // 4096
-    cdef int bad = 0, level = _simd_level
+# ---------------------------------------------------------------------------------------------
+# Batch kernels (def-level, called by mjfast.hands after validation)
+
+def openmp_enabled():
+    """True when the extension was compiled with OpenMP."""
+    return bool(MJFAST_HAVE_OPENMP)
+
+
+def omp_max_threads():
+    """OpenMP's default thread count (1 without OpenMP)."""
+    return mj_omp_max_threads()
+
+
+cdef enum:
+    BLOCK = 4096        # rows per block of a batch on several threads
+
+
+ctypedef struct rows_t:
+    # a batch kernel's arguments, read by its block function (for_blocks)
+    const uint8_t* counts       # (n, width) count rows, or NULL
+    const uint32_t* packed      # (n, width) packed rows, or NULL
+    Py_ssize_t width            # elements per row
+    int8_t* sh                  # shanten out, or NULL
+    uint8_t* win                # winning check out, or NULL
+    const mj_tables_t* t
+    mj_shanten_tables_t st      # (the SIMD loops of shanten_rows.h)
+    int forms
+    int level                   # SIMD level of the dispatched loops
+    uint64_t size_mask          # the checked kernels: the allowed tile totals
+
+
+cdef int standard_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef const rows_t* a = <const rows_t*>ctx
+    cdef const uint8_t* rows = a.counts
+    cdef const uint8_t* h
+    cdef int8_t* out = a.sh
+    cdef const mj_tables_t* t = a.t
+    cdef Py_ssize_t i, w = a.width
+    for i in range(lo, hi):
+        h = rows + i * w
+        mj_prefetch(<const char*>h + MJ_PREFETCH_BYTES)
+        out[i] = <int8_t>standard_counts(h, t)
+    return 0
+
+
+cdef int shanten_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef const rows_t* a = <const rows_t*>ctx
+    cdef const uint8_t* rows = a.counts
+    cdef const uint8_t* h
+    cdef int8_t* out = a.sh
+    cdef const mj_tables_t* t = a.t
+    cdef Py_ssize_t i, w = a.width
+    cdef int forms = a.forms
+    for i in range(lo, hi):
+        h = rows + i * w
+        mj_prefetch(<const char*>h + MJ_PREFETCH_BYTES)
+        out[i] = <int8_t>shanten_counts(h, forms, t)
+    return 0
+
+
+cdef int packed_shanten_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef const rows_t* a = <const rows_t*>ctx
+    cdef const uint32_t* rows = a.packed
+    cdef const uint32_t* h
+    cdef int8_t* out = a.sh
+    cdef const mj_tables_t* t = a.t
+    cdef Py_ssize_t i, w = a.width
+    cdef int forms = a.forms
+    for i in range(lo, hi):
+        h = rows + i * w
+        mj_prefetch(<const char*>h + MJ_PREFETCH_BYTES)
+        out[i] = <int8_t>shanten_packed(h, forms, t)
+    return 0
+
+
+cdef int standard_win_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef const rows_t* a = <const rows_t*>ctx
+    cdef const uint8_t* rows = a.counts
+    cdef const uint8_t* h
+    cdef uint8_t* out = a.win
+    cdef const mj_tables_t* t = a.t
+    cdef Py_ssize_t i, w = a.width
+    for i in range(lo, hi):
+        h = rows + i * w
+        mj_prefetch(<const char*>h + MJ_PREFETCH_BYTES)
+        out[i] = standard_winning_counts(h, t)
+    return 0
+
+
+cdef int win_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef const rows_t* a = <const rows_t*>ctx
+    cdef const uint8_t* rows = a.counts
+    cdef const uint8_t* h
+    cdef uint8_t* out = a.win
+    cdef const mj_tables_t* t = a.t
+    cdef Py_ssize_t i, w = a.width
+    cdef int forms = a.forms
+    for i in range(lo, hi):
+        h = rows + i * w
+        mj_prefetch(<const char*>h + MJ_PREFETCH_BYTES)
+        out[i] = winning_counts(h, forms, t)
+    return 0
+
+
+cdef int packed_win_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef const rows_t* a = <const rows_t*>ctx
+    cdef const uint32_t* rows = a.packed
+    cdef const uint32_t* h
+    cdef uint8_t* out = a.win
+    cdef const mj_tables_t* t = a.t
+    cdef Py_ssize_t i, w = a.width
+    cdef int forms = a.forms
+    for i in range(lo, hi):
+        h = rows + i * w
+        mj_prefetch(<const char*>h + MJ_PREFETCH_BYTES)
+        out[i] = winning_packed(h, forms, t)
+    return 0
+
+
+cdef int shanten_rows_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """The SIMD loop of the CPU's level over the rows (validation fused in: 1 = a bad row)."""
+    cdef const rows_t* a = <const rows_t*>ctx
+    return mj_shanten_rows(a.level, a.counts + lo * a.width, hi - lo, a.forms, a.size_mask, a.sh + lo, &a.st)
+
+
+cdef int shanten_checked_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """The generic row kernel with the validation fused in (1 = a bad row)."""
+    cdef const rows_t* a = <const rows_t*>ctx
+    cdef const uint8_t* rows = a.counts
+    cdef const uint8_t* h
+    cdef int8_t* out = a.sh
+    cdef const mj_tables_t* t = a.t
+    cdef Py_ssize_t i, w = a.width
+    cdef int r, bad = 0, forms = a.forms
+    cdef uint64_t size_mask = a.size_mask
+    for i in range(lo, hi):
+        h = rows + i * w
+        mj_prefetch(<const char*>h + MJ_PREFETCH_BYTES)
+        r = shanten_row_checked(h, forms, size_mask, t)
+        bad |= r == ROW_INVALID
+        out[i] = <int8_t>r
+    return bad
+
+
+cdef int exact_win(const uint8_t* h, int forms, const void* tables) noexcept nogil:
+    """The exact winning check for the rows that pass the SIMD filter of mj_win_rows (few)."""
+    cdef const mj_tables_t* t = <const mj_tables_t*>tables
+    if forms == FORM_STANDARD:
+        return standard_winning_counts(h, t)
+    return winning_counts(h, forms, t)
+
+
+cdef int win_rows_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    """The SIMD winning loop of the CPU's level over the rows (validation fused in: 1 = a bad row)."""
+    cdef const rows_t* a = <const rows_t*>ctx
+    return mj_win_rows(a.level, a.counts + lo * a.width, hi - lo, a.forms, a.size_mask, a.win + lo, exact_win, a.t)
+
+
+cdef inline int counts_args(rows_t* a, const uint8_t[:, ::1] hands, int forms) except -1:
+    a.counts = &hands[0, 0]
+    a.packed = NULL
+    a.width = hands.shape[1]
+    a.forms = forms
+    a.t = c_tables()
+    return 0
+
+
+cdef inline int packed_args(rows_t* a, const uint32_t[:, ::1] hands, int forms) except -1:
+    a.counts = NULL
+    a.packed = &hands[0, 0]
+    a.width = hands.shape[1]
+    a.forms = forms
+    a.t = c_tables()
+    return 0
+
+
+cdef inline int threads_for(Py_ssize_t n, int threads) noexcept nogil:
+    """Below PAR_MIN rows a batch runs on one thread (a parallel region costs us to ms)."""
+    return 1 if n < PAR_MIN else threads
+
+
+def shanten_counts_batch(const uint8_t[:, ::1] hands, int forms, int8_t[::1] out, int threads):
+    """out[i] = shanten of count row i over the forms in the bit set `forms`."""
+    cdef rows_t a
+    cdef Py_ssize_t n = hands.shape[0]
     if n == 0:
-        return True
-    if n < PAR_MIN:
-        threads = 1
+        return
+    counts_args(&a, hands, forms)
+    a.sh = &out[0]
     with nogil:
-        if threads == 1:
-            bad = mj_win_rows(level, &hands[0, 0], n, forms, size_mask, &out[0], exact_win, t)
-        else:
-            for b in prange(nblocks, schedule="dynamic", chunksize=1, num_threads=threads):
-                lo = b * 4096
-                bad |= mj_win_rows(level, &hands[lo, 0], min(n - lo, 4096), forms, size_mask, &out[lo],
-                                   exact_win, t)
-    return not bad
+        for_blocks(standard_block if forms == FORM_STANDARD else shanten_block, &a, n, BLOCK, threads_for(n, threads))
+
+
+def shanten_packed_batch(const uint32_t[:, ::1] hands, int forms, int8_t[::1] out, int threads):
+    """out[i] = shanten of packed row i (4 words) over the forms in `forms`."""
+    cdef rows_t a
+    cdef Py_ssize_t n = hands.shape[0]
+    if n == 0:
+        return
+    packed_args(&a, hands, forms)
+    a.sh = &out[0]
+    with nogil:
+        for_blocks(packed_shanten_block, &a, n, BLOCK, threads_for(n, threads))
+
+
+def winning_counts_batch(const uint8_t[:, ::1] hands, int forms, uint8_t[::1] out, int threads):
+    """out[i] = 1 if count row i is a complete hand of one of the forms in `forms`."""
+    cdef rows_t a
+    cdef Py_ssize_t n = hands.shape[0]
+    if n == 0:
+        return
+    counts_args(&a, hands, forms)
+    a.win = &out[0]
+    with nogil:
+        for_blocks(standard_win_block if forms == FORM_STANDARD else win_block, &a, n, BLOCK, threads_for(n, threads))
 
 
 def winning_packed_batch(const uint32_t[:, ::1] hands, int forms, uint8_t[::1] out, int threads):
     """out[i] = 1 if packed row i is a complete hand of one of the forms in `forms`."""
-    cdef const mj_tables_t* t = mj_get_tables()
-    cdef Py_ssize_t i, n = hands.shape[0]
+    cdef rows_t a
+    cdef Py_ssize_t n = hands.shape[0]
     if n == 0:
         return
-    if n < PAR_MIN:
-        threads = 1
+    packed_args(&a, hands, forms)
+    a.win = &out[0]
     with nogil:
-        if threads == 1:
-            for i in range(n):
-                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                out[i] = winning_packed(&hands[i, 0], forms, t)
-        else:
-            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                mj_prefetch(<const char*>&hands[i, 0] + MJ_PREFETCH_BYTES)
-                out[i] = winning_packed(&hands[i, 0], forms, t)
+        for_blocks(packed_win_block, &a, n, BLOCK, threads_for(n, threads))
+
+
+def shanten_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size_mask, int8_t[::1] out, int threads):
+    """``shanten_counts_batch`` with the validation of ``check_counts_batch`` fused into the same
+    pass (counts 0-4, tile total in ``size_mask``). Returns True when every row was valid; on
+    False some row was not (``out`` is then undefined there): ``check_counts_batch`` names it.
+
+    Form sets of the standard form, seven pairs and thirteen orphans (the default three among
+    them) run the SIMD loop of the CPU's level (shanten_rows.h, blocks of 4096 rows per thread);
+    the others (knitted forms, the kong rule of seven pairs) the generic row kernel."""
+    cdef rows_t a
+    cdef Py_ssize_t n = hands.shape[0]
+    cdef int bad
+    if n == 0:
+        return True
+    counts_args(&a, hands, forms)
+    a.sh = &out[0]
+    a.size_mask = size_mask
+    a.level = _simd_level
+    shanten_view(a.t, &a.st)
+    with nogil:
+        bad = for_blocks(shanten_rows_block if forms & ~FORMS_DEFAULT == 0 else shanten_checked_block, &a, n, BLOCK,
+                         threads_for(n, threads))
+    return not bad
+
+
+def winning_counts_checked(const uint8_t[:, ::1] hands, int forms, uint64_t size_mask, uint8_t[::1] out, int threads):
+    """``winning_counts_batch`` with the validation fused in (see ``shanten_counts_checked``),
+    as the SIMD loop of the CPU's level (mj_win_rows), in blocks of 4096 rows per thread."""
+    cdef rows_t a
+    cdef Py_ssize_t n = hands.shape[0]
+    cdef int bad
+    if n == 0:
+        return True
+    counts_args(&a, hands, forms)
+    a.win = &out[0]
+    a.size_mask = size_mask
+    a.level = _simd_level
+    with nogil:
+        bad = for_blocks(win_rows_block, &a, n, BLOCK, threads_for(n, threads))
+    return not bad
 
 
 # ---------------------------------------------------------------------------------------------
@@ -370,34 +422,87 @@ def _first_bad(Py_ssize_t n, int threads):
     return nblocks
 
 
+ctypedef fused row_t:
+    uint8_t         # (n, 34) count rows
+    uint32_t        # (n, 4) packed rows
+
+
+ctypedef struct scan_t:
+    # first_bad_row's arguments and, per block, its first bad row (-1: none) and the reason
+    const void* rows
+    Py_ssize_t width
+    uint64_t size_mask
+    Py_ssize_t block
+    Py_ssize_t* first
+    int* why
+
+
+cdef inline int row_status(const row_t* h, uint64_t size_mask) noexcept nogil:
+    if row_t is uint8_t:
+        return counts_row_status(h, size_mask)
+    else:
+        return packed_row_status(h, size_mask)
+
+
+cdef inline int scan_rows(const row_t* rows, const scan_t* a, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef Py_ssize_t i, b = lo // a.block
+    cdef int st
+    for i in range(lo, hi):
+        st = row_status(rows + i * a.width, a.size_mask)
+        if st:
+            a.first[b] = i
+            a.why[b] = st
+            break
+    return 0
+
+
+cdef int counts_scan_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef const scan_t* a = <const scan_t*>ctx
+    return scan_rows(<const uint8_t*>a.rows, a, lo, hi)
+
+
+cdef int packed_scan_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef const scan_t* a = <const scan_t*>ctx
+    return scan_rows(<const uint32_t*>a.rows, a, lo, hi)
+
+
+cdef tuple first_bad_row(const row_t[:, ::1] hands, uint64_t size_mask, int threads):
+    """(row, reason) of the first row whose row_status is not 0, or (-1, 0); each of a few
+    threads scans one contiguous block and stops at its first bad row."""
+    cdef Py_ssize_t n = hands.shape[0]
+    cdef Py_ssize_t b
+    cdef int nb = _first_bad(n, threads)
+    cdef Py_ssize_t[::1] first = np.full(nb, -1, dtype=np.intp)
+    cdef int[::1] why = np.zeros(nb, dtype=np.intc)
+    cdef scan_t a
+    cdef block_fn scan
+    if n == 0:
+        return -1, 0
+    if row_t is uint8_t:
+        scan = counts_scan_block
+    else:
+        scan = packed_scan_block
+    a.rows = &hands[0, 0]
+    a.width = hands.shape[1]
+    a.size_mask = size_mask
+    a.block = (n + nb - 1) // nb
+    a.first = &first[0]
+    a.why = &why[0]
+    with nogil:
+        for_blocks(scan, &a, n, a.block, nb)
+    for b in range(nb):
+        if first[b] >= 0:
+            return first[b], why[b]
+    return -1, 0
+
+
 def check_counts_batch(const uint8_t[:, ::1] hands, uint64_t size_mask, int threads=1):
     """First invalid row of a (n, 34) uint8 count batch: ``(row, reason)`` or ``(-1, 0)``.
 
     reason 1 = some count above 4; 2 = the tile total ``s`` has bit ``s`` clear in
     ``size_mask`` (totals are at most 34 * 4 once counts are valid).
     """
-    cdef Py_ssize_t n = hands.shape[0]
-    cdef Py_ssize_t b, i, lo, hi
-    cdef int nb = _first_bad(n, threads)
-    cdef Py_ssize_t[::1] first = np.full(nb, -1, dtype=np.intp)
-    cdef int[::1] why = np.zeros(nb, dtype=np.intc)
-    cdef int st
-    if n == 0:
-        return -1, 0
-    with nogil:
-        for b in prange(nb, schedule="static", num_threads=nb):
-            lo = n * b // nb
-            hi = n * (b + 1) // nb
-            for i in range(lo, hi):
-                st = counts_row_status(&hands[i, 0], size_mask)
-                if st:
-                    first[b] = i
-                    why[b] = st
-                    break
-    for b in range(nb):
-        if first[b] >= 0:
-            return first[b], why[b]
-    return -1, 0
+    return first_bad_row(hands, size_mask, threads)
 
 
 def check_packed_batch(const uint32_t[:, ::1] hands, uint64_t size_mask, int threads=1):
@@ -405,25 +510,4 @@ def check_packed_batch(const uint32_t[:, ::1] hands, uint64_t size_mask, int thr
 
     reason 1 = a 3-bit field above 4, 2 = tile total not allowed, 3 = a padding bit set.
     """
-    cdef Py_ssize_t n = hands.shape[0]
-    cdef Py_ssize_t b, i, lo, hi
-    cdef int nb = _first_bad(n, threads)
-    cdef Py_ssize_t[::1] first = np.full(nb, -1, dtype=np.intp)
-    cdef int[::1] why = np.zeros(nb, dtype=np.intc)
-    cdef int st
-    if n == 0:
-        return -1, 0
-    with nogil:
-        for b in prange(nb, schedule="static", num_threads=nb):
-            lo = n * b // nb
-            hi = n * (b + 1) // nb
-            for i in range(lo, hi):
-                st = packed_row_status(&hands[i, 0], size_mask)
-                if st:
-                    first[b] = i
-                    why[b] = st
-                    break
-    for b in range(nb):
-        if first[b] >= 0:
-            return first[b], why[b]
-    return -1, 0
+    return first_bad_row(hands, size_mask, threads)

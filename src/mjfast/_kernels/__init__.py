@@ -4,7 +4,12 @@ Design: the kernels know nothing of Python objects; they take typed memoryviews 
 and trust their input (the Python layer validates once). Each module has one job:
 
 - ``bits.h``/``bits.pxd`` SWAR helpers on count bytes and packed words; ``omp.pxd`` the only
-  file that touches OpenMP; ``rng.pxd`` the counter-based random streams.
+  file that touches OpenMP, with ``for_blocks``: the one serial/parallel loop every batch kernel
+  runs (its body a block function over rows, so no loop is written twice); ``rng.pxd`` the
+  counter-based random streams.
+- ``hand_types.pxd`` the shared C-level declarations (form bits, ``mj_tables_t``) and
+  ``hand_tables.pyx`` their binding; ``mjfast/_core.pxd`` and ``mjfast/__init__.pxd`` re-export
+  them as the public cimport surface (``cimport mjfast``).
 - ``hand.pxd`` the inline per-hand shanten and winning-check kernels (``mjfast._core`` wraps
   them in batch loops and exports the C API); ``tablegen.pyx`` and ``tables.py`` build the
   per-suit class tables lazily.
@@ -14,9 +19,11 @@ and trust their input (the Python layer validates once). Each module has one job
   (``_core.simd_level``; ``MJFAST_SIMD`` asks for a lower level).
 - ``american.pxd``, ``american_batch.pyx``: the American beginner hand.
 - ``deal.pyx``/``deal136.h``: batched deals and deal statistics.
-- ``engine.pxd``: the game engines' shared skeleton; ``chinese_game.pyx`` (classical, basic,
-  Chinese Official) and ``american_game.pyx`` (+ ``american_play.pxd``): the turn logic and
-  built-in policies of each rule family.
+- ``engine.pxd``: the game engines' shared skeleton; per rule family (``chinese``: classical,
+  basic, Chinese Official; ``american``) the table state in ``<family>_game.pxd``, the built-in
+  policies in ``<family>_policy.pxi`` (and ``american_card_policy.pxi``), the rules of play in
+  ``<family>_rules.pxi`` and the driver in ``<family>_game.pyx``, which includes the ``.pxi``
+  parts: one C module, so the nogil hot paths stay inlined across them.
 - ``winturn.pyx``: win-by-turn Monte Carlo.
 - ``exact_pairs.pyx``: the pair loops of the exact deal odds (``mjfast.exact``).
 """

@@ -9,77 +9,117 @@ count, and fills the output with the GIL released. The per-hand code is in ``ame
 jokers; False: each set keeps a natural tile).
 """
 import numpy as np
-from cython.parallel cimport prange
 from libc.stdint cimport uint8_t, int8_t, int32_t, uint32_t, uint64_t
 
 from mjfast._kernels.american cimport american_distance, american_distance_counts, american_distance_packed
 from mjfast._kernels.american_play cimport am_dist_hist, am_hist
 from mjfast._kernels.bits cimport mj_fields_sum, mj_popcount32, mj_load64, mj_lane_sum, MJ_F0
 from mjfast._kernels.hand cimport PAR_MIN
+from mjfast._kernels.omp cimport for_blocks
+
+
+cdef enum:
+    BLOCK = 4096        # rows per block of a batch on several threads
+
+
+ctypedef struct rows_t:
+    # a batch kernel's arguments, read by its block function (omp.for_blocks)
+    const uint8_t* counts       # (n, width) count rows, or NULL
+    const uint32_t* packed      # (n, width) packed rows, or NULL
+    Py_ssize_t width            # elements per row
+    int8_t* sh                  # shanten out, or NULL
+    uint8_t* win                # winning check out, or NULL
+    int keep                    # the joker reading (american.pxd)
+
+
+cdef int counts_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef const rows_t* a = <const rows_t*>ctx
+    cdef const uint8_t* rows = a.counts
+    cdef int8_t* sh = a.sh
+    cdef uint8_t* win = a.win
+    cdef Py_ssize_t i, w = a.width
+    cdef int keep = a.keep
+    if sh != NULL:
+        for i in range(lo, hi):
+            sh[i] = <int8_t>(american_distance_counts(rows + i * w, keep) - 1)
+    else:
+        for i in range(lo, hi):
+            win[i] = american_distance_counts(rows + i * w, keep) == 0
+    return 0
+
+
+cdef int packed_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef const rows_t* a = <const rows_t*>ctx
+    cdef const uint32_t* rows = a.packed
+    cdef int8_t* sh = a.sh
+    cdef uint8_t* win = a.win
+    cdef Py_ssize_t i, w = a.width
+    cdef int keep = a.keep
+    if sh != NULL:
+        for i in range(lo, hi):
+            sh[i] = <int8_t>(american_distance_packed(rows + i * w, keep) - 1)
+    else:
+        for i in range(lo, hi):
+            win[i] = american_distance_packed(rows + i * w, keep) == 0
+    return 0
+
+
+cdef void run_counts(const uint8_t[:, ::1] hands, int8_t* sh, uint8_t* win, int threads, bint all_joker_sets):
+    cdef rows_t a
+    cdef Py_ssize_t n = hands.shape[0]
+    if n == 0:
+        return
+    a.counts = &hands[0, 0]
+    a.packed = NULL
+    a.width = hands.shape[1]
+    a.sh = sh
+    a.win = win
+    a.keep = 0 if all_joker_sets else 1
+    with nogil:
+        for_blocks(counts_block, &a, n, BLOCK, 1 if n < PAR_MIN else threads)
+
+
+cdef void run_packed(const uint32_t[:, ::1] hands, int8_t* sh, uint8_t* win, int threads, bint all_joker_sets):
+    cdef rows_t a
+    cdef Py_ssize_t n = hands.shape[0]
+    if n == 0:
+        return
+    a.counts = NULL
+    a.packed = &hands[0, 0]
+    a.width = hands.shape[1]
+    a.sh = sh
+    a.win = win
+    a.keep = 0 if all_joker_sets else 1
+    with nogil:
+        for_blocks(packed_block, &a, n, BLOCK, 1 if n < PAR_MIN else threads)
 
 
 def shanten_counts_batch(const uint8_t[:, ::1] hands, int8_t[::1] out, int threads,
                          bint all_joker_sets=True):
     """out[i] = beginner-hand shanten (distance - 1) of 43-count row i."""
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef int keep = 0 if all_joker_sets else 1
-    if n < PAR_MIN:
-        threads = 1
-    with nogil:
-        if threads == 1:
-            for i in range(n):
-                out[i] = <int8_t>(american_distance_counts(&hands[i, 0], keep) - 1)
-        else:
-            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                out[i] = <int8_t>(american_distance_counts(&hands[i, 0], keep) - 1)
+    if hands.shape[0]:
+        run_counts(hands, &out[0], NULL, threads, all_joker_sets)
 
 
 def shanten_packed_batch(const uint32_t[:, ::1] hands, int8_t[::1] out, int threads,
                          bint all_joker_sets=True):
     """out[i] = beginner-hand shanten of packed row i (5 words)."""
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef int keep = 0 if all_joker_sets else 1
-    if n < PAR_MIN:
-        threads = 1
-    with nogil:
-        if threads == 1:
-            for i in range(n):
-                out[i] = <int8_t>(american_distance_packed(&hands[i, 0], keep) - 1)
-        else:
-            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                out[i] = <int8_t>(american_distance_packed(&hands[i, 0], keep) - 1)
+    if hands.shape[0]:
+        run_packed(hands, &out[0], NULL, threads, all_joker_sets)
 
 
 def winning_counts_batch(const uint8_t[:, ::1] hands, uint8_t[::1] out, int threads,
                          bint all_joker_sets=True):
     """out[i] = 1 if 43-count row i (14 tiles) is a complete beginner hand."""
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef int keep = 0 if all_joker_sets else 1
-    if n < PAR_MIN:
-        threads = 1
-    with nogil:
-        if threads == 1:
-            for i in range(n):
-                out[i] = american_distance_counts(&hands[i, 0], keep) == 0
-        else:
-            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                out[i] = american_distance_counts(&hands[i, 0], keep) == 0
+    if hands.shape[0]:
+        run_counts(hands, NULL, &out[0], threads, all_joker_sets)
 
 
 def winning_packed_batch(const uint32_t[:, ::1] hands, uint8_t[::1] out, int threads,
                          bint all_joker_sets=True):
     """out[i] = 1 if packed row i (14 tiles) is a complete beginner hand."""
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef int keep = 0 if all_joker_sets else 1
-    if n < PAR_MIN:
-        threads = 1
-    with nogil:
-        if threads == 1:
-            for i in range(n):
-                out[i] = american_distance_packed(&hands[i, 0], keep) == 0
-        else:
-            for i in prange(n, schedule="dynamic", chunksize=4096, num_threads=threads):
-                out[i] = american_distance_packed(&hands[i, 0], keep) == 0
+    if hands.shape[0]:
+        run_packed(hands, NULL, &out[0], threads, all_joker_sets)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -122,32 +162,40 @@ cdef inline int packed_row_status(const uint32_t* w, uint64_t size_mask) noexcep
     return 0 if total < 64 and (size_mask >> total) & 1 else 2
 
 
-def check_counts_batch(const uint8_t[:, ::1] hands, uint64_t size_mask):
-    """First invalid row of an (n, 43) uint8 batch: ``(row, reason)`` or ``(-1, 0)``."""
+ctypedef fused row_t:
+    uint8_t         # (n, 43) count rows
+    uint32_t        # (n, 5) packed rows
+
+
+cdef inline int row_status(const row_t* h, uint64_t size_mask) noexcept nogil:
+    if row_t is uint8_t:
+        return counts_row_status(h, size_mask)
+    else:
+        return packed_row_status(h, size_mask)
+
+
+cdef tuple first_bad_row(const row_t[:, ::1] hands, uint64_t size_mask):
+    """(row, reason) of the first row whose row_status is not 0, or (-1, 0)."""
     cdef Py_ssize_t i, n = hands.shape[0]
     cdef int st = 0
     with nogil:
         for i in range(n):
-            st = counts_row_status(&hands[i, 0], size_mask)
+            st = row_status(&hands[i, 0], size_mask)
             if st:
                 break
     if st:
         return i, st
     return -1, 0
+
+
+def check_counts_batch(const uint8_t[:, ::1] hands, uint64_t size_mask):
+    """First invalid row of an (n, 43) uint8 batch: ``(row, reason)`` or ``(-1, 0)``."""
+    return first_bad_row(hands, size_mask)
 
 
 def check_packed_batch(const uint32_t[:, ::1] hands, uint64_t size_mask):
     """First invalid row of an (n, 5) packed batch: ``(row, reason)`` or ``(-1, 0)``."""
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef int st = 0
-    with nogil:
-        for i in range(n):
-            st = packed_row_status(&hands[i, 0], size_mask)
-            if st:
-                break
-    if st:
-        return i, st
-    return -1, 0
+    return first_bad_row(hands, size_mask)
 
 
 def distance_batch(const uint8_t[:, ::1] hands, const uint8_t[:, ::1] excl, const int32_t[::1] n_exp,

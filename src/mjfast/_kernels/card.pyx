@@ -17,12 +17,12 @@ the GIL released.
 which evaluates 16 variations per vector operation instead of one.
 """
 import numpy as np
-from cython.parallel cimport prange, threadid
 from libc.stdint cimport uint8_t, uint16_t, int8_t, int32_t
 from libc.string cimport memcpy
 
 from mjfast._kernels.american_play cimport am_dist_hist, am_hist
 from mjfast._kernels.card cimport mj_card_short, mj_card_dead, mj_card_blocks_dv, mj_card_min
+from mjfast._kernels.omp cimport for_blocks, mj_omp_thread_num
 
 DEF ROW = 48
 DEF VROW = 96
@@ -191,6 +191,46 @@ cdef void hand_lines_blocks(const uint8_t* data, const uint16_t* kind16, const i
         out[l] = <int8_t>d
 
 
+ctypedef struct lines_t:
+    # line_distance_batch's arguments, read by its block function (omp.for_blocks)
+    const uint8_t* rows
+    const int32_t* line_start
+    const uint8_t* flags
+    const int8_t* xk
+    const int8_t* xs
+    int n_lines
+    const uint8_t* hands          # (n, hw)
+    const int8_t* exps            # (n, ew)
+    const int8_t* n_exp
+    const uint8_t* unseen         # (n, uw) or NULL
+    bint all_joker_sets
+    int8_t* out                   # (n, ow)
+    int32_t* arg                  # (n, aw) or NULL
+    Py_ssize_t hw, ew, uw, ow, aw  # row widths
+    bint fast                     # the blocked path for hands without exposures
+    const uint8_t* bdata
+    const uint16_t* bkinds
+    const int32_t* boff
+    int nblocks
+    uint8_t* dv                   # per thread: width bytes of scratch (the blocked path)
+    Py_ssize_t width
+
+
+cdef int lines_block(const void* ctx, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+    cdef const lines_t* a = <const lines_t*>ctx
+    cdef Py_ssize_t i
+    cdef uint8_t* dv = a.dv + mj_omp_thread_num() * a.width if a.fast else NULL
+    for i in range(lo, hi):
+        if a.fast and a.n_exp[i] == 0:
+            hand_lines_blocks(a.bdata, a.bkinds, a.boff, a.nblocks, a.line_start, a.flags, a.n_lines, a.hands + a.hw * i,
+                              a.all_joker_sets, dv, a.out + a.ow * i)
+        else:
+            hand_lines(a.rows, a.line_start, a.flags, a.xk, a.xs, a.n_lines, a.hands + a.hw * i, a.exps + a.ew * i,
+                       a.n_exp[i], a.unseen + a.uw * i if a.unseen != NULL else NULL, a.all_joker_sets,
+                       a.out + a.ow * i, a.arg + a.aw * i if a.arg != NULL else NULL)
+    return 0
+
+
 def line_distance_batch(const uint8_t[:, ::1] rows, const int32_t[::1] line_start, const uint8_t[::1] flags,
                         const int8_t[:, ::1] xk, const int8_t[:, ::1] xs, const uint8_t[:, ::1] hands,
                         const int8_t[:, ::1] exps, const int8_t[::1] n_exp, const uint8_t[:, ::1] unseen,
@@ -200,45 +240,47 @@ def line_distance_batch(const uint8_t[:, ::1] rows, const int32_t[::1] line_star
     reaching it (-1: none or structural), when arg has rows; unseen has 0 rows or one per hand.
     With ``blocks`` (the CardBlocks of ``rows``), hands without exposures take the blocked path
     when neither unseen tiles nor best variations are asked for (the same distances)."""
-    cdef Py_ssize_t i, n = hands.shape[0]
-    cdef int n_lines = flags.shape[0]
+    cdef Py_ssize_t n = hands.shape[0]
     cdef bint with_unseen = unseen.shape[0] > 0, with_arg = arg.shape[0] > 0
-    cdef const uint8_t* rp = &rows[0, 0] if rows.shape[0] > 0 else NULL
-    cdef const int8_t* kp = &xk[0, 0] if xk.shape[0] > 0 else NULL
-    cdef const int8_t* sp = &xs[0, 0] if xs.shape[0] > 0 else NULL
-    cdef bint fast = blocks is not None and not with_unseen and not with_arg
-    cdef const uint8_t* bdata = NULL
-    cdef const uint16_t* bkinds = NULL
-    cdef const int32_t* boff = NULL
-    cdef int nblocks = 0, width = 16
+    cdef lines_t a
     cdef uint8_t[:, ::1] dv
+    a.rows = &rows[0, 0] if rows.shape[0] > 0 else NULL
+    a.xk = &xk[0, 0] if xk.shape[0] > 0 else NULL
+    a.xs = &xs[0, 0] if xs.shape[0] > 0 else NULL
+    a.fast = blocks is not None and not with_unseen and not with_arg
+    a.bdata = NULL
+    a.bkinds = NULL
+    a.boff = NULL
+    a.nblocks = 0
+    a.width = 16
     if n < 64:
         threads = 1
-    if fast:
+    if a.fast:
         if blocks.nvar != rows.shape[0]:
             raise ValueError("blocks were built from other rows")
-        bdata = blocks.pdata
-        bkinds = blocks.pkind16
-        boff = blocks.poff
-        nblocks = blocks.nblocks
-        width = 16 * nblocks + 16            # mj_card_min reads up to 16 bytes past a line's start
-    dv = np.empty((threads if fast else 1, width), np.uint8)
+        a.bdata = blocks.pdata
+        a.bkinds = blocks.pkind16
+        a.boff = blocks.poff
+        a.nblocks = blocks.nblocks
+        a.width = 16 * a.nblocks + 16            # mj_card_min reads up to 16 bytes past a line's start
+    dv = np.empty((threads if a.fast else 1, a.width), np.uint8)
+    if n == 0:
+        return
+    a.line_start = &line_start[0]
+    a.flags = &flags[0]
+    a.n_lines = flags.shape[0]
+    a.hands = &hands[0, 0]
+    a.hw = hands.shape[1]
+    a.exps = &exps[0, 0]
+    a.ew = exps.shape[1]
+    a.uw = unseen.shape[1]
+    a.ow = out.shape[1]
+    a.aw = arg.shape[1]
+    a.n_exp = &n_exp[0]
+    a.unseen = &unseen[0, 0] if with_unseen else NULL
+    a.all_joker_sets = all_joker_sets
+    a.out = &out[0, 0]
+    a.arg = &arg[0, 0] if with_arg else NULL
+    a.dv = &dv[0, 0]
     with nogil:
-        if threads == 1:
-            for i in range(n):
-                if fast and n_exp[i] == 0:
-                    hand_lines_blocks(bdata, bkinds, boff, nblocks, &line_start[0], &flags[0], n_lines, &hands[i, 0],
-                                      all_joker_sets, &dv[0, 0], &out[i, 0])
-                else:
-                    hand_lines(rp, &line_start[0], &flags[0], kp, sp, n_lines, &hands[i, 0], &exps[i, 0], n_exp[i],
-                               &unseen[i, 0] if with_unseen else NULL, all_joker_sets, &out[i, 0],
-                               &arg[i, 0] if with_arg else NULL)
-        else:
-            for i in prange(n, schedule="dynamic", chunksize=16, num_threads=threads):
-                if fast and n_exp[i] == 0:
-                    hand_lines_blocks(bdata, bkinds, boff, nblocks, &line_start[0], &flags[0], n_lines, &hands[i, 0],
-                                      all_joker_sets, &dv[threadid(), 0], &out[i, 0])
-                else:
-                    hand_lines(rp, &line_start[0], &flags[0], kp, sp, n_lines, &hands[i, 0], &exps[i, 0], n_exp[i],
-                               &unseen[i, 0] if with_unseen else NULL, all_joker_sets, &out[i, 0],
-                               &arg[i, 0] if with_arg else NULL)
+        for_blocks(lines_block, &a, n, 16, threads)

@@ -5,7 +5,7 @@
 from libc.stdint cimport uint8_t, int32_t, uint64_t
 
 from libc.stdint cimport uint32_t
-from mjfast._core cimport (
+from mjfast._kernels.hand_types cimport (
     mj_tables_t, FORM_STANDARD, FORMS_SPECIAL, FORM_KNITTED_STRAIGHT,
 )
 from mjfast._kernels.hand cimport (

@@ -23,13 +23,14 @@ from libc.stdint cimport uint8_t, int8_t, uint16_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memset, memcpy
 
 from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16, rng_next, rng_next16
-from mjfast._core cimport mj_tables_t, mj_get_tables
+from mjfast._kernels.hand_types cimport mj_tables_t
+from mjfast._kernels.hand_tables cimport c_tables
 from mjfast._kernels.bits cimport mj_load64, mj_ones_ge, mj_zero144, mj_lane_sum, mj_base5_8, mj_prefetch
 from mjfast._kernels.hand cimport (
     hand_t, load_counts, shanten_hand, standard_counts, features_for, imin,
     distance_sets_pair, pairs_distance, POW5_8,
 )
-from mjfast._core cimport FORM_STANDARD, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS
+from mjfast._kernels.hand_types cimport FORM_STANDARD, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS
 from mjfast._kernels.american cimport american_distance
 
 cnp.import_array()
@@ -484,7 +485,7 @@ def stats_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, int n_ti
     the beginner-hand distance (form_bits is then a dummy of length 1) under the joker reading
     ``all_joker_sets`` (True: a concealed set of four may be all jokers).
     """
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     cdef stats_spec_t sp
     cdef Py_ssize_t i
     cdef int f

@@ -10,7 +10,7 @@ from mjfast._kernels.bits cimport (
     mj_popcount32, mj_load64, mj_ones_ge, mj_base5_8, mj_lane_sum,
     mj_fields_ge1, mj_fields_ge2, mj_fields_ge3, mj_fields_ge4, mj_fields_sum, MJ_F0,
 )
-from mjfast._core cimport (
+from mjfast._kernels.hand_types cimport (
     mj_tables_t, FORM_STANDARD, FORM_SEVEN_PAIRS, FORM_THIRTEEN_ORPHANS, FORM_HONORS_KNITTED,
     FORM_KNITTED_STRAIGHT, FLAG_KONG_TWO_PAIRS, FORMS_SPECIAL, FORMS_DEFAULT,
 )

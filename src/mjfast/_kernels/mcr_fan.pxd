@@ -4,7 +4,7 @@
 # tests/oracles/mcr_fan.py and docs/mcr.md says what it counts.
 from libc.stdint cimport uint8_t, int8_t
 
-from mjfast._core cimport mj_tables_t
+from mjfast._kernels.hand_types cimport mj_tables_t
 
 cdef enum:
     N_FANS = 82              # 80 hand fans, Flower Tiles, Concealed Kong and Melded Kong (in FANS order)

@@ -34,7 +34,8 @@ from cython.parallel cimport prange
 from libc.stdint cimport uint8_t, int8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
-from mjfast._core cimport mj_tables_t, mj_get_tables
+from mjfast._kernels.hand_types cimport mj_tables_t
+from mjfast._kernels.hand_tables cimport c_tables
 from mjfast._kernels.hand cimport win_value, POW5
 from mjfast._kernels.bits cimport mj_load64, mj_store64, mj_base5_8, mj_ctz64, mj_popcount64, mj_lane_sum
 
@@ -1711,7 +1712,7 @@ def fan_batch(const uint8_t[:, ::1] hand, const uint8_t[:, ::1] melds, const int
     MK_* + 1 (0: none), first tile, exposed) and flags[i] (win, self_drawn, fourth_tile, kong,
     last_of_wall, seat_wind, prevalent_wind, flowers) into total[i] and counts[i] (N_FANS)."""
     cdef Py_ssize_t i, n = hand.shape[0]
-    cdef const mj_tables_t* T = mj_get_tables()
+    cdef const mj_tables_t* T = c_tables()
     if n == 0:
         return
     with nogil:
@@ -1736,7 +1737,7 @@ def fan_one(const uint8_t[::1] hand, const uint8_t[::1] melds, int win, int self
     flags[6] = prevalent_wind
     flags[7] = flowers
     cdef int i
-    total = score_row(&hand[0], &melds[0], flags, counts, mj_get_tables())
+    total = score_row(&hand[0], &melds[0], flags, counts, c_tables())
     return total, [(i, counts[i]) for i in range(N_FANS) if counts[i]]
 
 
@@ -1749,7 +1750,7 @@ def fan_batch_checked(const uint8_t[:, ::1] hand, const uint8_t[:, ::1] melds, c
     once for a scalar. Returns True when every row was valid; on False some row was not (its
     output is zero), and the caller's checks name the first one."""
     cdef Py_ssize_t i, n = hand.shape[0]
-    cdef const mj_tables_t* T = mj_get_tables()
+    cdef const mj_tables_t* T = c_tables()
     cdef int bad = 0, t
     if n == 0:
         return True

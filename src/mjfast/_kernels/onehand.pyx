@@ -26,7 +26,8 @@ from libc.string cimport memcpy, memset
 
 cimport numpy as cnp
 
-from mjfast._core cimport FORM_STANDARD, mj_get_tables, mj_tables_t
+from mjfast._kernels.hand_types cimport FORM_STANDARD, mj_tables_t
+from mjfast._kernels.hand_tables cimport c_tables
 from mjfast._kernels.hand cimport shanten_counts, standard_winning_counts, winning_counts
 from mjfast._kernels.mcr_fan cimport N_FANS, fan_in_t, fan_out_t, mcr_fan
 
@@ -331,7 +332,7 @@ def shanten_one(object hand, int forms, uint64_t sizes):
         return None
     if s.n_concealed >= 64 or not (sizes >> s.n_concealed) & 1:
         return None
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     return shanten_counts(s.concealed, forms, t)
 
 
@@ -343,7 +344,7 @@ def winning_one(object hand, int forms, uint64_t sizes):
         return None
     if s.n_concealed >= 64 or not (sizes >> s.n_concealed) & 1:
         return None
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     if forms == FORM_STANDARD:
         return True if standard_winning_counts(s.concealed, t) else False
     return True if winning_counts(s.concealed, forms, t) else False
@@ -509,7 +510,7 @@ cdef int score_hand(object hand, const uint8_t* extra, int n_extra, int win, int
     x.prevalent_wind = prevalent_wind
     x.flowers = s.n_bonus if flowers < 0 else flowers
     flowers_used[0] = x.flowers
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     return mcr_fan(&x, out, t)
 
 

@@ -27,7 +27,8 @@ from cython.parallel cimport prange
 from libc.stdint cimport uint8_t, int8_t, int16_t, uint32_t, uint64_t
 
 from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_bounded16
-from mjfast._core cimport mj_tables_t, mj_get_tables
+from mjfast._kernels.hand_types cimport mj_tables_t
+from mjfast._kernels.hand_tables cimport c_tables
 from mjfast._kernels.hand cimport shanten_counts
 
 cnp.import_array()
@@ -153,7 +154,7 @@ def winturn_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, const 
                   const int[::1] pool, int n_draws, int forms, int policy,
                   int16_t[::1] win_turn, int16_t[::1] tenpai_turn, int threads):
     """Samples start .. start+n-1 of one hand: first win / tenpai draw of each into the outputs."""
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     cdef Py_ssize_t i
     cdef int k, c, n_pool = 0
     cdef uint8_t[::1] tiles_ = np.empty(MAX_POOL, dtype=np.uint8)
@@ -198,7 +199,7 @@ def random_start_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, i
                        int forms, int policy, cnp.int8_t[::1] start_shanten, int16_t[::1] win_turn,
                        int16_t[::1] tenpai_turn, int threads):
     """Samples start .. start+n-1 with random starting hands (3k+1 tiles) from the 136-tile set."""
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     cdef Py_ssize_t i
     if n == 0:
         return
@@ -211,7 +212,7 @@ def random_start_batch(Py_ssize_t n, uint64_t start, uint64_t k0, uint64_t k1, i
 def play_walls(const uint8_t[::1] hand, const int[::1] pool, const uint8_t[:, ::1] draws, int forms, int policy,
                int16_t[::1] win_turn, int16_t[::1] tenpai_turn):
     """Play given draw sequences (rows of kinds; tests and scripted walls), serially."""
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     cdef Py_ssize_t i
     cdef int n_draws = draws.shape[1]
     with nogil:
@@ -221,7 +222,7 @@ def play_walls(const uint8_t[::1] hand, const int[::1] pool, const uint8_t[:, ::
 
 def choose_discard_py(uint8_t[::1] hand, const int[::1] pool, int forms, int policy):
     """The policy's discard from a 3k+2 hand (kind, shanten after); tests and the Python wrapper."""
-    cdef const mj_tables_t* t = mj_get_tables()
+    cdef const mj_tables_t* t = c_tables()
     cdef uint8_t h[40]
     cdef int k, s, d
     for k in range(40):

@@ -127,6 +127,16 @@ class _Collector:
                          reward, cat["game_id"], cat["hand_number"], encoding)
 
 
+def _is_botzone_input(games) -> bool:
+    """Botzone hands (mjfast.botzone.read_logs: its generator, a Hand, or a list of Hands)."""
+    import types
+
+    from ..botzone._hand import Hand
+    if isinstance(games, (Hand, types.GeneratorType)):
+        return True
+    return isinstance(games, (list, tuple)) and len(games) > 0 and all(isinstance(g, Hand) for g in games)
+
+
 def _is_log_input(games) -> bool:
     if isinstance(games, (GameLog, str)):
         return True
@@ -146,9 +156,11 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
 
     Parameters
     ----------
-    games : int, or GameLog / JSON-lines text / a list of them
+    games : int, or GameLog / JSON-lines text / a list of them, or Botzone hands
         Games to play, or logs of one rule family to read (then ``rules``, ``policies`` and
-        ``seed`` come from the logs' headers). From a log, a decision the log does not reveal
+        ``seed`` come from the logs' headers). Botzone hands (what
+        :func:`mjfast.botzone.read_logs` yields: the generator itself, a Hand or a list of them)
+        go to :func:`mjfast.botzone.decisions`. From a log, a decision the log does not reveal
         is left out: a claim answer outranked by another seat's claim, and an American vote for
         the second Charleston when it was danced (the log holds only the outcome). An American
         log holding a false Mahjong raises ValueError (am-v0 cannot express it).
@@ -179,6 +191,9 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     >>> d.observation.shape[1:], bool(d.action_mask[range(len(d)), d.action].all())
     ((48, 34), True)
     """
+    if _is_botzone_input(games):
+        from ..botzone._decisions import decisions as _botzone_decisions
+        return _botzone_decisions(games, derived=derived, privileged=privileged, progress=progress)
     if _is_log_input(games):
         return _from_logs(games, episode=episode, skip_forced=skip_forced, derived=derived, privileged=privileged)
     r = _rules.get(rules, **rule_options)

@@ -2,6 +2,8 @@
 policies, the bridge to Python policies, its output columns and its events."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from .. import tiles
@@ -60,13 +62,34 @@ def own_label(code: int) -> str:
 
 
 class Bridge(BridgeBase):
-    """The Chinese family's questions to Python policies, their answers checked."""
+    """The Chinese family's questions to Python policies, their answers checked.
+
+    A policy with a ``follow_events(game, events, seats, final)`` method (mjfast.botzone's
+    Program) follows every event of the game, not only its questions: before each of its
+    questions, and once more when the game ends (``final``: True when it ended normally,
+    False when an error stopped it), it gets the game's serial number (unique in the process),
+    the engine's event rows so far ((m, 5) int32: type, hand, seat, a, b) and the seats it
+    plays. Its table then keeps an event log (:func:`table`)."""
 
     def __init__(self, policies: list, rules=None):
         super().__init__(policies)
         self.min_fan = getattr(rules, "min_fan", 0)
         self.uses_fans = getattr(rules, "uses_fans", False)
         self.false_win = getattr(rules, "false_win", "penalty")
+        self.followers = {id(p): (p, [s for s in range(4) if policies[s] is p]) for p in policies
+                          if callable(getattr(p, "follow_events", None))}
+        self.table: _kernel.ChineseTable | None = None
+        self.game = -1
+
+    def game_started(self, table) -> None:
+        self.table = table
+        self.game = next(_GAMES)
+
+    def game_ended(self, ok: bool) -> None:
+        if self.table is None:
+            return
+        for p, seats in self.followers.values():
+            p.follow_events(self.game, self.table.events(), seats, ok)
 
     def _false_win(self, seat: int, view: SeatView, labels: list) -> int:
         """A "win" that was not offered: under Chinese Official fan rules the engine decides
@@ -89,6 +112,8 @@ class Bridge(BridgeBase):
         self.last = (seat, v["hand_number"])
         view = self._view(v)
         pol = self.policies[seat]
+        if id(pol) in self.followers and self.table is not None:
+            pol.follow_events(self.game, self.table.events(), self.followers[id(pol)][1], None)
         if what == _ASK["discard"]:
             choice = pol.discard(view)
             try:
@@ -122,8 +147,40 @@ class Bridge(BridgeBase):
         return tiles.tile_name(kind) if 0 <= kind < 34 else kind
 
 
+_GAMES = itertools.count()      # serial numbers of the games followed (see Bridge)
+FOLLOWED_LOG = 65536            # events a followed table logs
+
+
+class _FollowedTable(_kernel.ChineseTable):
+    """A table whose Bridge has followers: it tells the Bridge when each game starts and ends."""
+
+    bridge: Bridge
+
+    def start(self, *args, **kwargs):
+        super().start(*args, **kwargs)
+        self.bridge.game_started(self)
+
+    def run(self, ctx):
+        try:
+            r = super().run(ctx)
+        except BaseException:
+            self.bridge.game_ended(False)
+            raise
+        try:
+            self.bridge.game_ended(r != _engine.ADVANCE["error"])
+        except Exception as exc:        # (a follower's late verdict stops the run as a policy error does)
+            ctx.fail(exc)
+            return _engine.ADVANCE["error"]
+        return r
+
+
 def table(kern: dict, bridge, capacity: int = 0):
-    """An engine table for these kernel rules (its event log of `capacity` events)."""
+    """An engine table for these kernel rules (its event log of `capacity` events; a bridge
+    with followers gets a logged table that reports each game's start and end)."""
+    if bridge is not None and bridge.followers:
+        t = _FollowedTable(kern, max(capacity, FOLLOWED_LOG))
+        t.bridge = bridge
+        return t
     return _kernel.ChineseTable(kern, capacity)
 
 
