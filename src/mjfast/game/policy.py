@@ -286,20 +286,28 @@ def policy_name(p) -> str:
     return p if isinstance(p, str) else getattr(p, "name", type(p).__name__)
 
 
+SEARCH = "search"        # the name of mjfast.search.SearchPolicy with its default settings
+
+
 def resolve_policies(policies, builtin: Sequence[str], where: str = "") -> list:
     """Four policies (one name or Policy for every seat, or a list of four), each a built-in
-    name of ``builtin`` or a Policy; ``where`` qualifies the message."""
+    name of ``builtin``, ``"search"`` (one default :class:`mjfast.search.SearchPolicy` for the
+    seats so named) or a Policy; ``where`` qualifies the message."""
     builtin = tuple(builtin)
     if isinstance(policies, (str, Policy, BatchPolicy)) or not isinstance(policies, Sequence):
         policies = [policies] * 4
     policies = list(policies)
     if len(policies) != 4:
         raise ValueError(f"policies must be one policy or a list of 4 (one per seat), got {len(policies)}")
+    if SEARCH in policies:      # issue 27: the search bot by name (default settings; one bot for its seats)
+        from ..search import SearchPolicy
+        bot = SearchPolicy()
+        policies = [bot if p == SEARCH else p for p in policies]
     for p in policies:
         if isinstance(p, str):
             if p not in builtin:
                 raise ValueError(f"unknown policy {p!r}{where}; built-in policies are {builtin}, "
-                                 "or pass a mjfast.Policy instance")
+                                 f"{SEARCH!r} (mjfast.search.SearchPolicy), or pass a mjfast.Policy instance")
         elif not isinstance(p, (Policy, BatchPolicy)):
             raise TypeError(f"a policy must be a name {builtin}, a mjfast.Policy or a mjfast.BatchPolicy, "
                             f"not {type(p).__name__}")

@@ -3,38 +3,114 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._kernels import worlds as _kw
+from .._runtime.seeding import root_key
+from ..game.batch import builtin_policies
 from ..game.policy import BatchPolicy
-from ._evaluate import evaluate
-from ._states import TableStates
+from ._common import AM_CHARLESTON, phases
+from ._rollout import policy_codes, run_rollouts
+from ._states import TableStates, new_core
 
 CN_SHANTEN_AFTER, CN_EFFECTIVE = 48, 49     # cn-v0 derived planes (after the 48 base planes)
+AM_DISTANCE_AFTER = 28                      # am-v0 derived plane (after the 28 base planes)
+
+
+def table_keys(seed: int, checksum: np.ndarray) -> list:
+    """(k0, k1) of each table's worlds: a pure function of (seed, the table's state)."""
+    out = []
+    for c in checksum.tolist():
+        k = root_key(np.random.SeedSequence([seed, c & 0xFFFFFFFF, c >> 32]))
+        out.append((k.k0, k.k1))
+    return out
+
+
+def paired_samples(states: TableStates, masks: np.ndarray, worlds: int, codes: np.ndarray, threads: int,
+                   keys: list) -> tuple:
+    """Every candidate action (``masks``, (n, A) bool) of every table played in the same
+    ``worlds`` worlds of that table (table t's worlds and streams from ``keys[t]``), all tables
+    in one rollout call. Returns (table, action, score (m, worlds)) for the acting seat."""
+    n, w = len(states), worlds
+    core = new_core(states.rules, 1)
+    lay = core.state_layout()
+    bk = states._book(lay)
+    seats = bk[:, 1].astype(np.int8)
+    fam = states.rules.family
+    data = np.repeat(states.data, w, axis=0)
+    seats_w = np.ascontiguousarray(np.repeat(seats, w))
+    book_at = int(lay["book_at"])
+    scratch_at = int(lay["game"] + 7) // 8 * 8 + int(lay["slot"])
+    kern = states.rules.kernel() if fam == "american" else {}
+    salt = _kw.SALTS[fam]
+    for t in range(n):
+        k0, k1 = keys[t]
+        block = data[t * w:(t + 1) * w]
+        if fam == "chinese":
+            bad = _kw.sample_chinese(block, book_at, seats_w[t * w:(t + 1) * w], {}, k0, k1, 0, 1)
+        else:
+            bad = _kw.sample_american(block, book_at, scratch_at, seats_w[t * w:(t + 1) * w], kern, k0, k1, 0, 1)
+        if bad:
+            raise ValueError("SearchPolicy: a table state is inconsistent (a hand holds tiles the wall never gave)")
+        _kw.rekey(block, k0, k1, 0, salt)
+    tab, act = np.nonzero(masks)
+    m = tab.size
+    src = (tab[:, None] * w + np.arange(w)[None, :]).ravel()
+    res = run_rollouts(states, np.repeat(act.astype(np.int64), w), codes, True, threads, data[src])
+    s = np.repeat(seats[tab], w).astype(np.int64)
+    score = res[np.arange(m * w), s].reshape(m, w).astype(np.float64)
+    return tab, act, score
+
+
+def switch_to(diff: np.ndarray, margin: float) -> int:
+    """The candidate (row of ``diff``, its score minus the rollout policy's choice's in each
+    world) to play instead of the rollout policy's choice, or -1 to keep it. A candidate
+    qualifies when its mean difference is positive and it wins more worlds than it loses by
+    more than ``margin`` standard deviations of a fair sign test (worlds with a difference
+    only): hand scores are rare and large, so one lucky world must not carry the decision (a
+    t-test on a single non-zero world reads t = 1). The qualified candidate with the best mean
+    is taken."""
+    pos = (diff > 0).sum(axis=1)
+    neg = (diff < 0).sum(axis=1)
+    mean = diff.mean(axis=1)
+    ok = (mean > 0) & ((pos - neg) > margin * np.sqrt(pos + neg))
+    if not ok.any():
+        return -1
+    return int(np.flatnonzero(ok)[np.argmax(mean[ok])])
 
 
 class SearchPolicy(BatchPolicy):
     """Decide by look-ahead: at each question, the candidate actions are played forward in
     ``worlds`` worlds sampled from the seat's view, with ``rollout_policy`` playing every seat
-    afterwards; the action with the best expected score change is taken (:func:`evaluate`).
+    afterwards, and scored by the seat's score change to the end of the hand.
+
+    The rollout policy's own choice is kept unless another candidate is better by more than
+    ``margin`` standard errors of the paired difference (every candidate is played in the same
+    worlds with the same random streams). Hand scores are large and rare (a win, a deal-in), so
+    with a few worlds the estimated best action is mostly noise: taking it plainly (``margin=0``)
+    loses to the rollout policy itself (bench/search.md).
 
     Plays wherever a :class:`mjfast.BatchPolicy` plays (:func:`mjfast.simulate`,
-    :func:`mjfast.compare`, :func:`mjfast.replay`), deciding for every table asked at once.
+    :func:`mjfast.compare`, :func:`mjfast.replay`, :func:`mjfast.rerun`), also by the name
+    ``"search"`` (default settings), deciding for every table asked at once: all the tables'
+    candidates x worlds rollouts go to the engine in one call, without the GIL.
 
     Parameters
     ----------
     worlds : int
         Worlds per decision (more: stronger and slower).
     rollout_policy : str
-        The built-in policy of the rollouts.
+        The built-in policy of the rollouts (and the choice kept without clear evidence).
     candidates : int
-        Discards considered (Chinese: the best by shanten after the discard, then effective
-        tiles; other questions: every legal action). 0: every legal action.
+        Discards considered: the best ``candidates`` by shanten after the discard, then
+        effective tiles (Chinese), or by distance after the discard (American); other questions
+        (claims, kongs, wins): every legal action. 0: every legal action.
     seed : int
         Each decision is a pure function of (seed, the table's state): the same whatever
         thread count or batch it is decided in.
     threads : int
         Threads of the rollouts.
     margin : float
-        The rollout policy's own choice is kept unless another candidate beats it by more
-        than ``margin`` standard errors of the paired difference (the same worlds).
+        Standard errors of the paired difference a candidate must beat the rollout policy's
+        choice by.
 
     Examples
     --------
@@ -50,31 +126,54 @@ class SearchPolicy(BatchPolicy):
     derived = True
     wants_states = True
 
-    def __init__(self, worlds: int = 6, rollout_policy: str = "greedy", candidates: int = 3, seed: int = 0,
+    def __init__(self, worlds: int = 16, rollout_policy: str = "greedy", candidates: int = 3, seed: int = 0,
                  threads: int = 1, margin: float = 2.0):
-        for label, v in (("worlds", worlds), ("candidates", candidates), ("threads", threads)):
+        for label, v in (("worlds", worlds), ("candidates", candidates), ("threads", threads), ("seed", seed)):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
                 raise TypeError(f"SearchPolicy: {label} must be an int, not {type(v).__name__}")
         if worlds < 1 or threads < 1 or candidates < 0:
             raise ValueError("SearchPolicy: worlds and threads must be at least 1, candidates at least 0")
+        if seed < 0:
+            raise ValueError("SearchPolicy: seed must be a non-negative int")
         if not isinstance(rollout_policy, str):
             raise TypeError("SearchPolicy: rollout_policy must be a built-in policy name")
+        if not any(rollout_policy in builtin_policies(f) and rollout_policy != "external"
+                   for f in ("chinese", "american")):
+            raise ValueError(f"SearchPolicy: {rollout_policy!r} is not a built-in policy")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float, np.integer, np.floating)):
+            raise TypeError(f"SearchPolicy: margin must be a number, not {type(margin).__name__}")
+        if not np.isfinite(margin) or margin < 0:
+            raise ValueError("SearchPolicy: margin must be a finite number >= 0")
         self.worlds = int(worlds)
         self.rollout_policy = rollout_policy
         self.candidates = int(candidates)
         self.seed = int(seed)
         self.threads = int(threads)
-        self._calls = 0
         self.margin = float(margin)
+        self._calls = 0
+        self.searched = 0            # decisions searched (two or more candidates)
+        self.decided = 0             # decisions asked
+
+    def __repr__(self) -> str:
+        return (f"SearchPolicy(worlds={self.worlds}, rollout_policy={self.rollout_policy!r}, "
+                f"candidates={self.candidates}, seed={self.seed}, threads={self.threads}, margin={self.margin})")
 
     def _candidates(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        if self.candidates == 0 or observation.shape[1] <= CN_EFFECTIVE or mask.shape[1] != 76:
+        if self.candidates == 0:
+            return mask
+        if mask.shape[1] == 76 and observation.shape[1] > CN_EFFECTIVE:
+            sh = observation[:, CN_SHANTEN_AFTER, :].astype(np.int64)
+            eff = observation[:, CN_EFFECTIVE, :].astype(np.int64)
+            tiles = 34
+        elif mask.shape[1] == 83 and observation.shape[1] > AM_DISTANCE_AFTER:
+            sh = observation[:, AM_DISTANCE_AFTER, :].astype(np.int64)
+            eff = np.zeros_like(sh)
+            tiles = 36
+        else:
             return mask
         out = mask.copy()
-        sh = observation[:, CN_SHANTEN_AFTER, :].astype(np.int64)
-        eff = observation[:, CN_EFFECTIVE, :].astype(np.int64)
         for i in range(mask.shape[0]):
-            disc = np.flatnonzero(mask[i, :34])
+            disc = np.flatnonzero(mask[i, :tiles])
             if disc.size <= self.candidates or not sh[i, disc].any():
                 continue
             order = sorted(disc, key=lambda k: (sh[i, k], -eff[i, k], k))
@@ -83,35 +182,37 @@ class SearchPolicy(BatchPolicy):
 
     def act(self, observation, action_mask, seat, states: TableStates | None = None, **_):
         if states is None:
-            raise TypeError("SearchPolicy needs the tables' states: play it through mjfast.simulate, compare or "
-                            "replay")
+            raise TypeError("SearchPolicy needs the tables' states: play it through mjfast.simulate, compare, "
+                            "replay or rerun")
         self._calls += 1
-        cand = self._candidates(np.asarray(observation), np.asarray(action_mask, bool))
+        mask = np.asarray(action_mask, bool)
+        n = len(states)
         teacher = self._teacher(states)
-        cand[np.arange(len(states)), teacher] = True
         out = teacher.copy()
-        for i in range(len(states)):
-            if cand[i].sum() < 2:
-                continue
-            # each table's worlds from (seed, its state): the same whatever else is decided with it
-            c = int(states.checksum[i])
-            key = np.random.SeedSequence([self.seed, c & 0xFFFFFFFF, c >> 32])
-            v = evaluate(states[i], worlds=self.worlds, policies=self.rollout_policy, seed=key,
-                         threads=self.threads, candidates=cand[i:i + 1])
-            # leave the rollout policy's own choice only for a clearly better action (paired
-            # over the same worlds: the difference's mean beyond `margin` standard errors)
-            base = int(np.flatnonzero(v.action == teacher[i])[0])
-            diff = v.samples - v.samples[base]
-            se = diff.std(axis=1, ddof=1) / np.sqrt(diff.shape[1]) if diff.shape[1] > 1 else np.zeros(len(v))
-            gain = diff.mean(axis=1) - self.margin * se
-            j = int(np.argmax(gain))
-            if gain[j] > 0:
-                out[i] = v.action[j]
+        cand = self._candidates(np.asarray(observation), mask)
+        cand[np.arange(n), teacher] = True
+        look = cand.sum(axis=1) >= 2
+        if states.rules.family == "american":
+            look &= ~np.isin(phases(states), AM_CHARLESTON)      # the passes: the rollout policy's choice
+        rows = np.flatnonzero(look)
+        self.decided += n
+        self.searched += rows.size
+        if rows.size == 0:
+            return out
+        sub = states[rows]
+        codes = policy_codes(states.rules.family, self.rollout_policy, "SearchPolicy")
+        tab, act, score = paired_samples(sub, cand[rows], self.worlds, codes, self.threads,
+                                         table_keys(self.seed, sub.checksum))
+        for j, t in enumerate(rows.tolist()):
+            idx = np.flatnonzero(tab == j)
+            x = score[idx]
+            base = int(np.flatnonzero(act[idx] == teacher[t])[0])
+            k = switch_to(x - x[base], self.margin)
+            if k >= 0:
+                out[t] = act[idx[k]]
         return out
 
     def _teacher(self, states: TableStates) -> np.ndarray:
-        from ..game.batch import builtin_policies
-        from ._states import new_core
         n = len(states)
         core = new_core(states.rules, n)
         rec = int(core.state_layout()["record"])
