@@ -25,10 +25,11 @@ def table_keys(seed: int, checksum: np.ndarray) -> list:
 
 
 def paired_samples(states: TableStates, masks: np.ndarray, worlds: int, codes: np.ndarray, threads: int,
-                   keys: list) -> tuple:
+                   keys: list, first_world: int = 0) -> tuple:
     """Every candidate action (``masks``, (n, A) bool) of every table played in the same
-    ``worlds`` worlds of that table (table t's worlds and streams from ``keys[t]``), all tables
-    in one rollout call. Returns (table, action, score (m, worlds)) for the acting seat."""
+    ``worlds`` worlds of that table (table t's worlds ``first_world ..`` and their streams from
+    ``keys[t]``), all tables in one rollout call. Returns (table, action, score (m, worlds)) for
+    the acting seat."""
     n, w = len(states), worlds
     core = new_core(states.rules, 1)
     lay = core.state_layout()
@@ -45,12 +46,13 @@ def paired_samples(states: TableStates, masks: np.ndarray, worlds: int, codes: n
         k0, k1 = keys[t]
         block = data[t * w:(t + 1) * w]
         if fam == "chinese":
-            bad = _kw.sample_chinese(block, book_at, seats_w[t * w:(t + 1) * w], {}, k0, k1, 0, 1)
+            bad = _kw.sample_chinese(block, book_at, seats_w[t * w:(t + 1) * w], {}, k0, k1, first_world, 1)
         else:
-            bad = _kw.sample_american(block, book_at, scratch_at, seats_w[t * w:(t + 1) * w], kern, k0, k1, 0, 1)
+            bad = _kw.sample_american(block, book_at, scratch_at, seats_w[t * w:(t + 1) * w], kern, k0, k1,
+                                      first_world, 1)
         if bad:
             raise ValueError("SearchPolicy: a table state is inconsistent (a hand holds tiles the wall never gave)")
-        _kw.rekey(block, k0, k1, 0, salt)
+        _kw.rekey(block, k0, k1, first_world, salt)
     tab, act = np.nonzero(masks)
     m = tab.size
     src = (tab[:, None] * w + np.arange(w)[None, :]).ravel()
@@ -109,8 +111,13 @@ class SearchPolicy(BatchPolicy):
     threads : int
         Threads of the rollouts.
     margin : float
-        Standard errors of the paired difference a candidate must beat the rollout policy's
-        choice by.
+        Evidence a candidate needs to replace the rollout policy's choice: it must win more of
+        the worlds where the two differ than it loses by more than ``margin`` standard
+        deviations of a fair sign test, with a positive mean difference (:func:`switch_to`).
+    max_worlds : int or None
+        Adaptive look-ahead: a candidate that looks better but is not yet proven is played in
+        twice as many worlds again (new worlds, still paired with the rollout policy's choice),
+        up to ``max_worlds`` worlds in all; None: ``worlds`` (one look).
 
     Examples
     --------
@@ -127,12 +134,16 @@ class SearchPolicy(BatchPolicy):
     wants_states = True
 
     def __init__(self, worlds: int = 16, rollout_policy: str = "greedy", candidates: int = 3, seed: int = 0,
-                 threads: int = 1, margin: float = 2.0):
-        for label, v in (("worlds", worlds), ("candidates", candidates), ("threads", threads), ("seed", seed)):
+                 threads: int = 1, margin: float = 2.0, max_worlds: int | None = None):
+        max_worlds = worlds if max_worlds is None else max_worlds
+        for label, v in (("worlds", worlds), ("candidates", candidates), ("threads", threads), ("seed", seed),
+                         ("max_worlds", max_worlds)):
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
                 raise TypeError(f"SearchPolicy: {label} must be an int, not {type(v).__name__}")
         if worlds < 1 or threads < 1 or candidates < 0:
             raise ValueError("SearchPolicy: worlds and threads must be at least 1, candidates at least 0")
+        if max_worlds < worlds:
+            raise ValueError(f"SearchPolicy: max_worlds ({max_worlds}) must be at least worlds ({worlds})")
         if seed < 0:
             raise ValueError("SearchPolicy: seed must be a non-negative int")
         if not isinstance(rollout_policy, str):
@@ -150,13 +161,16 @@ class SearchPolicy(BatchPolicy):
         self.seed = int(seed)
         self.threads = int(threads)
         self.margin = float(margin)
+        self.max_worlds = int(max_worlds)
         self._calls = 0
+        self.extra = 0               # second looks (more worlds for a promising candidate)
         self.searched = 0            # decisions searched (two or more candidates)
         self.decided = 0             # decisions asked
 
     def __repr__(self) -> str:
         return (f"SearchPolicy(worlds={self.worlds}, rollout_policy={self.rollout_policy!r}, "
-                f"candidates={self.candidates}, seed={self.seed}, threads={self.threads}, margin={self.margin})")
+                f"candidates={self.candidates}, seed={self.seed}, threads={self.threads}, margin={self.margin}, "
+                f"max_worlds={self.max_worlds})")
 
     def _candidates(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         if self.candidates == 0:
@@ -201,15 +215,43 @@ class SearchPolicy(BatchPolicy):
             return out
         sub = states[rows]
         codes = policy_codes(states.rules.family, self.rollout_policy, "SearchPolicy")
-        tab, act, score = paired_samples(sub, cand[rows], self.worlds, codes, self.threads,
-                                         table_keys(self.seed, sub.checksum))
-        for j, t in enumerate(rows.tolist()):
-            idx = np.flatnonzero(tab == j)
-            x = score[idx]
-            base = int(np.flatnonzero(act[idx] == teacher[t])[0])
-            k = switch_to(x - x[base], self.margin)
-            if k >= 0:
-                out[t] = act[idx[k]]
+        keys = table_keys(self.seed, sub.checksum)
+        cand = cand[rows]
+        base = teacher[rows]
+        samples: list = [[] for _ in rows]           # per table: (actions, score blocks)
+        live = np.arange(rows.size)
+        done_w, w = 0, self.worlds
+        while live.size:
+            tab, act, score = paired_samples(sub[live], cand[live], w, codes, self.threads,
+                                             [keys[j] for j in live], done_w)
+            done_w += w
+            more = []
+            for jj, j in enumerate(live.tolist()):
+                idx = np.flatnonzero(tab == jj)
+                acts = act[idx]
+                if samples[j]:
+                    prev_acts, prev = samples[j]
+                    keep = np.isin(prev_acts, acts)
+                    x = np.concatenate([prev[keep], score[idx]], axis=1)
+                else:
+                    x = score[idx]
+                samples[j] = (acts, x)
+                b = int(np.flatnonzero(acts == base[j])[0])
+                diff = x - x[b]
+                k = switch_to(diff, self.margin)
+                if k >= 0:
+                    out[rows[j]] = acts[k]
+                    continue
+                # worth more worlds: better on average and in more worlds than not
+                hope = (diff.mean(axis=1) > 0) & ((diff > 0).sum(axis=1) > (diff < 0).sum(axis=1))
+                if done_w < self.max_worlds and hope.any():
+                    cand[j] = False
+                    cand[j, acts[hope]] = True
+                    cand[j, base[j]] = True
+                    more.append(j)
+            live = np.array(more, np.int64)
+            w = min(done_w, self.max_worlds - done_w)      # double the worlds of the survivors
+            self.extra += live.size
         return out
 
     def _teacher(self, states: TableStates) -> np.ndarray:
