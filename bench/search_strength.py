@@ -1,7 +1,8 @@
 """Strength and speed of the search bot (issue 27): compare(SearchPolicy(...), "greedy") on
 wall sets, with the time per decision on one thread.
 
-    PYTHONPATH=src python bench/search_strength.py --rules mcr --games 500 [--worlds 16 --candidates 3 --margin 1.0]
+    PYTHONPATH=src python bench/search_strength.py --rules mcr --games 500 [--worlds 16 --candidates 3 --margin 2.0
+                                                                           --max-worlds 64]
 
 Points per game are paired differences (the search bot at each seat against three greedy bots,
 and four greedy bots on the same walls: mjfast.compare), with their 95 % interval over wall
@@ -25,10 +26,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--worlds", type=int, default=16)
     ap.add_argument("--candidates", type=int, default=3)
-    ap.add_argument("--margin", type=float, default=1.0)
+    ap.add_argument("--margin", type=float, default=2.0)
+    ap.add_argument("--max-worlds", type=int, default=None)
     ap.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
-    p = SearchPolicy(worlds=a.worlds, candidates=a.candidates, margin=a.margin, threads=a.threads)
+    p = SearchPolicy(worlds=a.worlds, candidates=a.candidates, margin=a.margin, threads=a.threads,
+                     max_worlds=a.max_worlds)
     t0 = time.perf_counter()
     c = mjfast.compare(p, "greedy", a.games, rules=a.rules, seed=a.seed, progress=False, threads=1)
     dt = time.perf_counter() - t0
@@ -36,7 +39,8 @@ def main() -> None:
     mjfast.compare("greedy", "greedy", a.games, rules=a.rules, seed=a.seed, progress=False, threads=1)
     dt0 = time.perf_counter() - t0
     d = c.points_diff
-    print(f"{a.rules:<10} worlds={a.worlds:<3} candidates={a.candidates} margin={a.margin:<4} threads={a.threads} "
+    print(f"{a.rules:<10} worlds={a.worlds:<3} max_worlds={p.max_worlds:<3} candidates={a.candidates} "
+          f"margin={a.margin:<4} threads={a.threads} "
           f"games={a.games}: points/game {d.mean:+.2f} [{d.mean - 1.96 * d.se:+.2f}, {d.mean + 1.96 * d.se:+.2f}]  "
           f"win rate {c.win_rate_diff.mean:+.4f}  {(dt - dt0) / p.decided * 1e3:.2f} ms/decision "
           f"({p.decided} decisions, {p.searched} searched, {dt:.0f} s)", flush=True)

@@ -30,6 +30,19 @@ def test_search_results_do_not_depend_on_rollout_threads(rules):
     assert a.points_diff == b.points_diff and a.win_rate_diff == b.win_rate_diff
 
 
+def test_adaptive_worlds_look_again_and_stay_reproducible():
+    a = SearchPolicy(worlds=2, max_worlds=8, margin=2.0, threads=1)
+    b = SearchPolicy(worlds=2, max_worlds=8, margin=2.0, threads=2)
+    ra = mjfast.simulate(2, rules="classical", policies=[a, "greedy", "greedy", "greedy"], seed=6, progress=False,
+                         threads=1)
+    rb = mjfast.simulate(2, rules="classical", policies=[b, "greedy", "greedy", "greedy"], seed=6, progress=False,
+                         threads=2)
+    assert a.extra > 0 and a.extra == b.extra              # promising candidates got more worlds
+    assert [s["points"] for s in ra.to_dict()["seats"]] == [s["points"] for s in rb.to_dict()["seats"]]
+    with pytest.raises(ValueError, match="max_worlds"):
+        SearchPolicy(worlds=8, max_worlds=4)
+
+
 def test_search_by_name_in_simulate_compare_replay_rerun():
     res = mjfast.simulate(1, rules="mcr", policies=["search", "greedy", "greedy", "greedy"], seed=3, progress=False)
     assert isinstance(res.policies[0], SearchPolicy) and res.policies[1] == "greedy"
