@@ -95,3 +95,11 @@ def test_search_policy_bad_options():
         SearchPolicy(rollout_policy="search")
     with pytest.raises(TypeError, match="states"):
         SearchPolicy().act(np.zeros((1, 48, 34)), np.ones((1, 76), bool), np.zeros(1))
+
+
+def test_cli_policies_accept_search():
+    from mjfast.cli import _policies
+    assert _policies("search,greedy,greedy,greedy") == ["search", "greedy", "greedy", "greedy"]
+    assert _policies("search", "american") == "search"
+    with pytest.raises(ValueError, match="search"):
+        _policies("serch")
