@@ -14,7 +14,7 @@ from .._runtime.seeding import root_key
 from .._runtime.threads import resolve_threads
 from ..game import encodings
 from ..game.batch import EXTERNAL, ST, builtin_policies, core_class, encoding_name
-from ..game.policy import IllegalActionError
+from ..game.policy import SEARCH, BatchPolicy, IllegalActionError
 from . import _memory
 from ._threads import StepThreads
 
@@ -59,20 +59,43 @@ def check_seats(learners, where: str = "learners") -> tuple:
     return seats
 
 
+def batch_opponents(learners: tuple, opponents) -> list:
+    """[(policy, roles)]: the BatchPolicy opponents ("search": one default SearchPolicy for
+    the seats so named) and the seats (roles) each plays."""
+    opp = [opponents] * 4 if isinstance(opponents, (str, BatchPolicy)) else list(opponents)
+    if len(opp) != 4:
+        return []
+    bot = None
+    out: dict = {}
+    for s in range(4):
+        if s in learners:
+            continue
+        p = opp[s]
+        if isinstance(p, str) and p == SEARCH:
+            if bot is None:
+                from ..search import SearchPolicy
+                bot = SearchPolicy()
+            p = bot
+        if isinstance(p, BatchPolicy):
+            out.setdefault(id(p), (p, []))[1].append(s)
+    return [(p, np.array(roles, np.int64)) for p, roles in out.values()]
+
+
 def seat_codes(family: str, learners: tuple, opponents) -> np.ndarray:
-    """Policy codes of the four seats: external for learners, the opponents' built-ins else."""
+    """Policy codes of the four seats: external for learners and BatchPolicy opponents
+    ("search"), the opponents' built-ins else."""
     builtin = builtin_policies(family)
-    opp = [opponents] * 4 if isinstance(opponents, str) else list(opponents)
+    opp = [opponents] * 4 if isinstance(opponents, (str, BatchPolicy)) else list(opponents)
     if len(opp) != 4:
         raise ValueError("opponents must be one built-in policy name or a list of 4 (one per seat)")
     codes = np.empty(4, np.intc)
     for s in range(4):
-        if s in learners:
-            codes[s] = EXTERNAL
+        if s in learners or isinstance(opp[s], BatchPolicy) or (isinstance(opp[s], str) and opp[s] == SEARCH):
+            codes[s] = EXTERNAL         # (a BatchPolicy opponent is asked by the environment's step)
             continue
         if not isinstance(opp[s], str) or opp[s] not in builtin:
             raise ValueError(f"opponents: {opp[s]!r} is not a built-in policy of the {family} rules "
-                             f"({', '.join(builtin)})")
+                             f"({', '.join(builtin)}), 'search' or a mjfast.BatchPolicy")
         codes[s] = builtin[opp[s]]
     return codes
 
@@ -99,8 +122,11 @@ class VecTables:
         (``rules="american", card=...`` plays an American card's lines: docs/environments.md).
     learners : sequence of int
         Seats whose decisions the caller makes (default all four: self-play); integers 0-3.
-    opponents : str or list of 4 str
-        Built-in policy of the other seats ("greedy", "defensive", "random").
+    opponents : str, BatchPolicy or list of 4
+        Policy of the other seats: a built-in name ("greedy", "defensive", "random"),
+        ``"search"`` (:class:`mjfast.search.SearchPolicy`) or a :class:`mjfast.BatchPolicy`,
+        which the environment asks inside :meth:`step` (the learners see only their own
+        questions).
     episode : {"hand", "game"}
         An episode is one hand (the table then deals the game's next hand) or a whole game.
     obs : str or None
@@ -218,6 +244,7 @@ class VecTables:
         self.learners = check_seats(learners)
         self.opponents = opponents
         self._codes = seat_codes(fam, self.learners, opponents)
+        self._batch = batch_opponents(self.learners, opponents)
         if episode not in ("hand", "game"):
             raise ValueError(f"episode must be 'hand' or 'game'; got {episode!r}")
         if autoreset not in AUTORESET_MODES:
@@ -430,12 +457,60 @@ class VecTables:
         st = self._stepping
         if not st.adaptive:
             self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status, st.current)
+            self._opponents_play()
             return self._rew.copy()
         threads = st.next()
         t0 = time.perf_counter()
         self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status, threads)
         st.record(threads, time.perf_counter() - t0)
+        self._opponents_play()
         return self._rew.copy()
+
+    def _opponents_play(self) -> None:
+        """Tables whose question belongs to a BatchPolicy opponent: ask it and step them again,
+        until every table waits for a learner (or ended); the rewards of the pass add up."""
+        if not self._batch:
+            return
+        total = None
+        while True:
+            dec = self._status == ST["decide"]
+            if not dec.any():
+                break
+            role = (self._seat.astype(np.int64) - self._rot) % 4
+            acts = np.full(self.n_tables, -2, np.int64)
+            for pol, roles in self._batch:
+                sel = np.flatnonzero(dec & np.isin(role, roles))
+                if sel.size:
+                    acts[sel] = self._ask(pol, sel)
+            if (acts == -2).all():
+                break
+            if total is None:
+                total = self._rew.copy()
+            self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status,
+                           self._step_threads())
+            moved = acts != -2
+            total[moved] += self._rew[moved]
+        if total is not None:
+            self._rew[...] = total
+
+    def _ask(self, pol, sel: np.ndarray) -> np.ndarray:
+        from ..game.batch import _takes_scalars
+        m = self._mask[sel].view(bool)
+        kw: dict = {"scalars": self._scal[sel].copy()} if _takes_scalars(pol) else {}
+        if getattr(pol, "wants_states", False):
+            from ..search._states import save_rows
+            kw["states"] = save_rows(self.rules, self.core, sel)
+        a = np.asarray(pol.act(self._obs[sel].copy(), m.copy(), self._seat[sel].copy(), **kw))
+        if a.shape != (sel.size,) or a.dtype.kind not in "iu":
+            raise TypeError(f"opponent {getattr(pol, 'name', type(pol).__name__)}.act must return {sel.size} integer "
+                            f"action ids; got an array of shape {a.shape} and dtype {a.dtype}")
+        ok = (a >= 0) & (a < m.shape[1])
+        ok[ok] = m[np.flatnonzero(ok), a[ok]]
+        if not ok.all():
+            j = int(np.flatnonzero(~ok)[0])
+            raise IllegalActionError(f"opponent {getattr(pol, 'name', type(pol).__name__)} at table {int(sel[j])}: "
+                                     f"action {int(a[j])} is not legal")
+        return a.astype(np.int64)
 
     def _restart(self, rows: np.ndarray, rew: np.ndarray) -> None:
         """Tables `rows` (just started, or at the end of an episode) play to their next
@@ -450,6 +525,7 @@ class VecTables:
             acts[rows] = -1
             self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status,
                            self._step_threads())
+            self._opponents_play()
             rew[rows] += self._rew[rows]
             rows = rows[self._status[rows] != ST["decide"]]
 
