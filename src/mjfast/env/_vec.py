@@ -215,6 +215,7 @@ class VecTables:
     _done: np.ndarray
     _table_hi: np.ndarray
     _rot: np.ndarray
+    _batch: list
     _policies: np.ndarray
     _game_no: np.ndarray
     _game_id: np.ndarray
