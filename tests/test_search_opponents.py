@@ -61,3 +61,19 @@ def test_search_opponents_learners_see_only_their_questions():
     assert ended > 0
     with pytest.raises(ValueError, match="'search'"):
         VecTables(1, learners=(0,), opponents="serch")
+
+
+def test_decisions_labelled_by_search():
+    from mjfast.env import decisions
+
+    d = decisions(1, rules="classical", policies=["search", "greedy", "greedy", "greedy"], seed=3, progress=False,
+                  threads=1)
+    g = decisions(1, rules="classical", policies="greedy", seed=3, progress=False, threads=1)
+    assert len(d) > 0 and bool(d.action_mask[range(len(d)), d.action].all())
+    # the same game from the first decision on; seat 0's labels are the search bot's
+    assert d.observation[0].tobytes() == g.observation[0].tobytes()
+    d2 = decisions(1, rules="classical", policies=["search", "greedy", "greedy", "greedy"], seed=3, progress=False,
+                   threads=2)
+    np.testing.assert_array_equal(d.action, d2.action)
+    with pytest.raises(ValueError, match="'search'"):
+        decisions(1, policies="serch", progress=False)
