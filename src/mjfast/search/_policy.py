@@ -13,6 +13,7 @@ from ._states import TableStates, new_core
 
 CN_SHANTEN_AFTER, CN_EFFECTIVE = 48, 49     # cn-v0 derived planes (after the 48 base planes)
 AM_DISTANCE_AFTER = 28                      # am-v0 derived plane (after the 28 base planes)
+WIN_ACTION = {76: 73, 83: 46}               # the encodings' win: cn-v0 "win", am-v0 "Mahjong" (by action count)
 
 
 def table_keys(seed: int, checksum: np.ndarray) -> list:
@@ -84,15 +85,16 @@ class SearchPolicy(BatchPolicy):
     ``worlds`` worlds sampled from the seat's view, with ``rollout_policy`` playing every seat
     afterwards, and scored by the seat's score change to the end of the hand.
 
-    The rollout policy's own choice is kept unless another candidate is better by more than
-    ``margin`` standard errors of the paired difference (every candidate is played in the same
-    worlds with the same random streams). Hand scores are large and rare (a win, a deal-in), so
-    with a few worlds the estimated best action is mostly noise: taking it plainly (``margin=0``)
-    loses to the rollout policy itself (bench/search.md).
+    The rollout policy's own choice is kept unless another candidate is clearly better in the
+    same worlds with the same random streams (``margin``), and a legal win is always taken.
+    Hand scores are large and rare (a win, a deal-in), so with a few worlds the estimated best
+    action is mostly noise; and worlds redraw the other seats' hands uniformly, which makes
+    them slower than real opponents (bench/search.md).
 
     Plays wherever a :class:`mjfast.BatchPolicy` plays (:func:`mjfast.simulate`,
-    :func:`mjfast.compare`, :func:`mjfast.replay`, :func:`mjfast.rerun`), also by the name
-    ``"search"`` (default settings), deciding for every table asked at once: all the tables'
+    :func:`mjfast.compare`, :func:`mjfast.replay`, :func:`mjfast.rerun`,
+    :class:`mjfast.env.VecTables` ``opponents``), also by the name ``"search"`` (default
+    settings; :func:`mjfast.env.decisions` labels its seats with it), deciding for every table asked at once: all the tables'
     candidates x worlds rollouts go to the engine in one call, without the GIL.
 
     Parameters
@@ -205,7 +207,13 @@ class SearchPolicy(BatchPolicy):
         out = teacher.copy()
         cand = self._candidates(np.asarray(observation), mask)
         cand[np.arange(n), teacher] = True
-        look = cand.sum(axis=1) >= 2
+        # a legal win is always taken: worlds redraw the other seats' hands uniformly, which makes
+        # them slower than real opponents (late in a hand most of all), so declining a win for a
+        # bigger one later looks far better in the worlds than it is (bench/search.md)
+        win = WIN_ACTION.get(mask.shape[1], -1)
+        wins = mask[:, win] if win >= 0 else np.zeros(n, bool)
+        out[wins] = win
+        look = (cand.sum(axis=1) >= 2) & ~wins
         if states.rules.family == "american":
             look &= ~np.isin(phases(states), AM_CHARLESTON)      # the passes: the rollout policy's choice
         rows = np.flatnonzero(look)
