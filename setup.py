@@ -24,7 +24,8 @@ from setuptools.command.build_ext import build_ext
 MODULES = [("mjfast._core", "src/mjfast/_core.pyx")] + [
     (f"mjfast._kernels.{name}", f"src/mjfast/_kernels/{name}.pyx")
     for name in ("tablegen", "hand_tables", "deal", "engine", "chinese_game", "american_batch", "winturn", "american_game",
-                 "chinese_env", "american_env", "mcr_fan", "card", "exact_pairs", "onehand")
+                 "chinese_env", "american_env", "mcr_fan", "card", "exact_pairs", "onehand",
+                 "worlds")
 ]
 
 _OMP_TEST = textwrap.dedent(

@@ -43,6 +43,16 @@ from mjfast._kernels.american_game import out_width
 
 cnp.import_array()
 
+# issue 27 (mjfast.search): table states and rollouts (the methods at the end of AmericanVec)
+from cython.parallel cimport prange
+from libc.stdint cimport int16_t, int64_t
+from libc.string cimport memcpy
+from mjfast._kernels.engine cimport OUT_TURNS, OUT_WINS, OUT_DEAL_INS, OUT_HANDS, ST_IDLE, ST_NEW
+from mjfast._kernels.american_game cimport PH_OVER
+from mjfast._kernels.states cimport save_book, load_book, check_book, check_header, wall_is_permutation, rollout_one, \
+    BOOK_INTS, BOOK_STATUS, RO_WIDTH
+
+
 cdef enum:
     # action ids
     A_TILE = 0             # + kind (0-35): discard, or pass in a Charleston / courtesy pass
@@ -457,3 +467,182 @@ cdef class AmericanVec(Tables):
         """(stage, need, blind, chosen tiles) of the pass table i is choosing."""
         cdef amslot_t* sl = &self.slot[i]
         return sl.stage, sl.need, sl.blind, [sl.sel[j] for j in range(sl.n_sel)]
+
+    # --------------------------------------------------------------------------------------
+    # issue 27 (mjfast.search): table states as byte records, rollouts. The record layout and
+    # the shared pieces: states.pxd.
+
+    def state_layout(self):
+        """Sizes (bytes) of a state record's parts: game, slot, scratch, book, out, record."""
+        cdef Py_ssize_t sc = card_scratch_bytes(&self.R)
+        return {"game": sizeof(amgame_t), "slot": sizeof(amslot_t), "scratch": sc, "book": 4 * BOOK_INTS,
+                "out": 4 * self._out.shape[1], "record": _rec_bytes(sc, self._out.shape[1]),
+                "table": sizeof(table_t), "player": sizeof(amplayer_t),
+                "book_at": _book_at(sc), "out_at": _book_at(sc) + 4 * BOOK_INTS,
+                "policy_at": <Py_ssize_t>(<char*>&self.g[0].t.policy[0] - <char*>&self.g[0]),
+                "game_index_at": <Py_ssize_t>(<char*>&self.g[0].t.game_index - <char*>&self.g[0])}
+
+    def save_states(self, const int64_t[::1] rows, uint8_t[:, ::1] out):
+        """out[j, :record] = the state record of table rows[j]."""
+        cdef Py_ssize_t j, sc = card_scratch_bytes(&self.R), width = self._out.shape[1]
+        cdef Py_ssize_t book = _book_at(sc), outp = book + 4 * BOOK_INTS
+        cdef int i
+        cdef amgame_t* g
+        cdef uint8_t* rec
+        for j in range(rows.shape[0]):
+            i = <int>rows[j]
+            rec = &out[j, 0]
+            memset(rec, 0, _rec_bytes(sc, width))
+            memcpy(rec, &self.g[i], sizeof(amgame_t))
+            g = <amgame_t*>rec
+            g.R = NULL
+            g.vs = NULL
+            g.c_sr = NULL
+            g.c_sf = NULL
+            g.c_dv = NULL
+            g.c_near = NULL
+            g.t.walls = NULL
+            g.t.dice = NULL
+            g.t.out = NULL
+            g.t.ev = NULL
+            g.t.n_ev = 0
+            g.t.cap_ev = 0
+            memcpy(rec + _AM_SLOT, &self.slot[i], sizeof(amslot_t))
+            if sc:
+                memcpy(rec + _AM_SLOT + sizeof(amslot_t), self.g[i].vs, sc)
+            save_book(self, i, <int32_t*>(rec + book))
+            memcpy(rec + outp, self.t[i].out, 4 * width)
+
+    def check_states(self, const uint8_t[:, ::1] data):
+        """An int32 error code per record (0: plausible; STATE_ERRORS names the others)."""
+        cdef Py_ssize_t j, n = data.shape[0], book = _book_at(card_scratch_bytes(&self.R))
+        res = np.zeros(n, np.int32)
+        cdef int32_t[::1] r = res
+        cdef amgame_t g
+        for j in range(n):
+            memcpy(&g, &data[j, 0], sizeof(amgame_t))
+            r[j] = _check_amgame(&g, <const int32_t*>(&data[j, 0] + book), &self.R)
+        return res
+
+    def load_states(self, const int64_t[::1] rows, const uint8_t[:, ::1] data, policies=None,
+                    int stop_at_hand_end=-1):
+        """Table rows[j] takes record data[j] (checked first: check_states, the Python layer).
+        policies: (len(rows), 4) codes replacing the recorded ones, or None; stop_at_hand_end:
+        0/1 replaces the recorded flag (-1 keeps it). The table's log restarts."""
+        cdef Py_ssize_t j, sc = card_scratch_bytes(&self.R), width = self._out.shape[1]
+        cdef Py_ssize_t book = _book_at(sc), outp = book + 4 * BOOK_INTS
+        cdef int i, s
+        cdef amgame_t* g
+        cdef int32_t* ev
+        cdef int cap
+        cdef int16_t* vs
+        cdef int[:, ::1] pol
+        if policies is not None:
+            pol = np.ascontiguousarray(policies, dtype=np.intc)
+        for j in range(rows.shape[0]):
+            i = <int>rows[j]
+            g = &self.g[i]
+            ev = g.t.ev
+            cap = g.t.cap_ev
+            vs = g.vs
+            memcpy(g, &data[j, 0], sizeof(amgame_t))
+            g.R = &self.R
+            g.t.walls = NULL
+            g.t.dice = NULL
+            g.t.out = <int32_t*>cnp.PyArray_DATA(self._out) + i * width
+            g.t.ev = ev
+            g.t.cap_ev = cap
+            g.t.n_ev = 0
+            g.vs = vs
+            g.c_sr = g.c_sf = g.c_dv = NULL
+            g.c_near = NULL
+            if sc:
+                memcpy(vs, &data[j, 0] + _AM_SLOT + sizeof(amslot_t), sc)
+                _scratch_pointers(g)
+            memcpy(&self.slot[i], &data[j, 0] + _AM_SLOT, sizeof(amslot_t))
+            self._walls[i] = None
+            if stop_at_hand_end >= 0:
+                g.t.stop_at_hand_end = stop_at_hand_end
+            if policies is not None:
+                for s in range(4):
+                    g.t.policy[s] = pol[j, s]
+                    g.p[s].policy = pol[j, s]
+            load_book(self, i, <const int32_t*>(&data[j, 0] + book))
+            memcpy(g.t.out, &data[j, 0] + outp, 4 * width)
+
+    def rollout(self, const int64_t[::1] first, const int[:, ::1] codes, bint until_hand, int32_t[:, ::1] res,
+                int threads):
+        """Play every table on (states.pxd rollout_one): first[i] answers table i's pending
+        question (-1: none), codes[i] are the built-in policies answering the rest."""
+        cdef Py_ssize_t i
+        cdef int n = self.n
+        for i in range(n):
+            self.g[i].t.stop_at_hand_end = 1
+        with nogil:
+            for i in prange(n, schedule="dynamic", chunksize=4, num_threads=max(threads, 1)):
+                rollout_one(self, <int>i, first[i], &codes[i, 0], until_hand, &res[i, 0], OUT_TURNS, OUT_WINS,
+                            OUT_DEAL_INS, OUT_HANDS)
+
+
+# issue 27: the record layout of this family and its checks (states.pxd)
+cdef Py_ssize_t _AM_SLOT = (sizeof(amgame_t) + 7) & ~7
+
+STATE_ERRORS = {1: "the table bookkeeping (status, acting seat) is out of range",
+                2: "the acting or pending seat is not 0-3", 3: "a seat's policy code is unknown",
+                4: "the hand number, dealer or turn is out of range", 5: "the pending question is out of range",
+                6: "the tile count differs from the rule set's", 7: "the phase is unknown",
+                8: "the wall is not a permutation of the tile set", 9: "the wall's front is out of range",
+                10: "a concealed hand holds an impossible count", 11: "a seat's sets or discards are out of range"}
+ROLLOUT_WIDTH = RO_WIDTH
+
+
+cdef Py_ssize_t _book_at(Py_ssize_t scratch) noexcept:
+    return (_AM_SLOT + sizeof(amslot_t) + scratch + 3) & ~3
+
+
+cdef Py_ssize_t _rec_bytes(Py_ssize_t scratch, Py_ssize_t width) noexcept:
+    return (_book_at(scratch) + 4 * BOOK_INTS + 4 * width + 7) & ~7
+
+
+cdef void _scratch_pointers(amgame_t* g) noexcept:
+    """The cache pointers into g.vs, as american_game's scratch_parts sets them (without
+    resetting the caches: the loaded scratch holds them)."""
+    cdef uint8_t* b = <uint8_t*>(g.vs + 2 * g.R.c_nvar + 5 * g.R.c_lines + 8)
+    cdef int V = g.R.c_nvar
+    g.c_sr = b
+    g.c_sf = b + 4 * V
+    g.c_dv = b + 8 * V
+    g.c_near = <int32_t*>(b + 9 * V + (-(9 * V) & 3))
+
+
+cdef int _check_amgame(amgame_t* g, const int32_t* book, amrules_t* R) noexcept:
+    cdef int e, s, k, c
+    e = check_book(book)
+    if e:
+        return e
+    if book[BOOK_STATUS] == ST_IDLE:
+        return 0
+    e = check_header(&g.t)
+    if e:
+        return e
+    if g.n_tiles != R.n_tiles:
+        return 6
+    if g.t.phase < 0 or g.t.phase > PH_OVER:
+        return 7
+    if book[BOOK_STATUS] == ST_NEW:
+        return 0
+    if not wall_is_permutation(g.wall, g.n_tiles):
+        return 8
+    if g.front < 0 or g.front > g.n_tiles:
+        return 9
+    for s in range(4):
+        c = 0
+        for k in range(NK):
+            if g.p[s].h[k] > (R.jokers if k == JOKER else copies(k)):
+                return 10
+            c += g.p[s].h[k]
+        if c != g.p[s].n_hand or c > 14:
+            return 10
+        if g.p[s].n_exp < 0 or g.p[s].n_exp > 4 or g.p[s].n_disc < 0 or g.p[s].n_disc > 128:
+            return 11
+    return 0

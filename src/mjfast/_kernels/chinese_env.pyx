@@ -41,6 +41,16 @@ from mjfast._kernels.chinese_game cimport (
 
 cnp.import_array()
 
+# issue 27 (mjfast.search): table states and rollouts (the methods at the end of ChineseVec)
+from cython.parallel cimport prange
+from libc.stdint cimport int64_t
+from libc.string cimport memcpy
+from mjfast._kernels.engine cimport OUT_TURNS, OUT_WINS, OUT_DEAL_INS, OUT_HANDS, ST_IDLE, ST_NEW
+from mjfast._kernels.chinese_game cimport MAX_MELDS, PH_ROB
+from mjfast._kernels.states cimport save_book, load_book, check_book, check_header, wall_is_permutation, rollout_one, \
+    BOOK_INTS, BOOK_STATUS, RO_WIDTH
+
+
 # ------------------------------------------------------------------------------------------
 # the cn-v0 encodings
 
@@ -361,3 +371,150 @@ cdef class ChineseVec(Tables):
 
     cdef object _view(self, int i, int seat):
         return seat_view(&self.g[i], seat)
+
+    # --------------------------------------------------------------------------------------
+    # issue 27 (mjfast.search): table states as byte records, rollouts. The record layout and
+    # the shared pieces: states.pxd.
+
+    def state_layout(self):
+        """Sizes (bytes) of a state record's parts: game, slot, scratch, book, out, record."""
+        d = _layout(0)
+        d.update({"policy_at": <Py_ssize_t>(<char*>&self.g[0].t.policy[0] - <char*>&self.g[0]),
+                  "game_index_at": <Py_ssize_t>(<char*>&self.g[0].t.game_index - <char*>&self.g[0])})
+        return d
+
+    def save_states(self, const int64_t[::1] rows, uint8_t[:, ::1] out):
+        """out[j, :record] = the state record of table rows[j]."""
+        cdef Py_ssize_t j
+        cdef int i
+        cdef game_t* g
+        cdef uint8_t* rec
+        for j in range(rows.shape[0]):
+            i = <int>rows[j]
+            rec = &out[j, 0]
+            memset(rec, 0, _REC)
+            memcpy(rec, &self.g[i], sizeof(game_t))
+            g = <game_t*>rec
+            g.R = NULL
+            g.T = NULL
+            g.t.walls = NULL
+            g.t.dice = NULL
+            g.t.out = NULL
+            g.t.ev = NULL
+            g.t.n_ev = 0
+            g.t.cap_ev = 0
+            save_book(self, i, <int32_t*>(rec + _BOOK))
+            memcpy(rec + _OUT, self.t[i].out, 4 * N_OUT)
+
+    def check_states(self, const uint8_t[:, ::1] data):
+        """An int32 error code per record (0: plausible; STATE_ERRORS names the others)."""
+        cdef Py_ssize_t j, n = data.shape[0]
+        res = np.zeros(n, np.int32)
+        cdef int32_t[::1] r = res
+        cdef game_t g
+        for j in range(n):
+            memcpy(&g, &data[j, 0], sizeof(game_t))
+            r[j] = _check_game(&g, <const int32_t*>(&data[j, 0] + _BOOK), &self.R)
+        return res
+
+    def load_states(self, const int64_t[::1] rows, const uint8_t[:, ::1] data, policies=None,
+                    int stop_at_hand_end=-1):
+        """Table rows[j] takes record data[j] (checked first: check_states, the Python layer).
+        policies: (len(rows), 4) codes replacing the recorded ones, or None; stop_at_hand_end:
+        0/1 replaces the recorded flag (-1 keeps it). The table's log restarts."""
+        cdef Py_ssize_t j
+        cdef int i, s
+        cdef game_t* g
+        cdef int32_t* ev
+        cdef int cap
+        cdef int[:, ::1] pol
+        if policies is not None:
+            pol = np.ascontiguousarray(policies, dtype=np.intc)
+        for j in range(rows.shape[0]):
+            i = <int>rows[j]
+            g = &self.g[i]
+            ev = g.t.ev
+            cap = g.t.cap_ev
+            memcpy(g, &data[j, 0], sizeof(game_t))
+            g.R = &self.R
+            g.T = self.R.T
+            g.t.walls = NULL
+            g.t.dice = NULL
+            g.t.out = <int32_t*>cnp.PyArray_DATA(self._out) + i * N_OUT
+            g.t.ev = ev
+            g.t.cap_ev = cap
+            g.t.n_ev = 0
+            self._walls[i] = None
+            if stop_at_hand_end >= 0:
+                g.t.stop_at_hand_end = stop_at_hand_end
+            if policies is not None:
+                for s in range(4):
+                    g.t.policy[s] = pol[j, s]
+                    g.p[s].policy = pol[j, s]
+            load_book(self, i, <const int32_t*>(&data[j, 0] + _BOOK))
+            memcpy(g.t.out, &data[j, 0] + _OUT, 4 * N_OUT)
+
+    def rollout(self, const int64_t[::1] first, const int[:, ::1] codes, bint until_hand, int32_t[:, ::1] res,
+                int threads):
+        """Play every table on (states.pxd rollout_one): first[i] answers table i's pending
+        question (-1: none), codes[i] are the built-in policies answering the rest."""
+        cdef Py_ssize_t i
+        cdef int n = self.n
+        for i in range(n):
+            self.g[i].t.stop_at_hand_end = 1
+        with nogil:
+            for i in prange(n, schedule="dynamic", chunksize=4, num_threads=max(threads, 1)):
+                rollout_one(self, <int>i, first[i], &codes[i, 0], until_hand, &res[i, 0], OUT_TURNS, OUT_WINS,
+                            OUT_DEAL_INS, OUT_HANDS)
+
+
+# issue 27: the record layout of this family and its checks (states.pxd)
+cdef Py_ssize_t _BOOK = sizeof(game_t)
+cdef Py_ssize_t _OUT = _BOOK + 4 * BOOK_INTS
+cdef Py_ssize_t _REC = (_OUT + 4 * N_OUT + 7) & ~7
+
+STATE_ERRORS = {1: "the table bookkeeping (status, acting seat) is out of range",
+                2: "the acting or pending seat is not 0-3", 3: "a seat's policy code is unknown",
+                4: "the hand number, dealer or turn is out of range", 5: "the pending question is out of range",
+                6: "the tile count differs from the rule set's", 7: "the phase is unknown",
+                8: "the wall is not a permutation of the tile set", 9: "the wall's front, live end or back is out of range",
+                10: "a concealed hand holds an impossible count", 11: "a seat's sets or discards are out of range"}
+ROLLOUT_WIDTH = RO_WIDTH
+
+
+def _layout(int unused):
+    return {"game": sizeof(game_t), "slot": 0, "scratch": 0, "book": 4 * BOOK_INTS, "out": 4 * N_OUT,
+            "record": _REC, "table": sizeof(table_t), "player": sizeof(player_t), "book_at": _BOOK, "out_at": _OUT}
+
+
+cdef int _check_game(game_t* g, const int32_t* book, rules_t* R) noexcept:
+    cdef int e, s, k, c
+    e = check_book(book)
+    if e:
+        return e
+    if book[BOOK_STATUS] == ST_IDLE:
+        return 0
+    e = check_header(&g.t)
+    if e:
+        return e
+    if g.n_tiles != R.n_tiles:
+        return 6
+    if g.t.phase < 0 or g.t.phase > PH_ROB:
+        return 7
+    if book[BOOK_STATUS] == ST_NEW:
+        return 0
+    if not wall_is_permutation(g.wall, g.n_tiles):
+        return 8
+    if g.front < 0 or g.back >= g.n_tiles or g.live_end > g.back or g.front > g.live_end + 1:
+        return 9
+    for s in range(4):
+        c = 0
+        for k in range(34):
+            if g.p[s].hand[k] > 4:
+                return 10
+            c += g.p[s].hand[k]
+        if c != g.p[s].n_hand or c > 14:
+            return 10
+        if g.p[s].n_melds < 0 or g.p[s].n_melds > MAX_MELDS or g.p[s].n_discards < 0 or g.p[s].n_discards > 64:
+            return 11
+    return 0

@@ -69,9 +69,10 @@ def parse_policies(text: str, rules=None, option: str = "--policies"):
                          f"(seats 0 to 3); got {text!r}")
     fam = FAMILIES[getattr(rules, "family", None) or ("american" if rules == "american" else "chinese")]
     for name in names:
-        if name not in fam.BUILTIN:
+        if name not in fam.BUILTIN and name != "search":          # "search": mjfast.search.SearchPolicy
             where = f" with --rules {getattr(rules, 'name', rules)}" if fam.NAME == "american" else ""
-            raise ValueError(f"{option}: unknown policy {name!r}{where}; choose from {', '.join(fam.BUILTIN)}")
+            raise ValueError(f"{option}: unknown policy {name!r}{where}; choose from {', '.join(fam.BUILTIN)}, "
+                             "search")
     return names[0] if len(names) == 1 else names
 
 

@@ -18,6 +18,7 @@ from .._runtime.validation import check_games
 from ..game import encodings
 from ..game.batch import EXTERNAL, ST, builtin_policies, core_class, encoding_name
 from ..game.log import GameLog
+from ..game.policy import SEARCH
 from ._collect import FIRST_ROWS, Collector, Decisions
 from ._threads import StepThreads
 
@@ -61,7 +62,9 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
         log holding a false Mahjong raises ValueError (am-v0 cannot express it).
     rules : str or RuleSet
     policies : str or list of 4 str
-        Built-in policies ("greedy", "defensive", "random"), one for all seats or per seat.
+        Built-in policies ("greedy", "defensive", "random"), one for all seats or per seat;
+        ``"search"`` seats are played and labelled by a default
+        :class:`mjfast.search.SearchPolicy` (search-labelled teacher data; much slower).
     seed : seed-like
     episode : {"hand", "game"}
         What ``reward`` sums over.
@@ -95,9 +98,14 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     fam = r.family
     builtin = builtin_policies(fam)
     pols = [policies] * 4 if isinstance(policies, str) else list(policies)
-    if len(pols) != 4 or not all(isinstance(p, str) and p in builtin for p in pols):
-        raise ValueError(f"policies must be built-in policy names ({', '.join(builtin)}), one or a list of 4; "
-                         f"got {policies!r}")
+    if len(pols) != 4 or not all(isinstance(p, str) and (p in builtin or p == SEARCH) for p in pols):
+        raise ValueError(f"policies must be built-in policy names ({', '.join(builtin)}) or 'search', one or a list "
+                         f"of 4; got {policies!r}")
+    search = None          # issue 27: "search" seats are labelled (and played) by a SearchPolicy
+    if SEARCH in pols:
+        from ..search import SearchPolicy
+        search = (SearchPolicy(), r, np.array([s for s in range(4) if pols[s] == SEARCH], np.int8))
+        pols = [search[0].rollout_policy if p == SEARCH else p for p in pols]
     if episode not in ("hand", "game"):
         raise ValueError(f"episode must be 'hand' or 'game'; got {episode!r}")
     n_games = check_games(games, "games")
@@ -118,7 +126,8 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
         return col.result(enc.name)
     bar = Progress(n_games, label=f"decisions {r.name}", unit="games", enabled=bool(progress))
     try:
-        _play(core, n, n_games, key, codes, episode, StepThreads(threads, n, adaptive, per_thread=64), col, bar)
+        _play(core, n, n_games, key, codes, episode, StepThreads(threads, n, adaptive, per_thread=64), col, bar,
+              search)
     except KeyboardInterrupt as exc:
         bar.close()
         attach_partial(exc, col.result(enc.name))
@@ -127,7 +136,7 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
     return col.result(enc.name)
 
 
-def _play(core, n, n_games, key, codes, episode, stepping, col, bar) -> None:
+def _play(core, n, n_games, key, codes, episode, stepping, col, bar, search=None) -> None:
     obs = np.zeros((n, core.n_planes, col.kinds), np.uint8)
     scal = np.zeros((n, core.n_scalars), np.float32)
     mask = np.zeros((n, col.n_actions), np.uint8)
@@ -176,6 +185,12 @@ def _play(core, n, n_games, key, codes, episode, stepping, col, bar) -> None:
                     gid[take] = gi
                 active[over[take.size:]] = False
         core.expert(teacher, acts, stepping.current)
+        if search is not None and dec.any():
+            pol, rules, seats = search
+            sel = np.flatnonzero(dec & np.isin(seat, seats))
+            if sel.size:
+                from ..search._states import save_rows
+                acts[sel] = pol.act(obs[sel], mask[sel].view(bool), seat[sel], states=save_rows(rules, core, sel))
         if dec.any():
             core.hand_numbers(hand)
             idx = np.flatnonzero(dec) if not dec.all() else slice(None)

@@ -14,7 +14,7 @@ from .._runtime.seeding import root_key
 from .._runtime.threads import resolve_threads
 from ..game import encodings
 from ..game.batch import EXTERNAL, ST, builtin_policies, core_class, encoding_name
-from ..game.policy import IllegalActionError
+from ..game.policy import SEARCH, BatchPolicy, IllegalActionError, search_layer
 from . import _memory
 from ._threads import StepThreads
 
@@ -59,20 +59,42 @@ def check_seats(learners, where: str = "learners") -> tuple:
     return seats
 
 
+def batch_opponents(learners: tuple, opponents) -> list:
+    """[(policy, roles)]: the BatchPolicy opponents ("search": one default SearchPolicy for
+    the seats so named) and the seats (roles) each plays."""
+    opp = [opponents] * 4 if isinstance(opponents, (str, BatchPolicy)) else list(opponents)
+    if len(opp) != 4:
+        return []
+    bot = None
+    out: dict = {}
+    for s in range(4):
+        if s in learners:
+            continue
+        p = opp[s]
+        if isinstance(p, str) and p == SEARCH:
+            if bot is None:
+                bot = search_layer().SearchPolicy()
+            p = bot
+        if isinstance(p, BatchPolicy):
+            out.setdefault(id(p), (p, []))[1].append(s)
+    return [(p, np.array(roles, np.int64)) for p, roles in out.values()]
+
+
 def seat_codes(family: str, learners: tuple, opponents) -> np.ndarray:
-    """Policy codes of the four seats: external for learners, the opponents' built-ins else."""
+    """Policy codes of the four seats: external for learners and BatchPolicy opponents
+    ("search"), the opponents' built-ins else."""
     builtin = builtin_policies(family)
-    opp = [opponents] * 4 if isinstance(opponents, str) else list(opponents)
+    opp = [opponents] * 4 if isinstance(opponents, (str, BatchPolicy)) else list(opponents)
     if len(opp) != 4:
         raise ValueError("opponents must be one built-in policy name or a list of 4 (one per seat)")
     codes = np.empty(4, np.intc)
     for s in range(4):
-        if s in learners:
-            codes[s] = EXTERNAL
+        if s in learners or isinstance(opp[s], BatchPolicy) or (isinstance(opp[s], str) and opp[s] == SEARCH):
+            codes[s] = EXTERNAL         # (a BatchPolicy opponent is asked by the environment's step)
             continue
         if not isinstance(opp[s], str) or opp[s] not in builtin:
             raise ValueError(f"opponents: {opp[s]!r} is not a built-in policy of the {family} rules "
-                             f"({', '.join(builtin)})")
+                             f"({', '.join(builtin)}), 'search' or a mjfast.BatchPolicy")
         codes[s] = builtin[opp[s]]
     return codes
 
@@ -99,8 +121,11 @@ class VecTables:
         (``rules="american", card=...`` plays an American card's lines: docs/environments.md).
     learners : sequence of int
         Seats whose decisions the caller makes (default all four: self-play); integers 0-3.
-    opponents : str or list of 4 str
-        Built-in policy of the other seats ("greedy", "defensive", "random").
+    opponents : str, BatchPolicy or list of 4
+        Policy of the other seats: a built-in name ("greedy", "defensive", "random"),
+        ``"search"`` (:class:`mjfast.search.SearchPolicy`) or a :class:`mjfast.BatchPolicy`,
+        which the environment asks inside :meth:`step` (the learners see only their own
+        questions).
     episode : {"hand", "game"}
         An episode is one hand (the table then deals the game's next hand) or a whole game.
     obs : str or None
@@ -189,6 +214,7 @@ class VecTables:
     _done: np.ndarray
     _table_hi: np.ndarray
     _rot: np.ndarray
+    _batch: list
     _policies: np.ndarray
     _game_no: np.ndarray
     _game_id: np.ndarray
@@ -218,6 +244,7 @@ class VecTables:
         self.learners = check_seats(learners)
         self.opponents = opponents
         self._codes = seat_codes(fam, self.learners, opponents)
+        self._batch = batch_opponents(self.learners, opponents)
         if episode not in ("hand", "game"):
             raise ValueError(f"episode must be 'hand' or 'game'; got {episode!r}")
         if autoreset not in AUTORESET_MODES:
@@ -430,12 +457,59 @@ class VecTables:
         st = self._stepping
         if not st.adaptive:
             self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status, st.current)
+            self._opponents_play()
             return self._rew.copy()
         threads = st.next()
         t0 = time.perf_counter()
         self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status, threads)
         st.record(threads, time.perf_counter() - t0)
+        self._opponents_play()
         return self._rew.copy()
+
+    def _opponents_play(self) -> None:
+        """Tables whose question belongs to a BatchPolicy opponent: ask it and step them again,
+        until every table waits for a learner (or ended); the rewards of the pass add up."""
+        if not self._batch:
+            return
+        total = None
+        while True:
+            dec = self._status == ST["decide"]
+            if not dec.any():
+                break
+            role = (self._seat.astype(np.int64) - self._rot) % 4
+            acts = np.full(self.n_tables, -2, np.int64)
+            for pol, roles in self._batch:
+                sel = np.flatnonzero(dec & np.isin(role, roles))
+                if sel.size:
+                    acts[sel] = self._ask(pol, sel)
+            if (acts == -2).all():
+                break
+            if total is None:
+                total = self._rew.copy()
+            self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status,
+                           self._step_threads())
+            moved = acts != -2
+            total[moved] += self._rew[moved]
+        if total is not None:
+            self._rew[...] = total
+
+    def _ask(self, pol, sel: np.ndarray) -> np.ndarray:
+        from ..game.batch import _takes_scalars
+        m = self._mask[sel].view(bool)
+        kw: dict = {"scalars": self._scal[sel].copy()} if _takes_scalars(pol) else {}
+        if getattr(pol, "wants_states", False):
+            kw["states"] = search_layer("_states").save_rows(self.rules, self.core, sel)
+        a = np.asarray(pol.act(self._obs[sel].copy(), m.copy(), self._seat[sel].copy(), **kw))
+        if a.shape != (sel.size,) or a.dtype.kind not in "iu":
+            raise TypeError(f"opponent {getattr(pol, 'name', type(pol).__name__)}.act must return {sel.size} integer "
+                            f"action ids; got an array of shape {a.shape} and dtype {a.dtype}")
+        ok = (a >= 0) & (a < m.shape[1])
+        ok[ok] = m[np.flatnonzero(ok), a[ok]]
+        if not ok.all():
+            j = int(np.flatnonzero(~ok)[0])
+            raise IllegalActionError(f"opponent {getattr(pol, 'name', type(pol).__name__)} at table {int(sel[j])}: "
+                                     f"action {int(a[j])} is not legal")
+        return a.astype(np.int64)
 
     def _restart(self, rows: np.ndarray, rew: np.ndarray) -> None:
         """Tables `rows` (just started, or at the end of an episode) play to their next
@@ -450,6 +524,7 @@ class VecTables:
             acts[rows] = -1
             self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status,
                            self._step_threads())
+            self._opponents_play()
             rew[rows] += self._rew[rows]
             rows = rows[self._status[rows] != ST["decide"]]
 
@@ -536,3 +611,142 @@ class VecTables:
     def __repr__(self) -> str:
         return (f"VecTables({self.n_tables}, rules={self.rules.name!r}, learners={self.learners}, "
                 f"opponents={self.opponents!r}, episode={self.episode!r}, obs={self.encoding.name!r})")
+
+    # ------------------------------------------------------------------------------------
+    # table states (issue 27; mjfast.search)
+
+    def _state_rows(self, rows, where: str) -> np.ndarray:
+        if rows is None:
+            return self._rows.copy()
+        r = np.asarray(rows)
+        if r.dtype == bool:
+            if r.shape != (self.n_tables,):
+                raise ValueError(f"{where}: a boolean rows mask must have shape ({self.n_tables},); got {r.shape}")
+            return np.flatnonzero(r).astype(np.int64)
+        if r.ndim == 0:
+            r = r.reshape(1)
+        if r.ndim != 1 or (r.size and r.dtype.kind not in "iu"):
+            raise TypeError(f"{where}: rows must be None, table indices (ints) or a boolean mask; got {rows!r}")
+        r = r.astype(np.int64)
+        if r.size and (r.min() < 0 or r.max() >= self.n_tables):
+            raise ValueError(f"{where}: rows must be tables 0 .. {self.n_tables - 1}; got {int(r.min())} .. "
+                             f"{int(r.max())}")
+        if np.unique(r).size != r.size:
+            raise ValueError(f"{where}: rows must be distinct tables; got a repeated row")
+        return r
+
+    def save(self, rows=None):
+        """The state of tables ``rows`` (default: all), from which they continue bit for bit.
+
+        Parameters
+        ----------
+        rows : None, int, sequence of int or bool array (N,)
+            The tables to save, in that order.
+
+        Returns
+        -------
+        mjfast.search.TableStates
+            One record per table (see its docs for the size): the engine's state, the random
+            streams' positions, the game's counters and this environment's bookkeeping.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from mjfast.env import VecTables
+        >>> env = VecTables(2, rules="classical", seed=5)
+        >>> obs, info = env.reset()
+        >>> saved = env.save()
+        >>> a = np.argmax(obs["action_mask"], axis=1)
+        >>> first = env.step(a)[1].copy()
+        >>> obs2, info2 = env.load(saved)            # back to where we saved
+        >>> bool((obs2["observation"] == obs["observation"]).all())
+        True
+        >>> bool((env.step(a)[1] == first).all())
+        True
+        """
+        from ..search._states import F_DONE, F_PENDING, PY_BYTES, TableStates, make_header
+        if self._key is None:
+            raise RuntimeError("call reset() before save(): the tables have no state yet")
+        r = self._state_rows(rows, "VecTables.save")
+        hdr = make_header(self.rules, self.core)
+        data = np.zeros((r.size, hdr["record_bytes"]), np.uint8)
+        self.core.save_states(r, data)
+        py = np.zeros((r.size, 2), np.uint64)
+        py[:, 0] = self._game_no[r]
+        py[:, 1] = (np.where(self._pending[r], F_PENDING, 0) | np.where(self._done[r], F_DONE, 0)).astype(np.uint64)
+        data[:, -PY_BYTES:] = py.view(np.uint8).reshape(r.size, PY_BYTES)
+        return TableStates(hdr, self.rules, data)
+
+    def load(self, states, rows=None):
+        """Put saved states on tables ``rows`` (default: all, in order); returns ``(obs,
+        info)`` as :meth:`reset` does. Each table then continues exactly as the saved one did
+        (the same draws, bot choices, rewards and events) through the rest of its game; its
+        next game is this environment's next game of that table (its seed and game number).
+
+        Everything is checked before any table is written: a state of other rules (or
+        options, card), another encoding or engine layout, a corrupted record, a scripted-wall
+        table, or one whose seats are played by other policies than this environment's
+        (learners and opponents) raises ValueError naming the difference.
+
+        Parameters
+        ----------
+        states : mjfast.search.TableStates
+            From :meth:`save` (of this or another environment of the same rules).
+        rows : None, int, sequence of int or bool array (N,)
+            The tables to write, one per state.
+
+        Examples
+        --------
+        >>> from mjfast.env import VecTables
+        >>> a, b = VecTables(3, rules="mcr", seed=1), VecTables(3, rules="mcr", seed=2)
+        >>> obs_a, _ = a.reset()
+        >>> _ = b.reset()
+        >>> obs, info = b.load(a.save(rows=[2]), rows=[0])
+        >>> bool((obs["observation"][0] == obs_a["observation"][2]).all())
+        True
+        """
+        from ..search._states import F_DONE, F_PENDING, check_states, layout_of
+        if self._key is None:
+            self.reset()
+        check_states(states, self.rules, self.core, "VecTables.load")
+        r = self._state_rows(rows, "VecTables.load")
+        if r.size != len(states):
+            raise ValueError(f"VecTables.load: {len(states)} states for {r.size} rows; give one row per state")
+        lay = layout_of(self.core)
+        book = states._book(lay)
+        if (book[:, 5] != 0).any():
+            raise ValueError("VecTables.load: a state of a table playing scripted walls (a replayed log) carries "
+                             "only its current hand; play it with mjfast.search.rollout(..., until='hand')")
+        at = int(lay["policy_at"])
+        pol = states.data[:, at:at + 16].copy().view(np.int32)
+        idle = book[:, 0] == ST["idle"]
+        mismatch = ~idle & (pol != self._policies[r]).any(axis=1)
+        if mismatch.any():
+            j = int(np.flatnonzero(mismatch)[0])
+            raise ValueError(f"VecTables.load: state {j} was saved with seat policy codes {pol[j].tolist()}, this "
+                             f"environment plays row {int(r[j])} with {self._policies[r[j]].tolist()} (learners "
+                             f"{self.learners}, opponents {self.opponents!r}); load it into an environment of the "
+                             "same learners and opponents")
+        n_engine = int(lay["record"])
+        self.core.load_states(r, np.ascontiguousarray(states.data[:, :n_engine]), None,
+                              1 if self.episode == "hand" else 0)
+        py = states._py()
+        self._game_no[r] = py[:, 0]
+        self._pending[r] = (py[:, 1] & np.uint64(F_PENDING)) != 0
+        self._done[r] = (py[:, 1] & np.uint64(F_DONE)) != 0
+        for i in r:
+            self._game_id[i] = self.core.game_index(int(i))
+        self._status[r] = book[:, 0]
+        self._seat[r] = book[:, 1]
+        # the observations: deciding tables re-ask their pending question (no side effects),
+        # the others show the last actor's view
+        acts = np.full(self.n_tables, -2, np.int64)
+        deciding = r[book[:, 0] == ST["decide"]]
+        acts[deciding] = -1
+        if deciding.size:
+            self.core.step(acts, self._obs, self._scal, self._mask, self._seat, self._rew, self._status,
+                           self._step_threads())
+        for i in r[book[:, 0] != ST["decide"]]:
+            self._mask[i] = 0
+            self.core.observe(int(i), int(self._seat[i]), self._obs[i], self._scal[i])
+        return self._obs_dict(), self._info()

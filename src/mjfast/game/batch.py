@@ -14,7 +14,7 @@ import numpy as np
 from .. import rules as _rules
 from .._kernels import engine as _engine
 from . import encodings
-from .policy import BatchPolicy, IllegalActionError, policy_name
+from .policy import BatchPolicy, IllegalActionError, policy_name, search_layer
 
 EXTERNAL = _engine.POLICY_CODES["external"]
 ST = _engine.STATUS
@@ -124,7 +124,9 @@ class BatchDriver:
                 if sel.size == 0:
                     continue
                 m = self.mask[sel].view(bool)
-                kw = {"scalars": self.scal[sel]} if scal else {}
+                kw: dict = {"scalars": self.scal[sel]} if scal else {}
+                if getattr(p, "wants_states", False):     # issue 27: a search policy reads the tables' states
+                    kw["states"] = search_layer("_states").save_rows(self.rules, self.core, sel)
                 a = np.asarray(p.act(self.obs[sel], m, self.seat[sel], **kw))
                 if a.shape != (sel.size,) or a.dtype.kind not in "iu":
                     raise TypeError(f"{policy_name(p)}.act must return {sel.size} integer action ids (one per "

@@ -3,6 +3,7 @@ subclasses (Policy, AmericanPolicy), and the error an illegal choice raises."""
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import numbers
 from collections.abc import Sequence
 
@@ -286,20 +287,34 @@ def policy_name(p) -> str:
     return p if isinstance(p, str) else getattr(p, "name", type(p).__name__)
 
 
+SEARCH = "search"        # the name of mjfast.search.SearchPolicy with its default settings
+
+
+def search_layer(module: str = ""):
+    """``mjfast.search`` (or one of its modules), read by name: the search layer sits above the
+    game layer (it plays games forward), so the game layer reaches it only at run time, when a
+    policy is named ``"search"`` or asks for the tables' states (``wants_states``)."""
+    return importlib.import_module("mjfast.search" + (f".{module}" if module else ""))
+
+
 def resolve_policies(policies, builtin: Sequence[str], where: str = "") -> list:
     """Four policies (one name or Policy for every seat, or a list of four), each a built-in
-    name of ``builtin`` or a Policy; ``where`` qualifies the message."""
+    name of ``builtin``, ``"search"`` (one default :class:`mjfast.search.SearchPolicy` for the
+    seats so named) or a Policy; ``where`` qualifies the message."""
     builtin = tuple(builtin)
     if isinstance(policies, (str, Policy, BatchPolicy)) or not isinstance(policies, Sequence):
         policies = [policies] * 4
     policies = list(policies)
     if len(policies) != 4:
         raise ValueError(f"policies must be one policy or a list of 4 (one per seat), got {len(policies)}")
+    if SEARCH in policies:      # issue 27: the search bot by name (default settings; one bot for its seats)
+        bot = search_layer().SearchPolicy()
+        policies = [bot if p == SEARCH else p for p in policies]
     for p in policies:
         if isinstance(p, str):
             if p not in builtin:
                 raise ValueError(f"unknown policy {p!r}{where}; built-in policies are {builtin}, "
-                                 "or pass a mjfast.Policy instance")
+                                 f"{SEARCH!r} (mjfast.search.SearchPolicy), or pass a mjfast.Policy instance")
         elif not isinstance(p, (Policy, BatchPolicy)):
             raise TypeError(f"a policy must be a name {builtin}, a mjfast.Policy or a mjfast.BatchPolicy, "
                             f"not {type(p).__name__}")

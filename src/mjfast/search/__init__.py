@@ -1,0 +1,15 @@
+"""Look-ahead at engine speed (issue 27): table states, worlds sampled from one seat's view,
+rollouts, action values, a search bot and position advice.
+
+- :class:`TableStates` (from :meth:`mjfast.env.VecTables.save`): the engine state of many tables;
+- :func:`sample_worlds`: the hidden tiles redrawn consistently with what a seat has seen;
+- :func:`rollout`: play states to the end of the hand or game with built-in policies;
+- :func:`evaluate`: every legal action's expected score change, P(win), P(deal-in).
+"""
+from ._evaluate import ActionValues, evaluate
+from ._policy import SearchPolicy
+from ._rollout import RolloutResult, rollout
+from ._states import TableStates
+from ._worlds import sample_worlds
+
+__all__ = ["ActionValues", "RolloutResult", "SearchPolicy", "TableStates", "evaluate", "rollout", "sample_worlds"]
