@@ -14,4 +14,5 @@ from ._rollout import RolloutResult, rollout
 from ._states import TableStates
 from ._worlds import sample_worlds
 
-__all__ = ["ActionValues", "Advice", "RolloutResult", "SearchPolicy", "TableStates", "advise", "evaluate", "rollout", "sample_worlds"]
+__all__ = ["ActionValues", "Advice", "RolloutResult", "SearchPolicy", "TableStates", "advise", "evaluate", "rollout",
+           "sample_worlds"]

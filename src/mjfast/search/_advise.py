@@ -27,7 +27,8 @@ DEFAULT_WORLDS = 256
 #: decision points listed around an event that is not one
 NEARBY = 3
 
-_CN = {"chow": (34, 35, 36), "pung": 37, "kong": 38, "own_kong": 39, "win": 73, "pass": 74, "ready": 75}
+CN_CHOW, CN_PUNG, CN_KONG, CN_OWN_KONG, CN_WIN, CN_PASS = 34, 37, 38, 39, 73, 74   # cn-v0 action ids
+_AM_CHARLESTON_ASKS = tuple(_engine.ASK[k] for k in ("pass", "courtesy", "second_charleston", "courtesy_offer"))
 _AM = {"call": 45, "win": 46, "pass": 47, "exchange": 48}
 
 
@@ -214,18 +215,18 @@ def _action_names(fam: str, what: int, tile: int, legal: np.ndarray) -> dict:
         if fam == "chinese":
             if a < 34:
                 name = f"discard {tiles.tile_name(a)}"
-            elif a in _CN["chow"]:
-                low = tile - (a - 34)
+            elif CN_CHOW <= a < CN_CHOW + 3:
+                low = tile - (a - CN_CHOW)
                 name = "chow " + "".join(str(k % 9 + 1) for k in range(low, low + 3)) + "mps"[low // 9]
-            elif a == _CN["pung"]:
+            elif a == CN_PUNG:
                 name = f"pung {tiles.tile_name(tile)}"
-            elif a == _CN["kong"]:
+            elif a == CN_KONG:
                 name = f"kong {tiles.tile_name(tile)}"
-            elif _CN["own_kong"] <= a < _CN["own_kong"] + 34:
-                name = f"kong {tiles.tile_name(a - _CN['own_kong'])}"
-            elif a == _CN["win"]:
+            elif CN_OWN_KONG <= a < CN_OWN_KONG + 34:
+                name = f"kong {tiles.tile_name(a - CN_OWN_KONG)}"
+            elif a == CN_WIN:
                 name = "win"
-            elif a == _CN["pass"]:
+            elif a == CN_PASS:
                 name = "pass"
             else:
                 name = "declare ready"
@@ -313,11 +314,11 @@ def _replay(log: GameLog, g, event: int) -> list:
         except ValueError as exc:
             raise ValueError(f"advise: the log does not match the game its header plays: "
                              f"{str(exc).removeprefix('log 0: ')}") from None
+        s, what, tile, _ = core.request(0)
         if checked > event:
-            after += 1
+            after += not (fam == "american" and what in _AM_CHARLESTON_ASKS)
             if after > NEARBY:
                 break
-        s, what, tile, _ = core.request(0)
         a, known = read(core, what, _engine.ASK, s, tile, mask[0], target, checked, ev_codes, 0)
         if a is None or not mask[0, a]:
             raise ValueError(f"advise: cannot read seat {s}'s answer at event {checked} from the log")
@@ -328,8 +329,7 @@ def _replay(log: GameLog, g, event: int) -> list:
             state = save_rows(g.rules, core, np.zeros(1, np.int64))
             charleston = fam == "american" and bool(np.isin(phases(state), AM_CHARLESTON)[0])
         elif fam == "american":
-            charleston = what in (_engine.ASK["pass"], _engine.ASK["courtesy"], _engine.ASK["second_charleston"],
-                                  _engine.ASK["courtesy_offer"])
+            charleston = what in _AM_CHARLESTON_ASKS
         points.append(_Point(checked, int(s), int(what), int(tile), int(a), bool(known), charleston, int(hand[0]),
                              _action_names(fam, int(what), int(tile), mask[0].astype(bool)), _hand_text(fam, obs[0]),
                              state))
@@ -427,13 +427,13 @@ def advise(log, event, *, seat=None, worlds: int = DEFAULT_WORLDS, seed, policie
     >>> first = next(i for i, e in enumerate(log.events) if e["type"] == "discard")
     >>> adv = advise(log, first, worlds=16, seed=1)
     >>> adv.seat, adv.question, adv.played
-    (0, 'discard', 'discard 1z')
-    >>> "discard 1z" in adv.actions and bool((adv.points_low <= adv.points).all())
+    (0, 'discard', 'discard 3z')
+    >>> "discard 3z" in adv.actions and bool((adv.points_low <= adv.points).all())
     True
     >>> advise(log, 0, seed=1)
     Traceback (most recent call last):
     ...
-    ValueError: advise: event 0 (hand seat 0) is not a decision point; decision points near it: 54, 56, 58
+    ValueError: advise: event 0 (hand seat 0) is not a decision point; decision points near it: 56, 58, 60
     """
     where = "advise"
     from ..game.runner import logged_game
@@ -442,7 +442,7 @@ def advise(log, event, *, seat=None, worlds: int = DEFAULT_WORLDS, seed, policie
     w = count_arg(worlds, "worlds", where)
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, numbers.Integral)):
         raise TypeError(f"{where}: seat must be a seat 0-3 (an int) or None, not {type(seat).__name__}")
-    if seat is not None and not 0 <= seat <= 3:
+    if seat is not None and not 0 <= int(seat) <= 3:
         raise ValueError(f"{where}: seats are 0-3; got {seat}")
     g = logged_game(log, None, where, cards=True)
     check_events(log.events, g.walls.shape[0])

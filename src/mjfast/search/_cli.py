@@ -144,3 +144,16 @@ def run(args) -> int:
     else:
         print(repr(adv))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m mjfast.search._cli advise ...``: the subcommand on a parser of its own (until
+    the ``mjfast`` command registers it)."""
+    parser = argparse.ArgumentParser(prog="mjfast")
+    add_parser(parser.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND"))
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
