@@ -327,3 +327,14 @@ def test_cli_in_a_process(tmp_path):
     bad = _proc.run([sys.executable, "-m", "mjfast.search._cli", "advise", str(path), "--at", "999999"],
                     capture_output=True, text=True, timeout=240, env=env)
     assert bad.returncode == 2 and "out of range" in bad.stderr and bad.stdout == ""
+
+
+def test_the_search_page_runs_and_is_listed():
+    import doctest
+    import pathlib
+
+    docs = pathlib.Path(__file__).resolve().parents[1] / "docs"
+    res = doctest.testfile(str(docs / "search.md"), module_relative=False)
+    assert res.failed == 0 and res.attempted >= 15
+    assert "\nLook-ahead <search>\n" in (docs / "index.md").read_text()
+    assert "\nadvice\n" in (docs / "tutorials" / "index.md").read_text()
