@@ -50,6 +50,9 @@ SIZE_OPTIONS = ("-n", "--games", "--deals", "--samples", "--hands")
 
 #: files the commands name: written from the first block of that language on that page
 FILES = {"my-card.toml": ("docs/american-cards.md", "toml"), "matches.txt": ("docs/cli.md", "none")}
+#: files the commands name that a command of the pages writes (``mjfast replay --seed 1 >
+#: game.jsonl``): made by the same call here (the test runs no shell redirections)
+MADE = {"game.jsonl": lambda: __import__("mjfast").replay(1, 0).to_jsonl()}
 
 #: commands of the pages that are not run here, and why
 NOT_RUN = {"pip": "installs the package (the tests run against the tree under test)",
@@ -213,13 +216,15 @@ def test_shrink_is_what_the_docstring_says():
 def test_page_command_runs(cmd, tmp_path):
     for name, (page, lang) in FILES.items():
         (tmp_path / name).write_text(_page_file(page, lang), encoding="utf-8")
+    for name, make in MADE.items():
+        (tmp_path / name).write_text(make(), encoding="utf-8")
     argv = shrink(cmd.argv)
     out = _proc.run([sys.executable, "-m", "mjfast", *argv], capture_output=True, timeout=TIMEOUT,
                     cwd=tmp_path, env={**_proc_env(), **cmd.env})
     stdout = out.stdout.decode("utf-8")
     assert out.returncode == 0, f"{cmd} (run as {shlex.join(argv)}) exited {out.returncode}:\n" \
                                 f"{out.stderr.decode('utf-8', 'replace')[-3000:]}"
-    files = [p for p in tmp_path.iterdir() if p.name not in FILES and p.stat().st_size]   # --output, --plot
+    files = [p for p in tmp_path.iterdir() if p.name not in FILES and p.name not in MADE and p.stat().st_size]   # --output, --plot
     assert stdout.strip() or files, f"{cmd} printed and wrote nothing"
     if _option(argv, ("--format",)) == "json":
         _strict_json.loads(stdout)

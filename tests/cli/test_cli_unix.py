@@ -217,6 +217,8 @@ JSON_RUNS = {
     "card": ["card", str(pathlib.Path(__file__).parents[1] / "data" / "cards" / "invented-large.json"),
              "111m 444p 777s 4z jj 5z 9p"],
     "calibration": ["calibration", "-n", "40", "--seed", "1", "--no-progress"],
+    "advise": ["advise", str(pathlib.Path(__file__).parents[1] / "data" / "game-classical-seed1.jsonl"), "--at", "80",
+               "--worlds", "8", "--seed", "1"],
     "botzone": ["botzone", "judge", str(pathlib.Path(__file__).parents[1] / "data" / "botzone" / "hands.txt"),
                 "--no-progress"],
 }

@@ -62,6 +62,8 @@ JSON_RUNS = {
     "odds-table-mcr-fans": ["odds-table", "mcr-fans", "-n", "10", "--seed", "1"],
     "config": ["config"],
     "calibration": ["calibration", "-n", "40", "--seed", "1"],
+    "advise": ["advise", str(Path(__file__).parents[1] / "data" / "game-classical-seed1.jsonl"), "--at", "80",
+               "--worlds", "8", "--seed", "1"],
     "botzone": ["botzone", "judge", str(Path(__file__).parents[1] / "data" / "botzone" / "hands.txt")],
     "card": ["card", str(Path(__file__).parents[1] / "data" / "cards" / "invented-large.json"), "111m 444p 777s 4z jj"],
     "odds-table-american-lines": ["odds-table", "american-lines", "--card",
@@ -254,7 +256,7 @@ def test_the_same_words_everywhere():
                 seen.setdefault(opt, set()).add(name)
     for word in ("--seed", "--threads", "--format", "--rules"):
         assert word in seen
-    assert seen["--policies"] == {"simulate", "replay", "odds-table", "calibration"}
+    assert seen["--policies"] == {"simulate", "replay", "odds-table", "calibration", "advise"}
     assert seen["--draw-policy"] == {"analyze", "odds-table"}
     assert seen["-n"] == {"simulate", "compare", "deal-stats", "demo", "odds-table", "calibration"}
     assert seen["--games"] == {"simulate", "compare", "odds-table"}

@@ -39,7 +39,7 @@ def test_every_legal_action_and_crn():
         term |= t2
     seat = int(v.seat[i])
     assert_array_equal(v.samples[i], total[:, seat])
-    assert abs(v.points[i] - total[:, seat].mean()) < 1e-9
+    assert abs(v.points[i] - total[:, seat].astype(np.float64).mean()) < 1e-9
 
 
 def test_threads_do_not_change_results():

@@ -62,6 +62,7 @@ cdef int redraw(uint8_t* wall, int n_tiles, int lo, int hi, uint8_t (*hands)[48]
     cdef uint8_t rest[MAXT]
     cdef int freed[MAXT]
     cdef uint8_t used[MAXT]
+    cdef uint8_t present[MAXT]
     cdef int n_pool = 0, n_free = 0, n_hold = 0, n_rest = 0, s, k, c, j, pos, t, need = 0, kk
     memset(used, 0, MAXT)
     for s in range(4):
@@ -92,6 +93,17 @@ cdef int redraw(uint8_t* wall, int n_tiles, int lo, int hi, uint8_t (*hands)[48]
     for pos in range(lo, hi + 1):
         pool[n_pool] = wall[pos]
         n_pool += 1
+    # (advise, issue 27 item 6) the pool in id order before the shuffles: its order above follows
+    # where the hidden tiles really are; sorted, a world depends only on the seat's view, the
+    # seed and its row (ids of one kind are interchangeable: kinds ascend with ids)
+    memset(present, 0, MAXT)
+    for j in range(n_pool):
+        present[pool[j]] = 1
+    n_pool = 0
+    for t in range(MAXT):
+        if present[t]:
+            pool[n_pool] = <uint8_t>t
+            n_pool += 1
     for j in range(n_pool):
         t = pool[j]
         if bonus_out and chinese and t >= FIRST_BONUS:

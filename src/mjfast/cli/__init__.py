@@ -49,6 +49,7 @@ import sys
 
 from .._version import __version__
 from . import (
+    _advise,
     _analyze,
     _botzone,
     _calibration,
@@ -80,7 +81,7 @@ VOCABULARY = {"simulate --policy": "--policies", "replay --policy": "--policies"
 
 #: the subcommands, in the order ``mjfast --help`` lists them
 _SUBCOMMANDS = (_simulate, _compare, _replay, _deal_stats, _demo, _shanten, _analyze, _fan, _card, _odds_table,
-                _config, _botzone, _calibration)
+                _config, _botzone, _calibration, _advise)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -262,7 +262,7 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
     # the logged events, as engine rows (type, hand, seat, a, b)
     read = _rules.FAMILIES[enc.family].log_reader      # the family's reading of a log (game/log_answers.py)
     try:
-        target = _encode_events(log.events, ev_codes)
+        target = encode_events(log.events, ev_codes)
     except ValueError as exc:
         raise ValueError(f"log {gi}: {exc}") from None
     core.set_log(0, len(target) + 16)
@@ -295,7 +295,7 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
             continue
         if st != ST["decide"]:
             raise ValueError(f"log {gi}: the engine stopped (status {st}); the log does not match its rules")
-        checked = _check_events(core, target, checked, log.events, gi)
+        checked = check_events(core, target, checked, log.events, gi)
         n_done = checked
         s, what, tile, options = core.request(0)
         a, known = read(core, what, ask, s, tile, mask[0], target, n_done, ev_codes, gi)
@@ -306,14 +306,14 @@ def _replay_log(core, g, log, gi, episode, col, eps, finals, enc) -> int:
             act[0] = a
             col.add(slice(None), obs, scal, mask, act, seat, gid, hand, np.array([eps]))
         act[0] = a
-    checked = _check_events(core, target, checked, log.events, gi)   # the events after the last decision
+    checked = check_events(core, target, checked, log.events, gi)   # the events after the last decision
     if len(target) > checked:
         raise ValueError(f"log {gi}: event {checked} ({log.events[checked].get('type')}) comes after the end of "
                          "the game its header plays")
     return eps
 
 
-def _check_events(core, target: list, checked: int, events: list, gi: int) -> int:
+def check_events(core, target: list, checked: int, events: list, gi: int) -> int:
     """Compare the events the engine has logged since ``checked`` with the log's; returns the
     count checked. ValueError names the first that differs (or the log's end)."""
     n_done = core.n_events(0)
@@ -362,7 +362,7 @@ def _event_kind(e: dict, i: int, field: str) -> int:
         raise ValueError(f"event {i} ({e['type']}): {field!r}: {exc}") from None
 
 
-def _encode_events(events: Iterable[dict], ev_codes: dict) -> list:
+def encode_events(events: Iterable[dict], ev_codes: dict) -> list:
     """The engine rows (type, hand, seat, a, b) of logged events (either family); a malformed
     event (not an object, an unknown type, a missing field, a value of the wrong type) raises
     ValueError naming its index and type."""

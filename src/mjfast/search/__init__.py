@@ -4,12 +4,15 @@ rollouts, action values, a search bot and position advice.
 - :class:`TableStates` (from :meth:`mjfast.env.VecTables.save`): the engine state of many tables;
 - :func:`sample_worlds`: the hidden tiles redrawn consistently with what a seat has seen;
 - :func:`rollout`: play states to the end of the hand or game with built-in policies;
-- :func:`evaluate`: every legal action's expected score change, P(win), P(deal-in).
+- :func:`evaluate`: every legal action's expected score change, P(win), P(deal-in);
+- :func:`advise`: every legal action of a seat at one event of a game log (:class:`Advice`).
 """
+from ._advise import Advice, advise
 from ._evaluate import ActionValues, evaluate
 from ._policy import SearchPolicy
 from ._rollout import RolloutResult, rollout
 from ._states import TableStates
 from ._worlds import sample_worlds
 
-__all__ = ["ActionValues", "RolloutResult", "SearchPolicy", "TableStates", "evaluate", "rollout", "sample_worlds"]
+__all__ = ["ActionValues", "Advice", "RolloutResult", "SearchPolicy", "TableStates", "advise", "evaluate", "rollout",
+           "sample_worlds"]
