@@ -132,6 +132,15 @@ def test_deal_any_arguments(n, rules, seed, flowers, jokers, start, ids):
             assert total[:, 0].tolist() == [14] * n and (total[:, 1:] == 13).all()
 
 
+@given(st.one_of(st.integers(-2, 40), ODD), st.one_of(RULES, ODD), SEED,
+       st.one_of(st.sampled_from(["humanlike", "greedy", "random", "nobody"]), ODD))
+@FUZZ
+def test_calibration_any_arguments(hands, rules, seed, policies):
+    kind, c = check(mjfast.calibration, rules=rules, policies=policies, hands=hands, seed=seed, threads=1)
+    if kind == "ok":
+        assert c.to_dict()["figures"]["exhaustive draw rate"]["simulated"]["n"] >= hands
+
+
 @given(SMALL_N, RULES, SEED, st.one_of(st.none(), st.booleans(), ODD), st.one_of(st.none(), st.integers(-2, 20)),
        st.one_of(st.none(), st.lists(FORMS, max_size=3), ODD), st.one_of(st.integers(-2, 50), ODD),
        st.one_of(st.sampled_from(["local", "dask", "threads"]), ODD))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
 import warnings
 from typing import TYPE_CHECKING
 
@@ -48,6 +49,7 @@ _HOMES = {
     "._runtime.threads": ("show_config",),
 }
 _ORIGIN = {name: home for home, names in _HOMES.items() for name in names}
+_FIRST_USE = threading.RLock()   # one thread at a time imports (threads importing modules that import each other deadlock)
 
 #: the public names: the version, the public modules read as attributes, then each layer's names
 __all__ = ["__version__", "rules", "tiles", "wall", "mcr", "card", "plot", "env", *_ORIGIN]
@@ -78,9 +80,11 @@ def __getattr__(name: str):
     """Import a public name's module when the name is first read (then it is a plain attribute)."""
     origin = _ORIGIN.get(name)
     if origin is not None:
-        value = getattr(importlib.import_module(origin, __name__), name)
+        with _FIRST_USE:
+            value = getattr(importlib.import_module(origin, __name__), name)
     elif name in _MODULES:
-        value = importlib.import_module("." + name, __name__)
+        with _FIRST_USE:
+            value = importlib.import_module("." + name, __name__)
     elif name in _DEPRECATED_CLASSES:
         return _deprecated_class(name)      # (not kept as an attribute: it warns on every use)
     else:
@@ -93,8 +97,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-# -- deprecated aliases: earlier names of the rule-set constructor and class (as msprime keeps its 0.x
-# names); each warns and forwards to mjfast.rules. Unused in the package; tests/test_deprecation.py pins them.
+# -- deprecated aliases (as msprime keeps its 0.x names): each warns and forwards to mjfast.rules; unused here.
 
 _DEPRECATED_CLASSES = {"GameRules": "ChineseRules"}     #: deprecated class alias -> its name in mjfast.rules
 

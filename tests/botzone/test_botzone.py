@@ -268,9 +268,17 @@ def _sim(policies, **kw):
     return mjfast.simulate(1, rules="mcr", policies=policies, seed=3, progress=False, **kw)
 
 
-def _children() -> list:
+def _all_children() -> list:
     psutil = pytest.importorskip("psutil")
     return [p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]
+
+
+_EARLIER = {p.pid for p in _all_children()}     # children of the test run that started before these tests
+
+
+def _children() -> list:
+    """The children this test run started since these tests were collected (the bots' processes)."""
+    return [p for p in _all_children() if p.pid not in _EARLIER]
 
 
 def test_mjfast_bot_through_program_plays_as_the_policy_itself():

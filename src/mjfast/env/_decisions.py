@@ -18,7 +18,7 @@ from .._runtime.validation import check_games
 from ..game import encodings
 from ..game.batch import EXTERNAL, ST, builtin_policies, core_class, encoding_name
 from ..game.log import GameLog
-from ..game.policy import SEARCH
+from ..game.policy import SEARCH, search_layer
 from ._collect import FIRST_ROWS, Collector, Decisions
 from ._threads import StepThreads
 
@@ -103,8 +103,7 @@ def decisions(games, *, rules: str | _rules.RuleSet = "classical", policies="gre
                          f"of 4; got {policies!r}")
     search = None          # issue 27: "search" seats are labelled (and played) by a SearchPolicy
     if SEARCH in pols:
-        from ..search import SearchPolicy
-        search = (SearchPolicy(), r, np.array([s for s in range(4) if pols[s] == SEARCH], np.int8))
+        search = (search_layer().SearchPolicy(), r, np.array([s for s in range(4) if pols[s] == SEARCH], np.int8))
         pols = [search[0].rollout_policy if p == SEARCH else p for p in pols]
     if episode not in ("hand", "game"):
         raise ValueError(f"episode must be 'hand' or 'game'; got {episode!r}")
