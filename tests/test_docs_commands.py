@@ -147,6 +147,8 @@ def page_commands() -> tuple[list, list]:
 
 
 COMMANDS, OTHER = page_commands()
+#: page commands of 10 s or more even at the small sizes (exact MCR deal odds): in the slow tier
+SLOW_COMMANDS = ("deal-stats --exact --rules mcr", "odds-table deal --rules classical,mcr")
 
 
 def _option(argv: list, names) -> str | None:
@@ -212,7 +214,8 @@ def test_shrink_is_what_the_docstring_says():
     assert shrink(["shanten", "123m"]) == ["shanten", "123m"]
 
 
-@pytest.mark.parametrize("cmd", COMMANDS, ids=str)
+@pytest.mark.parametrize("cmd", [pytest.param(c, marks=pytest.mark.slow) if any(x in str(c) for x in SLOW_COMMANDS) else c
+                                 for c in COMMANDS], ids=str)
 def test_page_command_runs(cmd, tmp_path):
     for name, (page, lang) in FILES.items():
         (tmp_path / name).write_text(_page_file(page, lang), encoding="utf-8")

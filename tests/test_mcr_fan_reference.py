@@ -346,6 +346,7 @@ def _generated(kind: str, n: int, seed: int):
     return mcr_hands.GENERATORS[kind](n, seed)
 
 
+@pytest.mark.slow   # (the default run stays under ten minutes; .ci/run runs the slow tier)
 def test_generators_are_valid_and_cover_every_fan():
     seen = collections.Counter()
     for kind in mcr_hands.GENERATORS:

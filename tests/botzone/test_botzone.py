@@ -281,6 +281,7 @@ def _children() -> list:
     return [p for p in _all_children() if p.pid not in _EARLIER]
 
 
+@pytest.mark.slow   # (the default run stays under ten minutes; .ci/run runs the slow tier)
 def test_mjfast_bot_through_program_plays_as_the_policy_itself():
     """mjfast's Botzone bot, run through Program (keep-running, then JSON input), plays exactly
     as the built-in policy at the table does."""
@@ -295,6 +296,7 @@ def test_mjfast_bot_through_program_plays_as_the_policy_itself():
     assert _children() == []
 
 
+@pytest.mark.slow   # (the default run stays under ten minutes; .ci/run runs the slow tier)
 def test_simple_and_keep_running_bots_agree():
     runs = []
     for argv, keep in ((["tsumogiri.py"], False), (["tsumogiri_keep.py"], True)):
@@ -329,6 +331,7 @@ def test_a_misbehaving_bot_is_named(mode, error, match, verdict):
     assert _children() == []
 
 
+@pytest.mark.slow   # (the default run stays under ten minutes; .ci/run runs the slow tier)
 def test_a_false_win_is_the_judges_penalty():
     with Program([sys.executable, str(DATA / "misbehave.py"), "hu-pung", "3"], keep_running=False) as bot:
         res = _sim(["greedy", bot, "greedy", "greedy"])

@@ -48,6 +48,7 @@ def test_duplicate_tables_rotate_the_batch_opponent():
         np.testing.assert_array_equal(x, y)
 
 
+@pytest.mark.slow   # (the default run stays under ten minutes; .ci/run runs the slow tier)
 def test_search_opponents_learners_see_only_their_questions():
     env = VecTables(3, rules="mcr", learners=(1,), opponents="search", seed=2)
     assert repr(env).startswith("VecTables(3")

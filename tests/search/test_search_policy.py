@@ -22,7 +22,7 @@ def test_search_policy_plays_and_is_reproducible(rules):
     assert a.to_dict() == b.to_dict()
 
 
-@pytest.mark.parametrize("rules", ["classical", "american"])
+@pytest.mark.parametrize("rules", ["classical", pytest.param("american", marks=pytest.mark.slow)])
 def test_search_results_do_not_depend_on_rollout_threads(rules):
     kw = dict(worlds=3, candidates=0, margin=0.0, seed=5)
     a = mjfast.compare(SearchPolicy(threads=1, **kw), "greedy", 2, rules=rules, seed=2, progress=False, threads=1)
