@@ -251,6 +251,7 @@ def test_stats_merge_and_estimates():
     assert sum(data["dealer"]["shanten"]["all"].values()) == 25_000
 
 
+@pytest.mark.slow   # (the default run stays under ten minutes; .ci/run runs the slow tier)
 def test_american_distance_against_brute_force():
     """The beginner-hand distance of the stats kernel equals a literal search over targets."""
     from itertools import combinations

@@ -52,6 +52,7 @@ def check(fn, *args, **kw):
 # ------------------------------------------------------------------------------------------
 # the kernel-facing cases, in a subprocess
 
+@pytest.mark.slow   # (the default run stays under ten minutes; .ci/run runs the slow tier)
 def test_kernel_facing_fuzz_in_subprocess():
     env = dict(os.environ)
     root = Path(__file__).resolve().parents[1]

@@ -204,6 +204,7 @@ def test_every_rule_set_drawn_or_named():
     assert sum(lab.startswith("mcr") for lab in labels) == 2
 
 
+@pytest.mark.slow   # (the default run stays under ten minutes; .ci/run runs the slow tier)
 def test_cli_plot_writes_the_legend_into_the_file(tmp_path):
     import json
     import os

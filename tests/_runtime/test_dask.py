@@ -257,6 +257,7 @@ def test_cli_backend_dask_scheduler(client, capsys):
     assert _cli_json(base + ["--backend", "dask", "--scheduler", addr], capsys) == _cli_json(base, capsys)
 
 
+@pytest.mark.slow   # (the default run stays under ten minutes; .ci/run runs the slow tier)
 def test_cli_backend_errors(capsys):
     from mjfast.cli import main
 

@@ -8,6 +8,7 @@ import os
 import pathlib
 import re
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -273,12 +274,18 @@ def _all_children() -> list:
     return [p for p in psutil.Process().children(recursive=True) if p.status() != psutil.STATUS_ZOMBIE]
 
 
-_EARLIER = {p.pid for p in _all_children()}     # children of the test run that started before these tests
+_STARTED = [0.0]     # when the current test started (children from before it belong to other tests)
+
+
+@pytest.fixture(autouse=True)
+def _test_start():
+    _STARTED[0] = time.time() - 0.5
+    yield
 
 
 def _children() -> list:
-    """The children this test run started since these tests were collected (the bots' processes)."""
-    return [p for p in _all_children() if p.pid not in _EARLIER]
+    """The children started during this test (the bots' processes), not any an earlier test left."""
+    return [p for p in _all_children() if p.create_time() >= _STARTED[0]]
 
 
 @pytest.mark.slow   # (the default run stays under ten minutes; .ci/run runs the slow tier)

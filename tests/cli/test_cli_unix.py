@@ -103,6 +103,7 @@ def _mjfast_cmd() -> str:
     return shlex.quote(script) if script else " ".join(shlex.quote(a) for a in MJFAST)
 
 
+@pytest.mark.slow   # (the default run stays under ten minutes; .ci/run runs the slow tier)
 @pytest.mark.skipif(shutil.which("bash") is None or shutil.which("head") is None, reason="needs bash and head")
 @pytest.mark.parametrize("unbuffered", [False, True])
 def test_shell_pipe_into_head(unbuffered):

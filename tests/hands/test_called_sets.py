@@ -73,6 +73,7 @@ def test_shanten_counts_called_tiles(h, rules):
 @SETTINGS
 @given(h=hands_with_calls(tenpai_size=True), rules=st.sampled_from([None, "mcr"]),
        visible=st.lists(st.integers(0, 33), max_size=6))
+@pytest.mark.slow   # (the default run stays under ten minutes; .ci/run runs the slow tier)
 def test_waits_and_effective_tiles_count_called_tiles(h, rules, visible):
     text, counts, called = h
     want = [tiles.tile_name(k) for k in REF.waits(counts, "all", rules, called=called)]
