@@ -62,11 +62,12 @@ def _generator_digest() -> str:
     """sha256 (16 hex digits) of the code that builds the tables: ``tables.py`` and the compiled
     ``tablegen`` module (a rebuilt or edited generator gets a file of its own)."""
     if not _DIGEST:
-        from . import tablegen, tables
+        from . import tablegen
 
         h = hashlib.sha256()
-        for module in (tables, tablegen):
-            path = getattr(module, "__file__", None)
+        # tables.py by its path (it imports this module: reading its file needs no import of it)
+        for path in (os.path.join(os.path.dirname(os.path.abspath(__file__)), "tables.py"),
+                     getattr(tablegen, "__file__", None)):
             try:
                 with open(str(path), "rb") as f:
                     h.update(f.read())

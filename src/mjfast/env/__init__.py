@@ -32,7 +32,7 @@ def register_envs() -> None:
 
 def __getattr__(name: str):
     if name == "MahjongAEC":
-        from .aec import MahjongAEC
+        from ._aec import MahjongAEC
 
         return MahjongAEC
     if name == "MahjongParallel":

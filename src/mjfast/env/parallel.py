@@ -5,7 +5,7 @@ from typing import Any
 
 from pettingzoo import ParallelEnv
 
-from .aec import MahjongAEC
+from ._aec import MahjongAEC
 
 
 class MahjongParallel(ParallelEnv):
