@@ -45,9 +45,9 @@ cnp.import_array()
 from cython.parallel cimport prange
 from libc.stdint cimport int64_t
 from libc.string cimport memcpy
-from mjfast._kernels.engine cimport OUT_TURNS, OUT_WINS, OUT_DEAL_INS, OUT_HANDS, ST_IDLE, ST_NEW
+from mjfast._kernels.engine cimport ST_IDLE, ST_NEW
 from mjfast._kernels.chinese_game cimport MAX_MELDS, PH_ROB
-from mjfast._kernels.states cimport save_book, load_book, check_book, check_header, wall_is_permutation, rollout_one, \
+from mjfast._kernels.states cimport save_book, load_book, check_book, check_header, wall_is_permutation, rollout_all, \
     BOOK_INTS, BOOK_STATUS, RO_WIDTH
 
 
@@ -458,14 +458,7 @@ cdef class ChineseVec(Tables):
                 int threads):
         """Play every table on (states.pxd rollout_one): first[i] answers table i's pending
         question (-1: none), codes[i] are the built-in policies answering the rest."""
-        cdef Py_ssize_t i
-        cdef int n = self.n
-        for i in range(n):
-            self.g[i].t.stop_at_hand_end = 1
-        with nogil:
-            for i in prange(n, schedule="dynamic", chunksize=4, num_threads=max(threads, 1)):
-                rollout_one(self, <int>i, first[i], &codes[i, 0], until_hand, &res[i, 0], OUT_TURNS, OUT_WINS,
-                            OUT_DEAL_INS, OUT_HANDS)
+        rollout_all(self, first, codes, until_hand, res, threads)
 
 
 # issue 27: the record layout of this family and its checks (states.pxd)

@@ -10,8 +10,10 @@
 # context, pending discard and its seat) and a flag for scripted walls.
 from libc.stdint cimport uint8_t, int32_t, int64_t
 
+from cython.parallel cimport prange
+
 from mjfast._kernels.engine cimport (
-    Tables, table_t, ADV_DECIDE, ADV_HAND, ADV_DONE, ASK_DISCARD, ST_DECIDE, ST_HAND_END, ST_GAME_END, ST_ERROR,
+    Tables, table_t, OUT_TURNS, OUT_WINS, OUT_DEAL_INS, OUT_HANDS, ADV_DECIDE, ADV_HAND, ADV_DONE, ASK_DISCARD, ST_DECIDE, ST_HAND_END, ST_GAME_END, ST_ERROR,
     ST_IDLE, ST_NEW, POL_EXTERNAL,
 )
 
@@ -95,7 +97,7 @@ cdef inline int wall_is_permutation(const uint8_t* wall, int n) noexcept nogil:
 
 
 cdef inline void rollout_one(Tables tb, int i, int64_t first, const int* codes, bint until_hand,
-                             int32_t* res, int out_turns, int out_wins, int out_deal_ins, int out_hands) noexcept nogil:
+                             int32_t* res) noexcept nogil:
     """Play table i on: answer its pending question with `first` (an action id; -1: none), then
     every question of an external seat as built-in policy codes[seat] would (questions with one
     legal action: that action, as the step does), to the end of the hand (until_hand) or of
@@ -105,14 +107,14 @@ cdef inline void rollout_one(Tables tb, int i, int64_t first, const int* codes, 
     cdef int32_t before[4]
     cdef int32_t wins0[4]
     cdef int32_t dins0[4]
-    cdef int32_t turns0 = t.out[out_turns], hands0 = t.out[out_hands]
+    cdef int32_t turns0 = t.out[OUT_TURNS], hands0 = t.out[OUT_HANDS]
     cdef uint8_t m[MAX_ACTIONS_ROLL]
     for s in range(RO_WIDTH):
         res[s] = 0
     for s in range(4):
         before[s] = t.score[s]
-        wins0[s] = t.out[out_wins + s]
-        dins0[s] = t.out[out_deal_ins + s]
+        wins0[s] = t.out[OUT_WINS + s]
+        dins0[s] = t.out[OUT_DEAL_INS + s]
     if tb.status[i] == ST_GAME_END or tb.status[i] == ST_ERROR or tb.status[i] == ST_IDLE or \
             (until_hand and tb.status[i] == ST_HAND_END):
         res[RO_STATUS] = tb.status[i]
@@ -147,8 +149,21 @@ cdef inline void rollout_one(Tables tb, int i, int64_t first, const int* codes, 
         break
     for s in range(4):
         res[RO_SCORE + s] = t.score[s] - before[s]
-        res[RO_WINS + s] = t.out[out_wins + s] - wins0[s]
-        res[RO_DEAL_INS + s] = t.out[out_deal_ins + s] - dins0[s]
-    res[RO_TURNS] = t.out[out_turns] - turns0
-    res[RO_HANDS] = t.out[out_hands] - hands0
+        res[RO_WINS + s] = t.out[OUT_WINS + s] - wins0[s]
+        res[RO_DEAL_INS + s] = t.out[OUT_DEAL_INS + s] - dins0[s]
+    res[RO_TURNS] = t.out[OUT_TURNS] - turns0
+    res[RO_HANDS] = t.out[OUT_HANDS] - hands0
     res[RO_STATUS] = tb.status[i]
+
+
+cdef inline void rollout_all(Tables tb, const int64_t[::1] first, const int[:, ::1] codes, bint until_hand,
+                             int32_t[:, ::1] res, int threads) noexcept:
+    """Play every table of tb on (rollout_one), on `threads` threads: first[i] answers table i's
+    pending question (-1: none), codes[i] are the built-in policies answering the rest."""
+    cdef Py_ssize_t i
+    cdef int n = tb.n
+    for i in range(n):
+        tb.t[i].stop_at_hand_end = 1
+    with nogil:
+        for i in prange(n, schedule="dynamic", chunksize=4, num_threads=max(threads, 1)):
+            rollout_one(tb, <int>i, first[i], &codes[i, 0], until_hand, &res[i, 0])
