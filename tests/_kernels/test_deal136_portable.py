@@ -3,14 +3,7 @@ exactly the results of the SSE2 path the x86-64 build uses: both built from the 
 the C compiler and run on the same random values (rejections and running out included)."""
 from __future__ import annotations
 
-import pathlib
-import shutil
-
-import pytest
-
-import _proc
-
-HEADER_DIR = pathlib.Path(__file__).resolve().parents[2] / "src" / "mjfast" / "_kernels"
+from _c_check import build_and_run
 
 PROGRAM = r"""
 #include <stdio.h>
@@ -51,20 +44,9 @@ int main(void) {
 """
 
 
-def _run(cc: str, tmp: pathlib.Path, name: str, defines: list[str]) -> str:
-    src = tmp / "deal136_check.c"
-    src.write_text(PROGRAM)
-    exe = tmp / name
-    _proc.run([cc, "-O2", "-std=c99", *defines, f"-I{HEADER_DIR}", str(src), "-o", str(exe)],
-              check=True, capture_output=True, timeout=300)
-    return _proc.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stdout.strip()
-
-
 def test_portable_path_matches_sse2(tmp_path):
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
-        pytest.skip("no C compiler")
-    default = _run(cc, tmp_path, "default", [])
-    portable = _run(cc, tmp_path, "portable", ["-DMJ_DEAL136_PORTABLE"])
+    default = build_and_run(PROGRAM, tmp_path, "default", [], build_timeout=300, run_timeout=60)
+    portable = build_and_run(PROGRAM, tmp_path, "portable", ["-DMJ_DEAL136_PORTABLE"], build_timeout=300,
+                             run_timeout=60)
     assert len(default) == 16
     assert default == portable

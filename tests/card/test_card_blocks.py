@@ -10,18 +10,16 @@ bipartite-matching oracle.
 from __future__ import annotations
 
 import pathlib
-import shutil
 
 import numpy as np
 import pytest
 
-import _proc
 import mjfast
+from _c_check import build_and_run
 from mjfast._kernels import card as kern
 from mjfast.card import load_card, toy_card
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "cards"
-HEADER_DIR = pathlib.Path(__file__).resolve().parents[2] / "src" / "mjfast" / "_kernels"
 
 
 def _cards() -> list:
@@ -232,21 +230,10 @@ int main(void) {
 """
 
 
-def _build_run(cc: str, tmp: pathlib.Path, name: str, defines: list[str]) -> str:
-    src = tmp / "card_check.c"
-    src.write_text(PROGRAM)
-    exe = tmp / name
-    _proc.run([cc, "-O2", "-std=c99", "-Wall", *defines, f"-I{HEADER_DIR}", str(src), "-o", str(exe)],
-              check=True, capture_output=True, timeout=120)
-    return _proc.run([str(exe)], check=True, capture_output=True, text=True, timeout=120).stdout.strip()
-
-
 def test_portable_card_h_matches_sse2(tmp_path):
-    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-    if cc is None:
-        pytest.skip("no C compiler")
-    default = _build_run(cc, tmp_path, "default", [])
-    portable = _build_run(cc, tmp_path, "portable", ["-DMJ_CARD_PORTABLE"])
+    default = build_and_run(PROGRAM, tmp_path, "default", ["-Wall"], build_timeout=120, run_timeout=120)
+    portable = build_and_run(PROGRAM, tmp_path, "portable", ["-Wall", "-DMJ_CARD_PORTABLE"], build_timeout=120,
+                             run_timeout=120)
     assert len(default) == 16
     assert default == portable
 
