@@ -65,6 +65,15 @@ def test_one_search_bot_for_the_seats_named_search():
     assert isinstance(pols[0], SearchPolicy) and pols[0] is pols[2]
 
 
+def test_policies_that_are_no_names_are_refused_by_type():
+    # an array (or any object with an elementwise ==) is neither a name nor a policy: a TypeError
+    # naming its type, not numpy's "truth value of an array" from looking for "search" among them
+    from mjfast.game.policy import resolve_policies
+    for bad in (np.array([1, 2]), [np.array([1, 2])] * 4, np.array(["greedy"] * 4)):
+        with pytest.raises(TypeError, match="ndarray"):
+            resolve_policies(bad, ("greedy", "random"))
+
+
 def test_switch_needs_more_than_one_lucky_world():
     # one world of 16 where the candidate wins a hand: a t-test reads t = 1 (the old rule
     # switched on such noise); the sign test keeps the rollout policy's choice

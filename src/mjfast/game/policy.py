@@ -307,9 +307,10 @@ def resolve_policies(policies, builtin: Sequence[str], where: str = "") -> list:
     policies = list(policies)
     if len(policies) != 4:
         raise ValueError(f"policies must be one policy or a list of 4 (one per seat), got {len(policies)}")
-    if SEARCH in policies:      # issue 27: the search bot by name (default settings; one bot for its seats)
+    named_search = [isinstance(p, str) and p == SEARCH for p in policies]   # (never `==` on a user's object)
+    if any(named_search):       # issue 27: the search bot by name (default settings; one bot for its seats)
         bot = search_layer().SearchPolicy()
-        policies = [bot if p == SEARCH else p for p in policies]
+        policies = [bot if named else p for p, named in zip(policies, named_search)]
     for p in policies:
         if isinstance(p, str):
             if p not in builtin:
