@@ -220,16 +220,20 @@ def test_no_claims_in_the_environment_mask():
 
 @pytest.mark.parametrize("quan", [0, 3])
 def test_last_tile_draw_by_the_next_seats_wall_and_the_winds(quan):
-    # seat 3 waits on 5p with 123456789m + NNN; 5p is its last draw: seat 0's wall is empty
-    # then, so the win counts Last Tile Draw; seat 3's wind is North (seat wind = seat), the
-    # prevalent wind is quan's
+    # seat 2 pungs seat 0's first discard, so the hand ends with [0, 1, 1, 0] left (two tiles
+    # in the walls of seats 1 and 2). Seat 3 waits on 5p with 123456789m + NNN; 5p is its last
+    # draw: seat 0's wall is empty then, so the win counts Last Tile Draw although tiles are
+    # left; seat 3's wind is North (seat wind = seat), the prevalent wind is quan's
+    x = 22
     hand = [0, 1, 2, 3, 4, 5, 6, 7, 8, 30, 30, 30, 13]
     fixed = {deal_pos(3, j): k for j, k in enumerate(hand)}
-    fixed[draw_pos(3, 20)] = 13
+    fixed.update({draw_pos(3, 20): 13, draw_pos(0, 0): x, deal_pos(2, 0): x, deal_pos(2, 1): x})
     wall = build_wall(fixed, np.random.default_rng(4), avoid={13: [draw_pos(3, k) for k in range(20)]})
 
     def choose(t, q):
         seat, what, tile, options, nd = q
+        if what == E.ASK["claim"] and seat == 2 and nd == 1 and C_PUNG in options:
+            return options.index(C_PUNG)
         if what == E.ASK["own_turn"] and seat == 3 and 1000 in options:
             return options.index(1000)
         return None
@@ -237,7 +241,7 @@ def test_last_tile_draw_by_the_next_seats_wall_and_the_winds(quan):
     ev, _ = drive(wall, choose, quan=quan)
     win = ev[ev[:, 0] == EV["win"]]
     assert len(win) == 1 and win[0, 2] == 3 and win[0, 3] == 1
-    assert left(ev)[0] == 0 and left(ev)[3] == 0
+    assert left(ev) == [0, 1, 1, 0]
     fans = set(ev[ev[:, 0] == EV["fan"]][:, 3].tolist())
     assert LAST_TILE_DRAW in fans and SEAT_WIND in fans
     assert (PREVALENT_WIND in fans) == (quan == 3)
