@@ -31,7 +31,7 @@ def test_options_and_errors_name_the_valid_values():
     assert r.n_tiles == 144 and r.forms == ("standard", "seven_pairs") and r.hands_per_game == 8
     assert r.replace(rounds=1) == R.get("classical", flowers=True, special_forms=("seven_pairs",))
     assert R.get(r) is r and R.get(r, payment="discarder").payment == "discarder"
-    with pytest.raises(ValueError, match=r"unknown rules 'riichi'; choose one of \('classical', 'basic', 'mcr', 'american'\)"):
+    with pytest.raises(ValueError, match=r"unknown rules 'riichi'; choose one of \('classical', 'basic', 'mcr', 'mcr-botzone', 'american'\)"):
         R.get("riichi")
     with pytest.raises(ValueError, match=r"unknown rule option 'flower'; options are \['added_kong', .*'flowers'"):
         R.get("classical", flower=True)
