@@ -4,8 +4,6 @@ to fake mcr's single wall (tests/data/botzone)."""
 import io
 import pathlib
 
-import pytest
-
 import mjfast
 from mjfast import botzone
 from mjfast.botzone import read_logs, write_logs

@@ -228,7 +228,8 @@ class ChineseRules(RuleSet):
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"name": self.name}
         d.update({k: getattr(self, k) for k in self.OPTIONS
-                  if (self.name in self.MCR_NAMES or k not in self.MCR_ONLY) and (self.botzone or k not in self.BOTZONE_ONLY)})
+                  if (self.name in self.MCR_NAMES or k not in self.MCR_ONLY)
+                  and (self.botzone or k not in self.BOTZONE_ONLY)})
         d["special_forms"] = list(self.special_forms)
         d["tiles"] = self.n_tiles
         return d
