@@ -301,3 +301,17 @@ def test_simulate_and_result():
     assert res.hands == 200
     res2 = mjfast.simulate(rules=rules.get("mcr-botzone", quan=2), games=200, seed=3)
     assert res2.hands == 200
+
+
+@pytest.mark.parametrize("learners,opponents", [((0, 1, 2, 3), "greedy"), ((2,), "greedy")])
+def test_table_states_carry_the_own_walls(learners, opponents):
+    # mjfast.search's saved states hold the per-seat wall positions: a loaded mcr-botzone table
+    # continues bit for bit (the search tests' check, on this rule set)
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "search" / "test_search_states.py"
+    spec = importlib.util.spec_from_file_location("_search_states_check", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod.test_loaded_tables_continue_bit_for_bit("mcr-botzone", {}, learners, opponents)

@@ -51,7 +51,8 @@ def _last_tile(hand: Hand) -> bool:
 
 def unsupported(hand: Hand, rules: str = "mcr") -> list:
     """Why ``rules`` cannot judge ``hand`` again as the judge did (an empty list: it can).
-    For ``mcr``:
+    ``mcr-botzone`` (the judge's own walls, seat 0 dealing, the match's prevalent wind) judges
+    every hand whose end is a win or an exhaustive draw. For ``mcr``:
 
     - a hand that ended with a penalty, or whose end is not known;
     - a win on the dealer's first draw (``mcr``'s dealer holds 14 dealt tiles and wins on the
@@ -129,9 +130,11 @@ class Judgement:
 def judge(hand: Hand, *, rules: str = "mcr") -> Judgement:
     """Play a Botzone hand again on mjfast's engine and compare the verdicts.
 
-    Every tile goes where the hand drew it (mjfast's wall is laid out so that each player
-    draws what it drew on Botzone), every question of the engine gets the hand's answer, and
-    the engine scores the end. Raises ``ValueError`` when ``rules`` cannot judge the hand
+    Every tile goes where the hand drew it (``rules="mcr"``: mjfast's single wall is laid out so
+    that each player draws what it drew on Botzone; ``rules="mcr-botzone"``: each player's own
+    wall holds its tiles in the judge's order, and the log is an ``mcr-botzone`` game with the
+    match's ``quan``), every question of the engine gets the hand's answer, and the engine
+    scores the end. Raises ``ValueError`` when ``rules`` cannot judge the hand
     (:func:`unsupported` says why) or when the hand contradicts itself (a tile discarded that
     was never drawn, a fifth copy, ...), naming the action.
 
