@@ -15,7 +15,7 @@ from mjfast._kernels.chinese_game import ChineseTable
 EV = {v: k for k, v in E.EVENTS.items()}
 EXT = E.POLICY_CODES["external"]
 C_NONE, C_PUNG = 0, 3
-LAST_TILE_DRAW, PREVALENT_WIND, SEAT_WIND = 43, 59, 60
+LAST_TILE_DRAW, LAST_TILE_CLAIM, OUT_WITH_REPLACEMENT, PREVALENT_WIND, SEAT_WIND = 43, 44, 45, 59, 60
 
 
 def part(seat: int, i: int) -> int:
@@ -315,3 +315,77 @@ def test_table_states_carry_the_own_walls(learners, opponents):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     mod.test_loaded_tables_continue_bit_for_bit("mcr-botzone", {}, learners, opponents)
+
+
+def test_last_tile_claim_on_the_discard_before_an_empty_wall():
+    # as above (seat 2 pungs seat 0's first discard, [0, 1, 1, 0] left at the end): seat 3's
+    # last discard is 5p, seat 0 wins on it with 123456789m + EEE + 5p: Last Tile Claim, since
+    # the wall of the seat after the discarder (seat 0) is empty, with two tiles still in walls
+    x = 22
+    hand = [0, 1, 2, 3, 4, 5, 6, 7, 8, 27, 27, 27, 13]
+    fixed = {deal_pos(0, j): k for j, k in enumerate(hand)}
+    fixed.update({draw_pos(3, 20): 13, draw_pos(0, 0): x, deal_pos(2, 0): x, deal_pos(2, 1): x})
+    wall = build_wall(fixed, np.random.default_rng(7))
+
+    def choose(t, q):
+        seat, what, tile, options, nd = q
+        if what == E.ASK["claim"] and seat == 2 and nd == 1 and C_PUNG in options:
+            return options.index(C_PUNG)
+        if what == E.ASK["claim"] and seat == 0 and 1 in options and t.view(0)["wall_left"] == 2:
+            return options.index(1)
+        return None
+
+    ev, _ = drive(wall, choose)
+    win = ev[ev[:, 0] == EV["win"]]
+    assert len(win) == 1 and win[0, 2] == 0 and win[0, 3] == 0 and win[0, 4] == 3
+    assert left(ev) == [0, 1, 1, 0]
+    fans = set(ev[ev[:, 0] == EV["fan"]][:, 3].tolist())
+    assert LAST_TILE_CLAIM in fans
+
+
+@pytest.mark.parametrize("flower", [False, True])
+def test_a_flower_after_a_kong_loses_its_flag(flower):
+    # flowers=True (144 tiles, parts of 36): seat 1 holds 5s x4 + 123456789m, draws 5p, declares
+    # the concealed kong; its replacement is a flower (then 5p) or 5p at once. The judge's BUHUA
+    # clears the kong flag: Out with Replacement Tile only without the flower
+    part36 = lambda s, i: 36 * s + i                                    # noqa: E731
+    deal = [22, 22, 22, 22, 0, 1, 2, 3, 4, 5, 6, 7, 8]
+    fixed = {part36(1, 35 - j): k for j, k in enumerate(deal)}
+    fixed[part36(1, 22)] = 13
+    wall = build_wall144(fixed, {part36(1, 21): 136} if flower else {}, {part36(1, 21 - flower): 13},
+                         np.random.default_rng(8))
+
+    def choose(t, q):
+        seat, what, tile, options, nd = q
+        if what == E.ASK["own_turn"] and seat == 1:
+            if 1000 in options:
+                return options.index(1000)
+            if 2000 + 22 in options:
+                return options.index(2000 + 22)
+        return None
+
+    ev, _ = drive(wall, choose, flowers=True)
+    win = ev[ev[:, 0] == EV["win"]]
+    assert len(win) == 1 and win[0, 2] == 1 and win[0, 3] == 1
+    assert (ev[:, 0] == EV["concealed_kong"]).sum() == 1
+    assert ((ev[:, 0] == EV["bonus"]) & (ev[:, 2] == 1) & (ev[:, 3] == 136)).sum() == int(flower)
+    fans = set(ev[ev[:, 0] == EV["fan"]][:, 3].tolist())
+    assert (OUT_WITH_REPLACEMENT in fans) == (not flower)
+
+
+def build_wall144(fixed: dict, ids: dict, more: dict, rng) -> np.ndarray:
+    """A 144-tile wall: kinds `fixed` and `more` (position -> kind), tile ids `ids` (position ->
+    id), the other ids shuffled in."""
+    wall = np.full(144, -1, np.int64)
+    used: dict = {}
+    for pos, kind in list(fixed.items()) + list(more.items()):
+        c = used.get(kind, 0)
+        wall[pos] = 4 * kind + c
+        used[kind] = c + 1
+    for pos, i in ids.items():
+        wall[pos] = i
+    rest = [i for i in range(144) if i not in set(wall.tolist())]
+    rng.shuffle(rest)
+    wall[wall < 0] = rest
+    assert sorted(wall.tolist()) == list(range(144))
+    return wall.astype(np.uint8)
