@@ -89,7 +89,8 @@ def compute(tier: str = "default") -> dict:
                         ("classical", {"special_forms": ("seven_pairs", "thirteen_orphans"), "dead_wall": 6}),
                         ("basic", {"chow": False, "kong": False}), ("mcr", {"dead_wall": 16}),
                         ("mcr", {"scoring": "basic", "min_fan": 0}), ("mcr", {"flowers": False, "min_fan": 16}),
-                        ("american", {"jokers": 3, "second_charleston": True, "courtesy": False})):
+                        ("american", {"jokers": 3, "second_charleston": True, "courtesy": False}),
+                        ("mcr-botzone", {}), ("mcr-botzone", {"quan": 2, "rounds": 2})):
         r = mjfast.simulate(100, rules=rules, seed=13, progress=False, **opts)
         h[f"simulate/{rules}/options/{json.dumps(opts, sort_keys=True)}"] = digest(r.to_dict())
     r = mjfast.simulate(100, rules="mcr", policies=["greedy_blind", "greedy", "defensive", "greedy_blind"],

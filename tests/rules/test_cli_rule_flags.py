@@ -51,7 +51,8 @@ def test_the_same_flags_with_the_same_choices_defaults_and_types(computed):
 
 def test_the_help_names_every_flag_where_it_applies_and_its_default(computed):
     helps = {tuple(a["option_strings"]): a["help"] for a in computed["actions"]}
-    assert helps[("--min-fan",)].startswith("mcr: ") and "default 8" in helps[("--min-fan",)]
+    assert helps[("--min-fan",)].startswith("mcr, mcr-botzone: ") and "default 8" in helps[("--min-fan",)]
+    assert helps[("--quan",)].startswith("mcr-botzone: ") and "default 0" in helps[("--quan",)]
     assert helps[("--jokers",)] == "american: number of jokers (default 8)"
     assert "default 20, american 50" in helps[("--base-points",)]
     assert helps[("--rounds",)] == "deals per seat in a game (default 1)"

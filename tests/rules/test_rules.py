@@ -11,7 +11,7 @@ from mjfast import rules as R
 
 
 def test_names_and_presets():
-    assert R.names() == ("classical", "basic", "mcr", "american")
+    assert R.names() == ("classical", "basic", "mcr", "mcr-botzone", "american")
     for name in R.names():
         r = R.get(name)
         assert r.name == name and r is R.get(name)           # presets are shared values
@@ -31,7 +31,7 @@ def test_options_and_errors_name_the_valid_values():
     assert r.n_tiles == 144 and r.forms == ("standard", "seven_pairs") and r.hands_per_game == 8
     assert r.replace(rounds=1) == R.get("classical", flowers=True, special_forms=("seven_pairs",))
     assert R.get(r) is r and R.get(r, payment="discarder").payment == "discarder"
-    with pytest.raises(ValueError, match=r"unknown rules 'riichi'; choose one of \('classical', 'basic', 'mcr', 'american'\)"):
+    with pytest.raises(ValueError, match=r"unknown rules 'riichi'; choose one of \('classical', 'basic', 'mcr', 'mcr-botzone', 'american'\)"):
         R.get("riichi")
     with pytest.raises(ValueError, match=r"unknown rule option 'flower'; options are \['added_kong', .*'flowers'"):
         R.get("classical", flower=True)
@@ -45,8 +45,9 @@ def test_options_and_errors_name_the_valid_values():
     for opt, bad in (("base_points", 0), ("rounds", 17), ("dead_wall", 41), ("payment", "all"), ("added_kong", "x")):
         with pytest.raises(ValueError, match=opt):
             R.get("classical", **{opt: bad})
-    assert set(R.ChineseRules.OPTIONS) == set(R.get("mcr").to_dict()) - {"name", "tiles"}
-    assert set(R.ChineseRules.OPTIONS) - set(R.ChineseRules.MCR_ONLY) == set(R.get("basic").to_dict()) - {"name", "tiles"}
+    assert set(R.ChineseRules.OPTIONS) == set(R.get("mcr-botzone").to_dict()) - {"name", "tiles"}
+    assert set(R.ChineseRules.OPTIONS) - {"quan"} == set(R.get("mcr").to_dict()) - {"name", "tiles"}
+    assert set(R.ChineseRules.OPTIONS) - set(R.ChineseRules.MCR_ONLY) - {"quan"} == set(R.get("basic").to_dict()) - {"name", "tiles"}
 
 
 def test_fan_options_belong_to_mcr():

@@ -77,6 +77,9 @@ ctypedef struct rules_t:
     int min_fan           # a win needs this many fan, flowers not counted (with uses_fans)
     int uses_fans         # fan_scoring or min_fan > 0: every win is scored with the calculator
     int false_win_error   # 1: an external seat's false win is an illegal action; 0: it pays 30
+    int botzone           # 1: the Botzone judge's walls (mcr-botzone): four private walls of
+                          # n_tiles / 4, each seat draws from its own; seat 0 always deals
+    int quan              # botzone: the prevalent wind (0-3) of every hand
 
 ctypedef struct player_t:
     uint8_t hand[34]
@@ -111,6 +114,9 @@ ctypedef struct game_t:
     int front
     int back
     int live_end             # the last live tile: live draws take wall[front .. live_end]
+                             # (botzone: front = tiles drawn in all, live_end = back = n_tiles - 1)
+    int own_left[4]          # botzone: tiles left in each seat's own wall; seat i's next tile is
+                             # wall[i * n_tiles / 4 + own_left[i] - 1] (drawn from the end)
     player_t p[4]
     uint8_t visible[34]      # discards and exposed tiles, seen by everyone
     int drawn_kind           # kind just drawn by the player on turn (-1: none, e.g. after a claim)

@@ -119,6 +119,77 @@ cdef inline int next_seat(int s) noexcept nogil:
     return (s + 1) & 3
 
 
+# the Botzone judge's private walls (rules_t.botzone): seat i owns wall[i * part .. (i + 1) * part)
+# (part = n_tiles / 4) and takes every tile (deal, draws, flower and kong replacements) from its
+# end, as the judge's pop_back: the dealt hand is part[33], part[32], ... and the k-th later
+# draw part[20 - k] (136 tiles)
+
+cdef inline int bz_pop(game_t* g, int seat) noexcept nogil:
+    """The next tile id of seat's own wall (-1: that wall is empty)."""
+    if g.own_left[seat] <= 0:
+        return -1
+    g.own_left[seat] -= 1
+    g.front += 1
+    return g.wall[seat * (g.n_tiles >> 2) + g.own_left[seat]]
+
+
+cdef inline int bz_draw(game_t* g, int seat, int ev, int* flowers) noexcept nogil:
+    """Seat draws from its own wall, setting bonus tiles aside and drawing again (flowers[0]
+    counts them); returns the kind received, -1 when its wall runs out. Logged as the other
+    rule sets log a draw (ev = EV_DRAW: the tile drawn, EV_BONUS, then EV_REPLACE for the
+    tile that replaces it) or a kong's replacement (ev = EV_REPLACE: EV_BONUS for a flower)."""
+    cdef int t
+    cdef bint first = True
+    flowers[0] = 0
+    while True:
+        t = bz_pop(g, seat)
+        if t < 0:
+            return -1
+        if t >= FIRST_BONUS and t < FIRST_JOKER and g.R.replace_bonus:
+            if first and ev != EV_REPLACE:
+                log_ev(g, ev, seat, t, 0)
+            g.p[seat].bonus += 1
+            log_ev(g, EV_BONUS, seat, t, 0)
+            flowers[0] += 1
+            first = False
+            continue
+        log_ev(g, ev if first else EV_REPLACE, seat, t, 0)
+        g.p[seat].hand[t >> 2] += 1
+        g.p[seat].n_hand += 1
+        return t >> 2
+
+
+cdef inline int replacement(game_t* g, int seat) noexcept nogil:
+    """A kong's replacement tile (the kind, -1: none left); botzone: from seat's own wall, and
+    a flower drawn on the way loses the kong's flag (the judge's BUHUA), kept in g.after_kong."""
+    cdef int k, fl = 0
+    if not g.R.botzone:
+        g.after_kong = 1
+        return draw_back(g, seat)
+    k = bz_draw(g, seat, EV_REPLACE, &fl)
+    g.after_kong = 1 if fl == 0 else 0
+    return k
+
+
+cdef inline bint wall_last(game_t* g, int seat, bint self_drawn) noexcept nogil:
+    """The Last Tile fact (妙手回春 / 海底捞月) of seat's win: the live wall is empty; botzone:
+    the own wall of the seat after the drawer (self-drawn) or after the discarder is empty."""
+    if g.R.botzone:
+        return g.own_left[next_seat(seat if self_drawn else g.discarder)] <= 0
+    return live_left(g) <= 0
+
+
+cdef inline bint claims_closed(game_t* g) noexcept nogil:
+    """Botzone: no chow, pung or exposed kong on the current discard (the own wall of the seat
+    after the discarder is empty: only a win or a pass)."""
+    return g.R.botzone and g.own_left[next_seat(g.discarder)] <= 0
+
+
+cdef inline bint kongs_closed(game_t* g, int seat) noexcept nogil:
+    """Botzone: no concealed or added kong by seat (its own wall or the next seat's is empty)."""
+    return g.R.botzone and (g.own_left[seat] <= 0 or g.own_left[next_seat(seat)] <= 0)
+
+
 # the built-in policies, then the rules of play (textual includes: one C module)
 include "chinese_policy.pxi"
 include "chinese_rules.pxi"
@@ -170,6 +241,8 @@ cdef rules_t make_rules(dict r) except *:
     R.min_fan = r["min_fan"]
     R.uses_fans = int(R.fan_scoring or R.min_fan > 0)
     R.false_win_error = r["false_win_error"]
+    R.botzone = r.get("botzone", 0)
+    R.quan = r.get("quan", 0)
     return R
 
 

@@ -73,11 +73,11 @@ cdef int hand_fan(game_t* g, int seat, int win, bint self_drawn, fan_out_t* out,
     # on a discard or a robbed kong the winning tile itself is shown already
     x.fourth_tile = (g.visible[win] - (0 if self_drawn else 1)) == 3
     x.kong = g.after_kong if self_drawn else g.robbing
-    x.last_of_wall = live_left(g) <= 0 and not g.robbing
+    x.last_of_wall = wall_last(g, seat, self_drawn) and not g.robbing
     if plain:
         x.fourth_tile = x.kong = x.last_of_wall = 0
     x.seat_wind = (seat - g.t.dealer) & 3
-    x.prevalent_wind = (g.t.hand_no >> 2) & 3
+    x.prevalent_wind = g.R.quan if g.R.botzone else (g.t.hand_no >> 2) & 3
     x.flowers = p.bonus if g.R.replace_bonus else 0
     return mcr_fan(&x, out, g.T)
 
@@ -89,7 +89,7 @@ cdef int judge_win(game_t* g, int seat, int win, bint self_drawn) noexcept nogil
     cdef int total, r = W_NONE, known
     if complete(g, p.hand, p.n_hand if self_drawn else p.n_hand + 1):
         r = W_VALID
-        if g.R.uses_fans and not self_drawn and not g.robbing and live_left(g) > 0 and g.visible[win] != 4:
+        if g.R.uses_fans and not self_drawn and not g.robbing and not wall_last(g, seat, False) and g.visible[win] != 4:
             # no situational fact: the ready hand's remembered plain verdict is exact
             p.hand[win] -= 1
             known = remembered(p, win)
@@ -207,6 +207,9 @@ cdef void deal_hand(game_t* g, int d1, int d2) noexcept nogil:
     g.after_kong = 0
     g.robbing = 0
     log_ev(g, EV_HAND, g.t.dealer, d1, d2)
+    if g.R.botzone:
+        bz_deal(g)
+        return
     for q in range(4):
         seat = (g.t.dealer + q) & 3
         pending[seat] = 0
@@ -225,6 +228,30 @@ cdef void deal_hand(game_t* g, int d1, int d2) noexcept nogil:
         seat = (g.t.dealer + q) & 3
         while pending[seat] > 0 and draw_back(g, seat) >= 0:
             pending[seat] -= 1
+
+
+cdef void bz_deal(game_t* g) noexcept nogil:
+    """The Botzone judge's deal: seats 0..3 in turn take tiles from the end of their own wall
+    until they hold 13 (bonus tiles set aside, without replacement from elsewhere); the
+    dealer's 14th tile is its first ordinary draw."""
+    cdef int s, t
+    g.front = 0
+    g.back = g.n_tiles - 1
+    g.live_end = g.back
+    for s in range(4):
+        g.own_left[s] = g.n_tiles >> 2
+    for s in range(4):
+        while g.p[s].n_hand < 13:
+            t = bz_pop(g, s)
+            if t < 0:
+                break
+            log_ev(g, EV_DEAL, s, t, 0)
+            if t >= FIRST_BONUS and t < FIRST_JOKER and g.R.replace_bonus:
+                g.p[s].bonus += 1
+                log_ev(g, EV_BONUS, s, t, 0)
+            else:
+                g.p[s].hand[t >> 2] += 1
+                g.p[s].n_hand += 1
 
 
 cdef void setup_hand(game_t* g, uint64_t k0, uint64_t k1, uint64_t stream) noexcept nogil:
@@ -307,7 +334,7 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
         if offers_win(g, seat, status):
             opts[n] = 1000
             n += 1
-        if g.R.allow_kong and not p.ready:
+        if g.R.allow_kong and not p.ready and not kongs_closed(g, seat):
             for k in range(34):
                 if p.hand[k] == 4:
                     opts[n] = 2000 + k
@@ -331,7 +358,7 @@ cdef int own_turn_action(game_t* g, int seat, int* kind) noexcept nogil:
         return opts[choice] // 1000
     if win:
         return 1
-    if not g.R.allow_kong or p.ready or p.policy == POL_RANDOM:
+    if not g.R.allow_kong or p.ready or p.policy == POL_RANDOM or kongs_closed(g, seat):
         return 0
     if not kong_possible(p):
         return 0
@@ -452,14 +479,14 @@ cdef int ph_hand(game_t* g) noexcept nogil:
             g.t.out[OUT_SCORE + s] = g.t.score[s]
         g.t.phase = PH_OVER
         return ADV_DONE
-    g.t.dealer = h & 3
+    g.t.dealer = 0 if g.R.botzone else h & 3
     if g.t.walls != NULL:
         memcpy(g.wall, g.t.walls + h * g.n_tiles, g.n_tiles)
         deal_hand(g, g.t.dice[2 * h], g.t.dice[2 * h + 1])
     else:
         setup_hand(g, g.t.k0, g.t.k1, g.t.game_index * HANDS_STREAM + h)
     g.cur = g.t.dealer
-    g.mode = MODE_OWN
+    g.mode = MODE_DRAW if g.R.botzone else MODE_OWN
     g.drawn_kind = -1
     g.t.phase = PH_TURN
     return -1
@@ -468,9 +495,17 @@ cdef int ph_hand(game_t* g) noexcept nogil:
 cdef void ph_turn(game_t* g) noexcept nogil:
     """A turn starts: the player on turn draws (a bonus tile is set aside and replaced) unless
     the turn follows a claim; every turn counts."""
-    cdef int cur = g.cur, t
+    cdef int cur = g.cur, t, fl
     cdef player_t* p = &g.p[cur]
-    if g.mode == MODE_DRAW:
+    if g.mode == MODE_DRAW and g.R.botzone:
+        # the Botzone judge: from the drawer's own wall; empty: the hand is drawn
+        g.after_kong = 0
+        g.drawn_kind = bz_draw(g, cur, EV_DRAW, &fl)
+        if g.drawn_kind < 0:
+            exhausted(g, cur)
+            return
+        g.mode = MODE_OWN
+    elif g.mode == MODE_DRAW:
         if live_left(g) <= 0:
             exhausted(g, cur)
             return
@@ -549,8 +584,7 @@ cdef int ph_own(game_t* g) noexcept nogil:
 
 cdef void kong_replacement(game_t* g, int cur) noexcept nogil:
     """The replacement draw after a kong (the hand ends drawn when the wall is used up)."""
-    g.drawn_kind = draw_back(g, cur)
-    g.after_kong = 1
+    g.drawn_kind = replacement(g, cur)
     if g.drawn_kind < 0:
         exhausted(g, cur)
 
@@ -748,8 +782,7 @@ cdef int make_claim(game_t* g, int claimer, int claim, int chow_start) noexcept 
         add_meld(g, claimer, M_KONG_EXPOSED, k)
         log_ev(g, EV_KONG, claimer, k, 0)
         g.t.out[OUT_CLAIMS + claimer * 5 + M_KONG_EXPOSED] += 1
-        g.drawn_kind = draw_back(g, claimer)
-        g.after_kong = 1
+        g.drawn_kind = replacement(g, claimer)
         if g.drawn_kind < 0:
             exhausted(g, claimer)
             return 0
@@ -778,6 +811,8 @@ cdef int set_claims(game_t* g, int i, int s, int k, int* opts, int* starts) noex
     discarder and without a ready hand, may make on discard k; returns how many."""
     cdef player_t* p = &g.p[s]
     cdef int n = 0, j, t
+    if claims_closed(g):
+        return 0
     if g.R.allow_kong and p.hand[k] == 3:
         opts[n] = C_KONG
         n += 1

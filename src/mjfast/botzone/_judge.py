@@ -51,18 +51,21 @@ def _last_tile(hand: Hand) -> bool:
 
 def unsupported(hand: Hand, rules: str = "mcr") -> list:
     """Why ``rules`` cannot judge ``hand`` again as the judge did (an empty list: it can).
-    For ``mcr``:
+    ``mcr-botzone`` (the judge's own walls, seat 0 dealing, the match's prevalent wind) judges
+    every hand whose end is a win or an exhaustive draw. For ``mcr``:
 
     - a hand that ended with a penalty, or whose end is not known;
     - a win on the dealer's first draw (``mcr``'s dealer holds 14 dealt tiles and wins on the
       kind that scores most, the judge on the tile drawn);
     - an exhaustive draw at a kong's replacement draw (``mcr`` still has tiles at the back).
     """
-    if rules != "mcr":
-        raise ValueError(f"rules={rules!r}: hands are judged again under 'mcr' today ('mcr-botzone' is to come)")
+    if rules not in ("mcr", "mcr-botzone"):
+        raise ValueError(f"rules={rules!r}: hands are judged again under 'mcr' or 'mcr-botzone'")
     why = []
     if hand.result not in ("hu", "huang"):
         why.append("the hand ended with a penalty" if hand.result == "penalty" else "the hand's end is not known")
+    if rules == "mcr-botzone":
+        return why                  # the judge's walls, deal and winds: nothing else to fake
     acts = hand.actions
     if acts and acts[-1].kind == HU and not any(a.kind not in (DRAW, BUHUA) for a in acts[:-1]):
         why.append("a win on the dealer's first draw (mcr's dealer wins on its 14 dealt tiles)")
@@ -127,9 +130,11 @@ class Judgement:
 def judge(hand: Hand, *, rules: str = "mcr") -> Judgement:
     """Play a Botzone hand again on mjfast's engine and compare the verdicts.
 
-    Every tile goes where the hand drew it (mjfast's wall is laid out so that each player
-    draws what it drew on Botzone), every question of the engine gets the hand's answer, and
-    the engine scores the end. Raises ``ValueError`` when ``rules`` cannot judge the hand
+    Every tile goes where the hand drew it (``rules="mcr"``: mjfast's single wall is laid out so
+    that each player draws what it drew on Botzone; ``rules="mcr-botzone"``: each player's own
+    wall holds its tiles in the judge's order, and the log is an ``mcr-botzone`` game with the
+    match's ``quan``), every question of the engine gets the hand's answer, and the engine
+    scores the end. Raises ``ValueError`` when ``rules`` cannot judge the hand
     (:func:`unsupported` says why) or when the hand contradicts itself (a tile discarded that
     was never drawn, a fifth copy, ...), naming the action.
 
@@ -146,9 +151,10 @@ def judge(hand: Hand, *, rules: str = "mcr") -> Judgement:
     why = unsupported(hand, rules)
     if why:
         raise ValueError(f"{_where(hand)}: {rules} cannot judge this hand again: " + "; ".join(why))
-    last = _last_tile(hand)
+    botzone = rules == "mcr-botzone"
+    last = False if botzone else _last_tile(hand)
     try:
-        rp = Replay(hand, last_tile=last)
+        rp = Replay(hand, last_tile=last, rules=rules)
         rp.run(stop_at_end=False)
     except FalseWin as exc:
         # the judge's WH: the hand ends, the player pays 30 and each other player gets 10
@@ -175,12 +181,12 @@ def judge(hand: Hand, *, rules: str = "mcr") -> Judgement:
             scores[(e["seat"] - dealer) & 3] += e["delta"]
     if winner is not None:
         fan = sum(FANS[next(j for j, f in enumerate(FANS) if JUDGE_NAMES[j] == n)][2] * c for n, c in fans)
-    no_log = _no_log(hand, d)
+    no_log = None if botzone else _no_log(hand, d)
     log = None
     if no_log is None:
-        r = _rules.get("mcr", flowers=rp.rules.n_tiles == 144, dead_wall=d, rounds=1)
+        r = rp.rules if botzone else _rules.get("mcr", flowers=rp.rules.n_tiles == 144, dead_wall=d, rounds=1)
         wall = rp.walls[-1]
-        header = {"version": LOG_VERSION, "seed": None, "game_index": None, "rules": "mcr", "options": r.to_dict(),
+        header = {"version": LOG_VERSION, "seed": None, "game_index": None, "rules": r.name, "options": r.to_dict(),
                   "policies": ["botzone"] * 4, "walls": [[tiles.physical_tile_name(int(i)) for i in wall]],
                   "wall_ids": [wall.tolist()], "dice": [[2, 2]], "scores": scores,
                   "botzone": {"match": hand.match, "quan": hand.quan, "line": hand.line}}

@@ -259,6 +259,34 @@ def dummy_wall(n_tiles: int, dealer: int) -> np.ndarray:
     return np.array(first + others + rest, np.uint8)
 
 
+class BotzoneLayout(Layout):
+    """Where each tile goes on the judge's own walls (``mcr-botzone``): player p's tiles, deal
+    and draws (flowers and kong replacements included) in the order it received them, go to
+    ``wall[part p + part - 1]``, ``wall[part p + part - 2]``, ... (part = n_tiles / 4): every
+    player draws from the end of its own part, as the judge does."""
+
+    def _own(self, p: int) -> int:
+        if self.next[p] < p * (self.n // 4):
+            raise ScriptError(f"player {p} receives more tiles than its wall holds")
+        self.next[p] -= 1
+        return self.next[p] + 1
+
+    def _place_deal(self) -> None:
+        part = self.n // 4
+        self.next = [part * p + part - 1 for p in range(4)]
+        self.lead = 0
+        for p in range(4):
+            if sum(1 for t in self.hand.deals[p] if t is None or not _tiles.is_flower(t)) != 13:
+                raise ScriptError(f"player {p}'s deal does not hold 13 tiles that are not flowers")
+            for t in self.hand.deals[p]:
+                self._put(p, -1, self._own(p), t)
+
+    def _place_draws(self) -> None:
+        for i, a in enumerate(self.hand.actions):
+            if a.kind in (DRAW, BUHUA):
+                self._put(a.player, i, self._own(a.player), a.tile)
+
+
 class Replay:
     """The hand on mjfast's engine (``mcr``), all four seats answered by the script.
 
@@ -268,19 +296,28 @@ class Replay:
     """
 
     def __init__(self, hand: Hand, *, dead_wall: int = 0, last_tile: bool = False, derived: bool = False,
-                 **rules_options):
+                 rules: str = "mcr", **rules_options):
         flowers = any(_tiles.is_flower(t) for d in hand.deals for t in d if t is not None) or any(
             a.kind == BUHUA for a in hand.actions)
-        self.rules = _rules.get("mcr", flowers=flowers, **rules_options)
+        self.botzone = rules == "mcr-botzone"
         self.hand = hand
-        self.layout = Layout(hand, self.rules.n_tiles)
-        self.layout.fill()
-        q = hand.quan
-        walls = [dummy_wall(self.rules.n_tiles, h & 3) for h in range(4 * q)] + [self.layout.ids()]
+        if self.botzone:        # the judge's own walls, seat 0 dealing, the match's prevalent wind
+            self.rules = _rules.get("mcr-botzone", flowers=flowers, quan=hand.quan, **rules_options)
+            self.layout: Layout = BotzoneLayout(hand, self.rules.n_tiles)
+            self.layout.fill()
+            walls = [self.layout.ids()]
+            self.first_hand = 0
+            kern = self.rules.kernel()
+        else:
+            self.rules = _rules.get("mcr", flowers=flowers, **rules_options)
+            self.layout = Layout(hand, self.rules.n_tiles)
+            self.layout.fill()
+            q = hand.quan
+            walls = [dummy_wall(self.rules.n_tiles, h & 3) for h in range(4 * q)] + [self.layout.ids()]
+            self.first_hand = 4 * q
+            kern = self.rules.kernel()
+            kern["dead_wall"] = int(self.rules.n_tiles - self.layout.front if last_tile else dead_wall)
         self.walls = np.stack(walls)
-        self.first_hand = 4 * q
-        kern = self.rules.kernel()
-        kern["dead_wall"] = int(self.rules.n_tiles - self.layout.front if last_tile else dead_wall)
         _core.ensure_tables()
         self.core = _chinese.ENGINE.vec(kern, 1, True, bool(derived), False)
         self.core.set_log(0, LOG_CAPACITY)       # (the replay follows the engine through its events)
@@ -332,7 +369,7 @@ class Replay:
         if self.reader.in_deal:
             return 0
         got = self.reader.hand.actions
-        if not self.lead:
+        if not self.lead and not self.botzone:
             j = 0
             while j < len(got) and got[j].kind == BUHUA and got[j].player == 0:
                 j += 1

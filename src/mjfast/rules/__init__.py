@@ -6,7 +6,7 @@ function that takes ``rules=`` accepts a name or a RuleSet::
 
     >>> import mjfast
     >>> mjfast.rules.names()
-    ('classical', 'basic', 'mcr', 'american')
+    ('classical', 'basic', 'mcr', 'mcr-botzone', 'american')
     >>> r = mjfast.rules.get("classical", flowers=True, payment="discarder")
     >>> r.n_tiles, r.forms, r.family
     (144, ('standard',), 'chinese')
@@ -18,7 +18,8 @@ function that takes ``rules=`` accepts a name or a RuleSet::
 Families (one module each; a family is played by one engine):
 
 - :mod:`mjfast.rules.chinese`: ``"classical"`` (seed 000), ``"basic"`` (seed 001), ``"mcr"``
-  (Chinese Official), all :class:`ChineseRules`;
+  (Chinese Official) and ``"mcr-botzone"`` (the Botzone judge's Chinese Official), all
+  :class:`ChineseRules`;
 - :mod:`mjfast.rules.american`: ``"american"`` (seed 002, the beginner hand), :class:`AmericanRules`.
 
 Each family has one record, :class:`Family` (:func:`family`, :data:`FAMILIES`): its hand

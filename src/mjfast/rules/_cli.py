@@ -106,6 +106,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag("--false-win", "false_win", "a Python policy's false win costs 30 (penalty) or is an error",
          "false-win penalties are of the Chinese Official rules (--rules mcr)",
          choices={"penalty": "penalty", "error": "error"}),
+    Flag("--quan", "quan", "the prevalent wind of every hand: 0 East, 1 South, 2 West, 3 North",
+         "quan is the Botzone judge's prevalent wind (--rules mcr-botzone)", metavar="Q"),
     Flag("--jokers", "jokers", "number of jokers", "jokers are in American sets only (--rules american)",
          metavar="J"),
     Flag("--second-charleston", "second_charleston", "second Charleston when a player wants it (policy), always "

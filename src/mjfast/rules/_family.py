@@ -25,7 +25,7 @@ Examples
 >>> rules.family("riichi")
 Traceback (most recent call last):
 ...
-ValueError: unknown rules 'riichi'; choose one of ('classical', 'basic', 'mcr', 'american')
+ValueError: unknown rules 'riichi'; choose one of ('classical', 'basic', 'mcr', 'mcr-botzone', 'american')
 """
 from __future__ import annotations
 

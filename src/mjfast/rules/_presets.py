@@ -18,7 +18,7 @@ def names() -> tuple:
     Examples
     --------
     >>> names()
-    ('classical', 'basic', 'mcr', 'american')
+    ('classical', 'basic', 'mcr', 'mcr-botzone', 'american')
     """
     return tuple(_PRESETS)
 

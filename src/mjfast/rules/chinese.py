@@ -25,6 +25,18 @@ Official (MCR), played by one engine (``mjfast._kernels.chinese_game``).
     player, and ends the hand (``false_win="penalty"``), or raises IllegalActionError
     (``false_win="error"``). ``scoring="basic", min_fan=0`` is the engine before fan scoring:
     any complete hand wins ``base_points`` from each loser, no kong robbing.
+``"mcr-botzone"`` (the Botzone Chinese-Standard-Mahjong judge)
+    Chinese Official as the Botzone judge plays it (docs/mcr.md, "mcr-botzone"): 136 tiles
+    (``flowers=True``: 144), four private walls of ``n_tiles / 4``: seat i's wall is tiles
+    ``[34 i, 34 i + 34)`` of the shuffled set and every tile seat i receives (deal, draws,
+    flower and kong replacements) is the last one left in its own wall; seats deal 13 each,
+    seat 0 is always the dealer and its 14th tile is its first draw; seat wind = seat, the
+    prevalent wind is the option ``quan`` (0 East .. 3 North) for every hand; a game is
+    ``rounds`` hands (default 1: one Botzone match); the hand is drawn when the seat that must
+    draw has an empty own wall; Last Tile (妙手回春 / 海底捞月) when the own wall of the seat
+    after the drawer (or discarder) is empty, and then no chow, pung or kong on that discard;
+    a concealed or added kong needs the declarer's own wall and the next seat's non-empty.
+    Fans, the 8-fan minimum, payments and the false-win penalty are those of ``"mcr"``.
 
 Two readings that the seed texts leave open are options:
 
@@ -91,8 +103,10 @@ class ChineseRules(RuleSet):
     scoring: str = "basic"
     min_fan: int = 0
     false_win: str = "penalty"
+    quan: int = 0
     # preset facts, not options
     kong_two_pairs: bool = dataclasses.field(default=False, repr=False)
+    botzone: bool = dataclasses.field(default=False, repr=False)   # the Botzone judge's walls and seats
     fixed: tuple = dataclasses.field(default=(), repr=False)   # options the preset does not let change
 
     family: ClassVar[str] = "chinese"
@@ -118,17 +132,37 @@ class ChineseRules(RuleSet):
         Option("min_fan", check_int("min_fan", 0, 88), "mcr: fan a win needs, flowers not counted (0-88)"),
         Option("false_win", check_choice("false_win", ("penalty", "error")),
                "mcr: a false win by a Python policy costs 30 ('penalty') or raises IllegalActionError ('error')"),
+        Option("quan", check_int("quan", 0, 3),
+               "mcr-botzone: the prevalent wind of every hand (0 East, 1 South, 2 West, 3 North)"),
     )}
-    #: options that only the Chinese Official preset has
+    #: options that only the Chinese Official presets have
     MCR_ONLY: ClassVar[tuple] = ("scoring", "min_fan", "false_win")
+    #: the presets scored with Chinese Official fans
+    MCR_NAMES: ClassVar[tuple] = ("mcr", "mcr-botzone")
+    #: options of the Botzone preset only
+    BOTZONE_ONLY: ClassVar[tuple] = ("quan",)
+    #: options the Botzone judge fixes (mcr-botzone refuses another value)
+    BOTZONE_FIXED: ClassVar[tuple] = ("special_forms", "dead_wall", "ready_declaration", "base_points", "payment",
+                                      "chow", "kong", "refill_dead_wall", "added_kong", "scoring")
 
     @property
     def tile_set(self) -> TileSet:
         return TileSet(flowers=self.flowers, jokers=0, replace_bonus=self.flowers)
 
     def accepts(self, option: str) -> bool:
-        """As :meth:`RuleSet.accepts`; the Chinese Official options only under ``"mcr"``."""
-        return option in self.OPTIONS and (option not in self.MCR_ONLY or self.name == "mcr")
+        """As :meth:`RuleSet.accepts`; the Chinese Official options only under ``"mcr"`` and
+        ``"mcr-botzone"``, ``quan`` only under ``"mcr-botzone"``, which fixes what its judge fixes."""
+        if option not in self.OPTIONS:
+            return False
+        if self.botzone:
+            return option not in self.BOTZONE_FIXED
+        return option not in self.BOTZONE_ONLY and (option not in self.MCR_ONLY or self.name in self.MCR_NAMES)
+
+    @property
+    def hands_per_game(self) -> int:
+        """Hands in a game: 4 x ``rounds`` (each seat deals ``rounds`` times); mcr-botzone:
+        ``rounds`` (seat 0 deals every hand, one Botzone match each)."""
+        return self.rounds if self.botzone else 4 * self.rounds
 
     @property
     def forms(self) -> tuple:
@@ -151,9 +185,17 @@ class ChineseRules(RuleSet):
             raise ValueError(f"rules={self.name!r} is played with the 144-tile set (flowers=True)")
         if "special_forms" in self.fixed and values["special_forms"] != self.special_forms:
             raise ValueError(f"rules={self.name!r} always allows its special forms")
-        for key in ("dead_wall", "base_points", "payment", "rounds", "added_kong") + self.MCR_ONLY:
+        for key in ("dead_wall", "base_points", "payment", "rounds", "added_kong") + self.MCR_ONLY + self.BOTZONE_ONLY:
             values[key] = self.OPTIONS[key].check(values[key])
-        if self.name != "mcr":
+        if not self.botzone and values["quan"] != self.quan:
+            raise ValueError(f"quan applies to rules='mcr-botzone' (the Botzone judge's prevalent wind), "
+                             f"not to rules={self.name!r}")
+        if self.botzone:
+            for key in self.BOTZONE_FIXED:
+                if values[key] != getattr(self, key):
+                    raise ValueError(f"rules={self.name!r} plays the Botzone judge's rules: {key} is fixed "
+                                     f"({key}={getattr(self, key)!r})")
+        if self.name not in self.MCR_NAMES:
             for key in self.MCR_ONLY:
                 if values[key] != getattr(self, key):
                     raise ValueError(f"{key} applies to rules='mcr' (Chinese Official fans), not to rules={self.name!r}")
@@ -175,6 +217,7 @@ class ChineseRules(RuleSet):
             "refill_dead_wall": int(self.refill_dead_wall), "added_kong_drawn": int(self.added_kong == "drawn"),
             "fan_scoring": int(self.scoring == "fan"), "min_fan": self.min_fan,
             "false_win_error": int(self.false_win == "error"),
+            **({"botzone": 1, "quan": self.quan} if self.botzone else {}),
         }
 
     @property
@@ -184,7 +227,9 @@ class ChineseRules(RuleSet):
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"name": self.name}
-        d.update({k: getattr(self, k) for k in self.OPTIONS if self.name == "mcr" or k not in self.MCR_ONLY})
+        d.update({k: getattr(self, k) for k in self.OPTIONS
+                  if (self.name in self.MCR_NAMES or k not in self.MCR_ONLY)
+                  and (self.botzone or k not in self.BOTZONE_ONLY)})
         d["special_forms"] = list(self.special_forms)
         d["tiles"] = self.n_tiles
         return d
@@ -194,4 +239,6 @@ CLASSICAL = ChineseRules("classical")
 BASIC = ChineseRules("basic", dead_wall=0, ready_declaration=True)
 MCR = ChineseRules("mcr", flowers=True, special_forms=SPECIAL_FORMS, dead_wall=0, kong_two_pairs=True,
                    scoring="fan", min_fan=8, fixed=("special_forms",))
-PRESETS = (CLASSICAL, BASIC, MCR)
+MCR_BOTZONE = ChineseRules("mcr-botzone", special_forms=SPECIAL_FORMS, dead_wall=0, kong_two_pairs=True,
+                           scoring="fan", min_fan=8, botzone=True, fixed=("special_forms",))
+PRESETS = (CLASSICAL, BASIC, MCR, MCR_BOTZONE)
