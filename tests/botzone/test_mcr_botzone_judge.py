@@ -48,3 +48,16 @@ def test_mcr_botzone_games_written_read_and_judged_again():
     for h in hands:
         j = botzone.judge(h, rules="mcr-botzone")
         assert j.agrees, j.differences
+
+
+def test_mcr_botzone_games_keep_their_prevalent_wind_in_the_text_format():
+    # the match's quan is the game's option, not the hand number's wind (which is East for
+    # every one-hand game); judged again with it, the fans (Prevalent Wind among them) agree
+    buf = io.StringIO()
+    logs = [mjfast.replay(5, gi, rules="mcr-botzone", quan=q) for gi, q in enumerate((1, 2, 3))]
+    write_logs(logs, buf)
+    hands = list(read_logs(io.StringIO(buf.getvalue()), progress=False))
+    assert [h.quan for h in hands] == [1, 2, 3]
+    for h in hands:
+        j = botzone.judge(h, rules="mcr-botzone")
+        assert j.agrees, j.differences

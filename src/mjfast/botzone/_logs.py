@@ -558,6 +558,8 @@ def _finish(reader: EventReader, log: GameLog, k: int) -> Hand:
     seed = h.get("seed")
     tag = "x" if seed is None else re.sub(r"[^0-9A-Za-z_.-]", "", json.dumps(seed).replace(",", "_"))
     hand.match = f"mjfast-{tag}-{h.get('game_index', 0)}-{reader.hand_no}"
+    if h.get("rules") == "mcr-botzone":         # the match's prevalent wind, not the hand number's
+        hand.quan = int((h.get("options") or {}).get("quan", 0))
     if hand.result == "hu":
         hand.fans = [(JUDGE_NAMES[i], c) for i, c in reader.fan_rows]
         hand.fan = sum(FANS[i][2] * c for i, c in reader.fan_rows)
@@ -574,8 +576,8 @@ def write_logs(games, target) -> int:
     ----------
     games : GameLog, Hand, or an iterable of them
         mjfast games played with ``rules="mcr"`` (each hand is one Botzone match: player ids
-        count from the hand's dealer, the prevalent wind is the hand's) or hands read by
-        :func:`read_logs`.
+        count from the hand's dealer, the prevalent wind is the hand's) or ``"mcr-botzone"``
+        (the prevalent wind is the game's ``quan``), or hands read by :func:`read_logs`.
     target : str, os.PathLike or text file object
 
     Returns

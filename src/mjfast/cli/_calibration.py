@@ -7,7 +7,7 @@ from ._common import announce_seed, check_run_args, dump_json, parse_policies, p
 from ._options import GAMES, add_format, add_progress, add_seed, add_threads
 
 #: the rule sets with fan scoring (the published figures are of Chinese Official play)
-FAN_RULES = ("mcr",)
+FAN_RULES = ("mcr", "mcr-botzone")
 
 
 def add_parser(sub) -> None:
@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
                                    "(530,458 hands), with 95% intervals. With --logs, also a Botzone log's figures, "
                                    "each fan's share of wins and the total-variation distance of the hand-fan "
                                    "distributions.")
-    p.add_argument("--rules", default="mcr", choices=FAN_RULES, help="the rule set: mcr (default)")
+    p.add_argument("--rules", default="mcr", choices=FAN_RULES, help="the rule set: mcr (default) or mcr-botzone")
     p.add_argument("-n", "--hands", type=GAMES, default=20_000, metavar="N",
                    help="hands to simulate (default 20,000; whole games are played)")
     p.add_argument("--policies", metavar="P[,P1,P2,P3]", default="humanlike",
