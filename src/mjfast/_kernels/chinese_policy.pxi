@@ -590,6 +590,11 @@ cdef int wait_value(game_t* g, int seat, uint64_t waits, int discarded) noexcept
         p.wv_waits[slot] = waits
         p.wv_discard[slot] = on_discard
         p.wv_self[slot] = self_only
+    if p.policy == POL_HUMANLIKE and HL[HL_LIVE]:
+        while on_discard:
+            w = mj_ctz64(on_discard)
+            on_discard &= on_discard - 1
+            v += live_weight(g, w) * unseen_by(g, seat, w, discarded)
     while on_discard:
         w = mj_ctz64(on_discard)
         on_discard &= on_discard - 1
@@ -646,7 +651,7 @@ cdef int most_effective(game_t* g, int seat, const codes_t* c, uint64_t cands, i
     cdef hand_t f13
     cdef uint64_t eff
     cdef int k, u, best_u = -1, best_k = -1, sets = c.n // 3   # (n - 1 + 1) // 3 after the discard
-    cdef int wv, best_v = -1, n = 0, i, j
+    cdef int wv, best_v = -1, n = 0, i, j, bound
     cdef int ck[34]
     cdef int cu[34]
     cdef uint64_t ce[34]
@@ -682,8 +687,9 @@ cdef int most_effective(game_t* g, int seat, const codes_t* c, uint64_t cands, i
         # the most valuable waits (wait_value <= 3 x greedy's unseen count, which counts every
         # copy unseen_by does and more: stop when none can beat the best), ties to the most
         # effective, then the lowest kind
+        bound = HL_WEIGHT_MAX if p.policy == POL_HUMANLIKE else 3
         for j in range(n):
-            if 3 * cu[j] <= best_v:
+            if bound * cu[j] <= best_v:
                 break
             k = ck[j]
             p.hand[k] -= 1
@@ -898,10 +904,14 @@ cdef enum:
     HL_STEER_OFF = 8      # a flush plan steers discards with at most this many tiles off the suit
     HL_STEER_SLACK = 9    # ... among the discards at most this much above the best shanten
     HL_SELF_WEIGHT = 10   # wait_value's weight of a copy that wins only self-drawn (greedy: 1 of 3)
-    N_HL = 11
+    HL_LIVE = 11          # 1: wait_value weighs a copy by how likely another player lets it go (live_weight)
+    N_HL = 12
+
+cdef enum:
+    HL_WEIGHT_MAX = 6     # live_weight's largest (most_effective's bound on wait_value per copy)
 
 # the constants in force (bench/calibration.md gives the runs that chose HL_DEFAULTS)
-HL_DEFAULTS = [3, 3, 5, 3, 12, 3, 1, 1, 4, 1, 0]
+HL_DEFAULTS = [3, 3, 5, 3, 12, 3, 1, 1, 4, 1, 0, 1]
 cdef int HL[N_HL]
 HL[:] = HL_DEFAULTS
 
@@ -916,6 +926,29 @@ def _set_humanlike(knobs=None):
     for i in range(N_HL):
         HL[i] = int(new[i])
     return old
+
+
+cdef int live_weight(game_t* g, int w) noexcept nogil:
+    """The humanlike policy's weight (1..HL_WEIGHT_MAX) of an unseen copy of kind w in a wait
+    that wins on a discard: how likely another player holds it loose and lets it go. Honors
+    and terminals are hard to use (a copy already shown: harder still); a suited tile whose
+    neighbours are mostly shown cannot make a chow. greedy and wait_value count 3 per copy."""
+    cdef int r, gone, near = 0
+    if w >= 27:
+        return 6 if g.visible[w] else 4
+    r = w % 9
+    gone = g.visible[w]
+    if r >= 1:
+        near += g.visible[w - 1]
+    if r <= 7:
+        near += g.visible[w + 1]
+    if r >= 2:
+        near += g.visible[w - 2]
+    if r <= 6:
+        near += g.visible[w + 2]
+    if r == 0 or r == 8:
+        return imin(3 + gone + (near >= 3), HL_WEIGHT_MAX)
+    return imin(2 + gone + near // 3, HL_WEIGHT_MAX)
 
 
 cdef inline uint64_t suit_kinds(int s) noexcept nogil:
