@@ -905,13 +905,14 @@ cdef enum:
     HL_STEER_SLACK = 9    # ... among the discards at most this much above the best shanten
     HL_SELF_WEIGHT = 10   # wait_value's weight of a copy that wins only self-drawn (greedy: 1 of 3)
     HL_LIVE = 11          # 1: wait_value weighs a copy by how likely another player lets it go (live_weight)
-    N_HL = 12
+    HL_PATTERN_MISS = 12  # a chow pattern plan (pattern_steer) steers when it misses at most this many kinds
+    N_HL = 13
 
 cdef enum:
     HL_WEIGHT_MAX = 6     # live_weight's largest (most_effective's bound on wait_value per copy)
 
 # the constants in force (bench/calibration.md gives the runs that chose HL_DEFAULTS)
-HL_DEFAULTS = [3, 3, 5, 3, 12, 3, 1, 1, 4, 1, 0, 1]
+HL_DEFAULTS = [3, 3, 5, 3, 12, 3, 1, 1, 4, 1, 0, 1, 4]
 cdef int HL[N_HL]
 HL[:] = HL_DEFAULTS
 
@@ -953,6 +954,69 @@ cdef int live_weight(game_t* g, int w) noexcept nogil:
 
 cdef inline uint64_t suit_kinds(int s) noexcept nogil:
     return (<uint64_t>0x1FF) << (9 * s)
+
+
+# the chow patterns a plan may aim at, as sets of kinds (three chows, nine kinds): mixed triple
+# chow, mixed straight, pure straight, mixed shifted chows (each 6 fan or more)
+cdef enum:
+    N_PATTERNS = 46
+cdef uint64_t PATTERNS[N_PATTERNS]
+
+
+cdef inline uint64_t chow_kinds(int suit, int first) noexcept nogil:
+    return (<uint64_t>7) << (9 * suit + first)
+
+
+cdef void init_patterns():
+    cdef int perms[6][3]
+    cdef int i, r, n = 0
+    perms[0] = [0, 1, 2]
+    perms[1] = [0, 2, 1]
+    perms[2] = [1, 0, 2]
+    perms[3] = [1, 2, 0]
+    perms[4] = [2, 0, 1]
+    perms[5] = [2, 1, 0]
+    for r in range(7):                 # mixed triple chow
+        PATTERNS[n] = chow_kinds(0, r) | chow_kinds(1, r) | chow_kinds(2, r)
+        n += 1
+    for i in range(6):                 # mixed straight
+        PATTERNS[n] = chow_kinds(perms[i][0], 0) | chow_kinds(perms[i][1], 3) | chow_kinds(perms[i][2], 6)
+        n += 1
+    for i in range(3):                 # pure straight
+        PATTERNS[n] = chow_kinds(i, 0) | chow_kinds(i, 3) | chow_kinds(i, 6)
+        n += 1
+    for r in range(5):                 # mixed shifted chows
+        for i in range(6):
+            PATTERNS[n] = chow_kinds(perms[i][0], r) | chow_kinds(perms[i][1], r + 1) | chow_kinds(perms[i][2], r + 2)
+            n += 1
+
+
+init_patterns()
+
+
+cdef uint64_t pattern_steer(const player_t* p, uint64_t cands) noexcept nogil:
+    """The humanlike policy's chow pattern plan: the candidate discards (bit set) that keep p's
+    nearest chow pattern (PATTERNS: a mixed triple chow, a straight, mixed shifted chows) no
+    farther, when one misses at most HL_PATTERN_MISS kinds (its declared chows count); 0 when
+    there is no such plan or every candidate keeps it."""
+    cdef uint64_t held = held_kinds(p.hand), single = 0, keep = 0, out
+    cdef int i, j, m, best = 10
+    for j in range(p.n_melds):
+        if p.meld_type[j] == M_CHOW:
+            held |= (<uint64_t>7) << p.meld_tile[j]
+    for i in range(N_PATTERNS):
+        m = 9 - mj_popcount64(held & PATTERNS[i])
+        if m < best:
+            best = m
+            keep = PATTERNS[i]
+        elif m == best:
+            keep &= PATTERNS[i]        # (several at the best: keep the kinds all of them need)
+    if best > HL[HL_PATTERN_MISS]:
+        return 0
+    for j in range(34):
+        single |= (<uint64_t>(p.hand[j] == 1)) << j
+    out = cands & ~(keep & single)
+    return out if out != cands else 0
 
 
 cdef int flush_suit(const player_t* p, int max_off) noexcept nogil:
@@ -1131,6 +1195,11 @@ cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
                     return k
             if off:
                 cands = off
+    if best_s > 0 and HL[HL_PATTERN_MISS] > 0 and (cands & (cands - 1)):
+        off = pattern_steer(p, cands)
+        if off:
+            cands = off
     if not (cands & (cands - 1)):
         return mj_ctz64(cands)
     return most_effective(g, seat, &c, cands, best_s, live, &f14, NULL, best_s == 0, NULL)
+
