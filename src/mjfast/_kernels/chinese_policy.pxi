@@ -885,8 +885,9 @@ cdef int greedy_scores(game_t* g, int seat, uint8_t* sh, int* counts) noexcept n
 
 
 # ------------------------------------------------------------------------------------------
-# the humanlike policy: greedy's hand building and fan-aware waits, with people's claims (a
-# pung or chow that serves a fan plan: a flush, all pungs, a straight, a triple chow) and
+# the humanlike policy: greedy's hand building and fan-aware waits, with people's fan plans (a
+# chow pattern or a flush steers the discards), waits chosen for tiles others let go, people's
+# claims (a pung or chow that serves a fan plan: a flush, all pungs, a straight, a triple chow) and
 # people's defence (folding to safe tiles when far from ready against a strong opponent or
 # late in the wall), and waits valued by the wins they make on a discard. Its constants were
 # chosen by paired runs to bring MCR play towards people's draw rate and self-drawn share
@@ -906,13 +907,16 @@ cdef enum:
     HL_SELF_WEIGHT = 10   # wait_value's weight of a copy that wins only self-drawn (greedy: 1 of 3)
     HL_LIVE = 11          # 1: wait_value weighs a copy by how likely another player lets it go (live_weight)
     HL_PATTERN_MISS = 12  # a chow pattern plan (pattern_steer) steers when it misses at most this many kinds
-    N_HL = 13
+    HL_REPLAN = 13        # a ready hand with no live wait that wins on a discard: 1 steers among the ready
+                          # discards by the pattern plan, 2 also among those one from ready
+    HL_CLAIM_MISS = 14    # a chow claim serves a chow pattern plan missing at most this many kinds (0: off)
+    N_HL = 15
 
 cdef enum:
     HL_WEIGHT_MAX = 6     # live_weight's largest (most_effective's bound on wait_value per copy)
 
 # the constants in force (bench/calibration.md gives the runs that chose HL_DEFAULTS)
-HL_DEFAULTS = [3, 3, 5, 3, 12, 3, 1, 1, 4, 1, 0, 1, 4]
+HL_DEFAULTS = [3, 2, 5, 99, 12, 3, 1, 1, 4, 1, 0, 1, 4, 2, 2]
 cdef int HL[N_HL]
 HL[:] = HL_DEFAULTS
 
@@ -992,6 +996,21 @@ cdef void init_patterns():
 
 
 init_patterns()
+
+
+cdef int pattern_miss(const player_t* p, uint64_t need) noexcept nogil:
+    """The fewest kinds p misses of a chow pattern (PATTERNS) that holds the kinds `need`
+    (declared chows count; 10: none)."""
+    cdef uint64_t held = held_kinds(p.hand)
+    cdef int i, j, m, best = 10
+    for j in range(p.n_melds):
+        if p.meld_type[j] == M_CHOW:
+            held |= (<uint64_t>7) << p.meld_tile[j]
+    for i in range(N_PATTERNS):
+        if (PATTERNS[i] & need) == need:
+            m = 9 - mj_popcount64(held & PATTERNS[i])
+            best = m if m < best else best
+    return best
 
 
 cdef uint64_t pattern_steer(const player_t* p, uint64_t cands) noexcept nogil:
@@ -1098,7 +1117,7 @@ cdef bint plan_claim(game_t* g, int seat, int k, int claim, int start, int after
     elif claim == C_PUNG:
         ok = pungs_count(p) >= HL[HL_PUNGS]
     elif HL[HL_STRAIGHTS]:
-        ok = chow_plan(p, start)
+        ok = chow_plan(p, start) or (HL[HL_CLAIM_MISS] > 0 and pattern_miss(p, chow_kinds(0, start)) <= HL[HL_CLAIM_MISS])
     p.n_melds -= 1
     if claim == C_PUNG:
         p.hand[k] += 2
@@ -1168,13 +1187,17 @@ cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
     effective tiles), except that a flush plan (HL_STEER_OFF tiles off a suit at most) sends a
     tile outside the suit and the honors first, even one up to HL_STEER_SLACK above the best
     shanten (never from a ready hand), and a hand far from ready folds (safest_discard) when
-    should_fold. wait_value counts waits that win only self-drawn HL_SELF_WEIGHT times."""
+    should_fold (the defaults never fold: HL_FOLD_SHANTEN 99). Among the remaining candidates a
+    chow pattern plan (pattern_steer) keeps its kinds. At a ready hand the waits are valued by
+    live_weight (HL_LIVE), and a ready hand with no live wait that wins on a discard steers by
+    the pattern plan among the ready discards or, HL_REPLAN 2, those one from ready.
+    wait_value counts waits that win only self-drawn HL_SELF_WEIGHT times."""
     cdef player_t* p = &g.p[seat]
     cdef uint8_t sh[34]
     cdef codes_t c
     cdef hand_t f14
-    cdef uint64_t cands, off
-    cdef int best_s, live, k, s
+    cdef uint64_t cands, off, more
+    cdef int best_s, live, k, s, value = 0
     best_s = greedy_shanten(g, p.hand, &c, sh, &live, &f14)
     if should_fold(g, seat, best_s):
         k = safest_discard(g, seat, sh, best_s)
@@ -1201,5 +1224,19 @@ cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
             cands = off
     if not (cands & (cands - 1)):
         return mj_ctz64(cands)
-    return most_effective(g, seat, &c, cands, best_s, live, &f14, NULL, best_s == 0, NULL)
+    k = most_effective(g, seat, &c, cands, best_s, live, &f14, NULL, best_s == 0, &value)
+    if best_s == 0 and value == 0 and HL[HL_REPLAN] > 0:
+        # (a ready hand that cannot win on a discard: towards a pattern, ready if it can)
+        off = pattern_steer(p, cands)
+        if HL[HL_REPLAN] > 1:
+            more = pattern_steer(p, cands | kinds_equal(sh, 1))
+            if more & cands:
+                off = more & cands
+            elif more:
+                k = most_effective(g, seat, &c, more, 1, live, &f14, NULL, False, NULL)
+                p.wait_sh = sh[k]
+                return k
+        if off:
+            k = most_effective(g, seat, &c, off, 0, live, &f14, NULL, False, NULL)
+    return k
 
