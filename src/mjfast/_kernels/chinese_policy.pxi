@@ -960,15 +960,26 @@ cdef inline uint64_t suit_kinds(int s) noexcept nogil:
     return (<uint64_t>0x1FF) << (9 * s)
 
 
-# the chow patterns a plan may aim at, as sets of kinds (three chows, nine kinds): mixed triple
-# chow, mixed straight, pure straight, mixed shifted chows (each 6 fan or more)
+# the chow patterns a plan may aim at, three chows each (a chow: its suit * 7 + its first
+# rank): mixed triple chow, mixed straight, pure straight, mixed shifted chows (each 6 fan or
+# more), and their nine kinds
 cdef enum:
     N_PATTERNS = 46
+cdef int PAT_SEG[N_PATTERNS][3]
 cdef uint64_t PATTERNS[N_PATTERNS]
+cdef int BITS3[8]
+BITS3[:] = [0, 1, 1, 2, 1, 2, 2, 3]
 
 
 cdef inline uint64_t chow_kinds(int suit, int first) noexcept nogil:
     return (<uint64_t>7) << (9 * suit + first)
+
+
+cdef void add_pattern(int n, int s0, int r0, int s1, int r1, int s2, int r2):
+    PAT_SEG[n][0] = 7 * s0 + r0
+    PAT_SEG[n][1] = 7 * s1 + r1
+    PAT_SEG[n][2] = 7 * s2 + r2
+    PATTERNS[n] = chow_kinds(s0, r0) | chow_kinds(s1, r1) | chow_kinds(s2, r2)
 
 
 cdef void init_patterns():
@@ -981,34 +992,44 @@ cdef void init_patterns():
     perms[4] = [2, 0, 1]
     perms[5] = [2, 1, 0]
     for r in range(7):                 # mixed triple chow
-        PATTERNS[n] = chow_kinds(0, r) | chow_kinds(1, r) | chow_kinds(2, r)
+        add_pattern(n, 0, r, 1, r, 2, r)
         n += 1
     for i in range(6):                 # mixed straight
-        PATTERNS[n] = chow_kinds(perms[i][0], 0) | chow_kinds(perms[i][1], 3) | chow_kinds(perms[i][2], 6)
+        add_pattern(n, perms[i][0], 0, perms[i][1], 3, perms[i][2], 6)
         n += 1
     for i in range(3):                 # pure straight
-        PATTERNS[n] = chow_kinds(i, 0) | chow_kinds(i, 3) | chow_kinds(i, 6)
+        add_pattern(n, i, 0, i, 3, i, 6)
         n += 1
     for r in range(5):                 # mixed shifted chows
         for i in range(6):
-            PATTERNS[n] = chow_kinds(perms[i][0], r) | chow_kinds(perms[i][1], r + 1) | chow_kinds(perms[i][2], r + 2)
+            add_pattern(n, perms[i][0], r, perms[i][1], r + 1, perms[i][2], r + 2)
             n += 1
 
 
 init_patterns()
 
 
+cdef inline void chows_held(const player_t* p, int* held) noexcept nogil:
+    """held[7 * suit + first]: the kinds of that chow p holds concealed (3: declared)."""
+    cdef uint64_t h = held_kinds(p.hand)
+    cdef int s, r, j
+    for s in range(3):
+        for r in range(7):
+            held[7 * s + r] = BITS3[(h >> (9 * s + r)) & 7]
+    for j in range(p.n_melds):
+        if p.meld_type[j] == M_CHOW:
+            held[7 * (p.meld_tile[j] // 9) + p.meld_tile[j] % 9] = 3
+
+
 cdef int pattern_miss(const player_t* p, uint64_t need) noexcept nogil:
     """The fewest kinds p misses of a chow pattern (PATTERNS) that holds the kinds `need`
     (declared chows count; 10: none)."""
-    cdef uint64_t held = held_kinds(p.hand)
-    cdef int i, j, m, best = 10
-    for j in range(p.n_melds):
-        if p.meld_type[j] == M_CHOW:
-            held |= (<uint64_t>7) << p.meld_tile[j]
+    cdef int held[21]
+    cdef int i, m, best = 10
+    chows_held(p, held)
     for i in range(N_PATTERNS):
         if (PATTERNS[i] & need) == need:
-            m = 9 - mj_popcount64(held & PATTERNS[i])
+            m = 9 - held[PAT_SEG[i][0]] - held[PAT_SEG[i][1]] - held[PAT_SEG[i][2]]
             best = m if m < best else best
     return best
 
@@ -1018,13 +1039,12 @@ cdef uint64_t pattern_steer(const player_t* p, uint64_t cands) noexcept nogil:
     nearest chow pattern (PATTERNS: a mixed triple chow, a straight, mixed shifted chows) no
     farther, when one misses at most HL_PATTERN_MISS kinds (its declared chows count); 0 when
     there is no such plan or every candidate keeps it."""
-    cdef uint64_t held = held_kinds(p.hand), single = 0, keep = 0, out
-    cdef int i, j, m, best = 10
-    for j in range(p.n_melds):
-        if p.meld_type[j] == M_CHOW:
-            held |= (<uint64_t>7) << p.meld_tile[j]
+    cdef int held[21]
+    cdef uint64_t keep = 0, out
+    cdef int i, m, best = 10
+    chows_held(p, held)
     for i in range(N_PATTERNS):
-        m = 9 - mj_popcount64(held & PATTERNS[i])
+        m = 9 - held[PAT_SEG[i][0]] - held[PAT_SEG[i][1]] - held[PAT_SEG[i][2]]
         if m < best:
             best = m
             keep = PATTERNS[i]
@@ -1032,9 +1052,7 @@ cdef uint64_t pattern_steer(const player_t* p, uint64_t cands) noexcept nogil:
             keep &= PATTERNS[i]        # (several at the best: keep the kinds all of them need)
     if best > HL[HL_PATTERN_MISS]:
         return 0
-    for j in range(34):
-        single |= (<uint64_t>(p.hand[j] == 1)) << j
-    out = cands & ~(keep & single)
+    out = cands & ~(keep & kinds_equal(p.hand, 1))
     return out if out != cands else 0
 
 
