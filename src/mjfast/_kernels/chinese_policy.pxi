@@ -889,7 +889,8 @@ cdef int greedy_scores(game_t* g, int seat, uint8_t* sh, int* counts) noexcept n
 # chow pattern or a flush steers the discards), waits chosen for tiles others let go, people's
 # claims (a pung or chow that serves a fan plan: a flush, all pungs, a straight, a triple chow) and
 # people's defence (folding to safe tiles when far from ready against a strong opponent or
-# late in the wall), and waits valued by the wins they make on a discard. Its constants were
+# late in the wall; off in the defaults, HL_FOLD_SHANTEN 99: folding only made more draws),
+# and waits valued by the wins they make on a discard. Its constants were
 # chosen by paired runs to bring MCR play towards people's draw rate and self-drawn share
 # (bench/calibration.md: the runs, and how far from people's figures it still is).
 
