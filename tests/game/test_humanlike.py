@@ -164,10 +164,12 @@ def _pattern_share(res):
 
 
 def test_chow_pattern_plan_wins_more_pattern_hands():
-    # the chow pattern plan (HL_PATTERN_MISS, HL_REPLAN, HL_CLAIM_MISS, the last three constants)
-    # steers hands to the chow patterns: more of the wins carry their fans than without it
+    # the chow pattern plan (HL_PATTERN_MISS, HL_REPLAN, HL_CLAIM_MISS: constants 12-14) steers
+    # hands to the chow patterns: more of the wins carry their fans than without it
     on = mjfast.simulate(400, rules="mcr", policies="humanlike", seed=4, progress=False)
-    old = chinese_game._set_humanlike(chinese_game.HL_DEFAULTS[:-3] + [0, 0, 0])
+    knobs = list(chinese_game.HL_DEFAULTS)
+    knobs[12:15] = [0, 0, 0]
+    old = chinese_game._set_humanlike(knobs)
     try:
         off = mjfast.simulate(400, rules="mcr", policies="humanlike", seed=4, progress=False)
     finally:

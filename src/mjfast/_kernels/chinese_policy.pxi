@@ -911,13 +911,14 @@ cdef enum:
     HL_REPLAN = 13        # a ready hand with no live wait that wins on a discard: 1 steers among the ready
                           # discards by the pattern plan, 2 also among those one from ready
     HL_CLAIM_MISS = 14    # a chow claim serves a chow pattern plan missing at most this many kinds (0: off)
-    N_HL = 15
+    HL_HONOR_PUNG = 15    # a pung of a dragon or of the seat's or the prevalent wind is a plan claim (1; 0: off)
+    N_HL = 16
 
 cdef enum:
     HL_WEIGHT_MAX = 6     # live_weight's largest (most_effective's bound on wait_value per copy)
 
 # the constants in force (bench/calibration.md gives the runs that chose HL_DEFAULTS)
-HL_DEFAULTS = [3, 2, 5, 99, 12, 3, 1, 1, 4, 1, 0, 1, 4, 2, 2]
+HL_DEFAULTS = [3, 2, 5, 99, 12, 3, 1, 1, 4, 1, 0, 1, 4, 2, 2, 1]
 cdef int HL[N_HL]
 HL[:] = HL_DEFAULTS
 
@@ -1115,8 +1116,9 @@ cdef bint chow_plan(const player_t* p, int start) noexcept nogil:
 
 cdef bint plan_claim(game_t* g, int seat, int k, int claim, int start, int after) noexcept nogil:
     """The humanlike policy's check of a pung or chow claim on discard k that leaves the hand
-    `after` from ready: a plan of at least 6 fan it serves (flush, all pungs, a straight or a
-    triple chow), with the hand at most HL_PLAN_SHANTEN from ready."""
+    `after` from ready: a plan it serves (flush, all pungs, a straight or a triple chow, a chow
+    pattern missing at most HL_CLAIM_MISS kinds, a pung of a dragon or of the seat's or the
+    prevalent wind with HL_HONOR_PUNG), with the hand at most HL_PLAN_SHANTEN from ready."""
     cdef player_t* p = &g.p[seat]
     cdef int j
     cdef bint ok = False
@@ -1134,7 +1136,8 @@ cdef bint plan_claim(game_t* g, int seat, int k, int claim, int start, int after
     if flush_suit(p, HL[HL_FLUSH_OFF]) >= 0:
         ok = True
     elif claim == C_PUNG:
-        ok = pungs_count(p) >= HL[HL_PUNGS]
+        ok = pungs_count(p) >= HL[HL_PUNGS] or (HL[HL_HONOR_PUNG] > 0 and (
+            k >= 31 or k == 27 + ((seat - g.t.dealer) & 3) or k == 27 + ((g.t.hand_no >> 2) & 3)))
     elif HL[HL_STRAIGHTS]:
         ok = chow_plan(p, start) or (HL[HL_CLAIM_MISS] > 0 and pattern_miss(p, chow_kinds(0, start)) <= HL[HL_CLAIM_MISS])
     p.n_melds -= 1
