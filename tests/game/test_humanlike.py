@@ -153,3 +153,37 @@ def test_calibration_cli(capsys):
     assert "hands" in capsys.readouterr().err
     assert cli_main(["calibration", "--hands", "40", "--seed", "1", "--logs", "no-such-file.txt"]) == 2
     assert "--logs" in capsys.readouterr().err
+
+
+PATTERN_FANS = ("Mixed Triple Chow", "Mixed Straight", "Mixed Shifted Chows", "Pure Straight")
+
+
+def _pattern_share(res):
+    freq = res.fans.frequency()
+    return sum(freq[f].count for f in PATTERN_FANS) / res.wins.sum()
+
+
+def test_chow_pattern_plan_wins_more_pattern_hands():
+    # the chow pattern plan (HL_PATTERN_MISS, HL_REPLAN, HL_CLAIM_MISS: constants 12-14) steers
+    # hands to the chow patterns: more of the wins carry their fans than without it
+    on = mjfast.simulate(400, rules="mcr", policies="humanlike", seed=4, progress=False)
+    knobs = list(chinese_game.HL_DEFAULTS)
+    knobs[12:15] = [0, 0, 0]
+    old = chinese_game._set_humanlike(knobs)
+    try:
+        off = mjfast.simulate(400, rules="mcr", policies="humanlike", seed=4, progress=False)
+    finally:
+        chinese_game._set_humanlike(old)
+    assert _pattern_share(on) > _pattern_share(off) + 0.05
+    # and the plan is off by the hook only: the defaults are back
+    again = mjfast.simulate(400, rules="mcr", policies="humanlike", seed=4, progress=False)
+    _same(on, again)
+
+
+@pytest.mark.slow
+def test_calibration_meets_issue_28_targets():
+    # issue 28 item 5: exhaustive draws <= 4 % and a self-drawn share of wins of 25.7 +- 3
+    # points, measured as bench/calibration.md does (20,000 hands, seed 1, one thread)
+    c = mjfast.calibration(rules="mcr", policies="humanlike", hands=20_000, seed=1, threads=1)
+    assert c.rows["exhaustive draw rate"]["simulated"].p <= 0.04
+    assert 0.227 <= c.rows["self-drawn share of wins"]["simulated"].p <= 0.287

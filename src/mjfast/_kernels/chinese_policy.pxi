@@ -590,6 +590,11 @@ cdef int wait_value(game_t* g, int seat, uint64_t waits, int discarded) noexcept
         p.wv_waits[slot] = waits
         p.wv_discard[slot] = on_discard
         p.wv_self[slot] = self_only
+    if p.policy == POL_HUMANLIKE and HL[HL_LIVE]:
+        while on_discard:
+            w = mj_ctz64(on_discard)
+            on_discard &= on_discard - 1
+            v += live_weight(g, w) * unseen_by(g, seat, w, discarded)
     while on_discard:
         w = mj_ctz64(on_discard)
         on_discard &= on_discard - 1
@@ -646,7 +651,7 @@ cdef int most_effective(game_t* g, int seat, const codes_t* c, uint64_t cands, i
     cdef hand_t f13
     cdef uint64_t eff
     cdef int k, u, best_u = -1, best_k = -1, sets = c.n // 3   # (n - 1 + 1) // 3 after the discard
-    cdef int wv, best_v = -1, n = 0, i, j
+    cdef int wv, best_v = -1, n = 0, i, j, bound
     cdef int ck[34]
     cdef int cu[34]
     cdef uint64_t ce[34]
@@ -682,8 +687,9 @@ cdef int most_effective(game_t* g, int seat, const codes_t* c, uint64_t cands, i
         # the most valuable waits (wait_value <= 3 x greedy's unseen count, which counts every
         # copy unseen_by does and more: stop when none can beat the best), ties to the most
         # effective, then the lowest kind
+        bound = HL_WEIGHT_MAX if p.policy == POL_HUMANLIKE else 3
         for j in range(n):
-            if 3 * cu[j] <= best_v:
+            if bound * cu[j] <= best_v:
                 break
             k = ck[j]
             p.hand[k] -= 1
@@ -879,10 +885,12 @@ cdef int greedy_scores(game_t* g, int seat, uint8_t* sh, int* counts) noexcept n
 
 
 # ------------------------------------------------------------------------------------------
-# the humanlike policy: greedy's hand building and fan-aware waits, with people's claims (a
-# pung or chow that serves a fan plan: a flush, all pungs, a straight, a triple chow) and
+# the humanlike policy: greedy's hand building and fan-aware waits, with people's fan plans (a
+# chow pattern or a flush steers the discards), waits chosen for tiles others let go, people's
+# claims (a pung or chow that serves a fan plan: a flush, all pungs, a straight, a triple chow) and
 # people's defence (folding to safe tiles when far from ready against a strong opponent or
-# late in the wall), and waits valued by the wins they make on a discard. Its constants were
+# late in the wall; off in the defaults, HL_FOLD_SHANTEN 99: folding only made more draws),
+# and waits valued by the wins they make on a discard. Its constants were
 # chosen by paired runs to bring MCR play towards people's draw rate and self-drawn share
 # (bench/calibration.md: the runs, and how far from people's figures it still is).
 
@@ -898,10 +906,19 @@ cdef enum:
     HL_STEER_OFF = 8      # a flush plan steers discards with at most this many tiles off the suit
     HL_STEER_SLACK = 9    # ... among the discards at most this much above the best shanten
     HL_SELF_WEIGHT = 10   # wait_value's weight of a copy that wins only self-drawn (greedy: 1 of 3)
-    N_HL = 11
+    HL_LIVE = 11          # 1: wait_value weighs a copy by how likely another player lets it go (live_weight)
+    HL_PATTERN_MISS = 12  # a chow pattern plan (pattern_steer) steers when it misses at most this many kinds
+    HL_REPLAN = 13        # a ready hand with no live wait that wins on a discard: 1 steers among the ready
+                          # discards by the pattern plan, 2 also among those one from ready
+    HL_CLAIM_MISS = 14    # a chow claim serves a chow pattern plan missing at most this many kinds (0: off)
+    HL_HONOR_PUNG = 15    # a pung of a dragon or of the seat's or the prevalent wind is a plan claim (1; 0: off)
+    N_HL = 16
+
+cdef enum:
+    HL_WEIGHT_MAX = 6     # live_weight's largest (most_effective's bound on wait_value per copy)
 
 # the constants in force (bench/calibration.md gives the runs that chose HL_DEFAULTS)
-HL_DEFAULTS = [3, 3, 5, 3, 12, 3, 1, 1, 4, 1, 0]
+HL_DEFAULTS = [3, 2, 5, 99, 12, 3, 1, 1, 4, 1, 0, 1, 4, 2, 2, 1]
 cdef int HL[N_HL]
 HL[:] = HL_DEFAULTS
 
@@ -918,8 +935,127 @@ def _set_humanlike(knobs=None):
     return old
 
 
+cdef int live_weight(game_t* g, int w) noexcept nogil:
+    """The humanlike policy's weight (1..HL_WEIGHT_MAX) of an unseen copy of kind w in a wait
+    that wins on a discard: how likely another player holds it loose and lets it go. Honors
+    and terminals are hard to use (a copy already shown: harder still); a suited tile whose
+    neighbours are mostly shown cannot make a chow. greedy and wait_value count 3 per copy."""
+    cdef int r, gone, near = 0
+    if w >= 27:
+        return 6 if g.visible[w] else 4
+    r = w % 9
+    gone = g.visible[w]
+    if r >= 1:
+        near += g.visible[w - 1]
+    if r <= 7:
+        near += g.visible[w + 1]
+    if r >= 2:
+        near += g.visible[w - 2]
+    if r <= 6:
+        near += g.visible[w + 2]
+    if r == 0 or r == 8:
+        return imin(3 + gone + (near >= 3), HL_WEIGHT_MAX)
+    return imin(2 + gone + near // 3, HL_WEIGHT_MAX)
+
+
 cdef inline uint64_t suit_kinds(int s) noexcept nogil:
     return (<uint64_t>0x1FF) << (9 * s)
+
+
+# the chow patterns a plan may aim at, three chows each (a chow: its suit * 7 + its first
+# rank): mixed triple chow, mixed straight, pure straight, mixed shifted chows (each 6 fan or
+# more), and their nine kinds
+cdef enum:
+    N_PATTERNS = 46
+cdef int PAT_SEG[N_PATTERNS][3]
+cdef uint64_t PATTERNS[N_PATTERNS]
+cdef int BITS3[8]
+BITS3[:] = [0, 1, 1, 2, 1, 2, 2, 3]
+
+
+cdef inline uint64_t chow_kinds(int suit, int first) noexcept nogil:
+    return (<uint64_t>7) << (9 * suit + first)
+
+
+cdef void add_pattern(int n, int s0, int r0, int s1, int r1, int s2, int r2):
+    PAT_SEG[n][0] = 7 * s0 + r0
+    PAT_SEG[n][1] = 7 * s1 + r1
+    PAT_SEG[n][2] = 7 * s2 + r2
+    PATTERNS[n] = chow_kinds(s0, r0) | chow_kinds(s1, r1) | chow_kinds(s2, r2)
+
+
+cdef void init_patterns():
+    cdef int perms[6][3]
+    cdef int i, r, n = 0
+    perms[0] = [0, 1, 2]
+    perms[1] = [0, 2, 1]
+    perms[2] = [1, 0, 2]
+    perms[3] = [1, 2, 0]
+    perms[4] = [2, 0, 1]
+    perms[5] = [2, 1, 0]
+    for r in range(7):                 # mixed triple chow
+        add_pattern(n, 0, r, 1, r, 2, r)
+        n += 1
+    for i in range(6):                 # mixed straight
+        add_pattern(n, perms[i][0], 0, perms[i][1], 3, perms[i][2], 6)
+        n += 1
+    for i in range(3):                 # pure straight
+        add_pattern(n, i, 0, i, 3, i, 6)
+        n += 1
+    for r in range(5):                 # mixed shifted chows
+        for i in range(6):
+            add_pattern(n, perms[i][0], r, perms[i][1], r + 1, perms[i][2], r + 2)
+            n += 1
+
+
+init_patterns()
+
+
+cdef inline void chows_held(const player_t* p, int* held) noexcept nogil:
+    """held[7 * suit + first]: the kinds of that chow p holds concealed (3: declared)."""
+    cdef uint64_t h = held_kinds(p.hand)
+    cdef int s, r, j
+    for s in range(3):
+        for r in range(7):
+            held[7 * s + r] = BITS3[(h >> (9 * s + r)) & 7]
+    for j in range(p.n_melds):
+        if p.meld_type[j] == M_CHOW:
+            held[7 * (p.meld_tile[j] // 9) + p.meld_tile[j] % 9] = 3
+
+
+cdef int pattern_miss(const player_t* p, uint64_t need) noexcept nogil:
+    """The fewest kinds p misses of a chow pattern (PATTERNS) that holds the kinds `need`
+    (declared chows count; 10: none)."""
+    cdef int held[21]
+    cdef int i, m, best = 10
+    chows_held(p, held)
+    for i in range(N_PATTERNS):
+        if (PATTERNS[i] & need) == need:
+            m = 9 - held[PAT_SEG[i][0]] - held[PAT_SEG[i][1]] - held[PAT_SEG[i][2]]
+            best = m if m < best else best
+    return best
+
+
+cdef uint64_t pattern_steer(const player_t* p, uint64_t cands) noexcept nogil:
+    """The humanlike policy's chow pattern plan: the candidate discards (bit set) that keep p's
+    nearest chow pattern (PATTERNS: a mixed triple chow, a straight, mixed shifted chows) no
+    farther, when one misses at most HL_PATTERN_MISS kinds (its declared chows count); 0 when
+    there is no such plan or every candidate keeps it."""
+    cdef int held[21]
+    cdef uint64_t keep = 0, out
+    cdef int i, m, best = 10
+    chows_held(p, held)
+    for i in range(N_PATTERNS):
+        m = 9 - held[PAT_SEG[i][0]] - held[PAT_SEG[i][1]] - held[PAT_SEG[i][2]]
+        if m < best:
+            best = m
+            keep = PATTERNS[i]
+        elif m == best:
+            keep &= PATTERNS[i]        # (several at the best: keep the kinds all of them need)
+    if best > HL[HL_PATTERN_MISS]:
+        return 0
+    out = cands & ~(keep & kinds_equal(p.hand, 1))
+    return out if out != cands else 0
 
 
 cdef int flush_suit(const player_t* p, int max_off) noexcept nogil:
@@ -980,8 +1116,9 @@ cdef bint chow_plan(const player_t* p, int start) noexcept nogil:
 
 cdef bint plan_claim(game_t* g, int seat, int k, int claim, int start, int after) noexcept nogil:
     """The humanlike policy's check of a pung or chow claim on discard k that leaves the hand
-    `after` from ready: a plan of at least 6 fan it serves (flush, all pungs, a straight or a
-    triple chow), with the hand at most HL_PLAN_SHANTEN from ready."""
+    `after` from ready: a plan it serves (flush, all pungs, a straight or a triple chow, a chow
+    pattern missing at most HL_CLAIM_MISS kinds, a pung of a dragon or of the seat's or the
+    prevalent wind with HL_HONOR_PUNG), with the hand at most HL_PLAN_SHANTEN from ready."""
     cdef player_t* p = &g.p[seat]
     cdef int j
     cdef bint ok = False
@@ -999,9 +1136,10 @@ cdef bint plan_claim(game_t* g, int seat, int k, int claim, int start, int after
     if flush_suit(p, HL[HL_FLUSH_OFF]) >= 0:
         ok = True
     elif claim == C_PUNG:
-        ok = pungs_count(p) >= HL[HL_PUNGS]
+        ok = pungs_count(p) >= HL[HL_PUNGS] or (HL[HL_HONOR_PUNG] > 0 and (
+            k >= 31 or k == 27 + ((seat - g.t.dealer) & 3) or k == 27 + ((g.t.hand_no >> 2) & 3)))
     elif HL[HL_STRAIGHTS]:
-        ok = chow_plan(p, start)
+        ok = chow_plan(p, start) or (HL[HL_CLAIM_MISS] > 0 and pattern_miss(p, chow_kinds(0, start)) <= HL[HL_CLAIM_MISS])
     p.n_melds -= 1
     if claim == C_PUNG:
         p.hand[k] += 2
@@ -1071,13 +1209,17 @@ cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
     effective tiles), except that a flush plan (HL_STEER_OFF tiles off a suit at most) sends a
     tile outside the suit and the honors first, even one up to HL_STEER_SLACK above the best
     shanten (never from a ready hand), and a hand far from ready folds (safest_discard) when
-    should_fold. wait_value counts waits that win only self-drawn HL_SELF_WEIGHT times."""
+    should_fold (the defaults never fold: HL_FOLD_SHANTEN 99). Among the remaining candidates a
+    chow pattern plan (pattern_steer) keeps its kinds. At a ready hand the waits are valued by
+    live_weight (HL_LIVE), and a ready hand with no live wait that wins on a discard steers by
+    the pattern plan among the ready discards or, HL_REPLAN 2, those one from ready.
+    wait_value counts waits that win only self-drawn HL_SELF_WEIGHT times."""
     cdef player_t* p = &g.p[seat]
     cdef uint8_t sh[34]
     cdef codes_t c
     cdef hand_t f14
-    cdef uint64_t cands, off
-    cdef int best_s, live, k, s
+    cdef uint64_t cands, off, more
+    cdef int best_s, live, k, s, value = 0
     best_s = greedy_shanten(g, p.hand, &c, sh, &live, &f14)
     if should_fold(g, seat, best_s):
         k = safest_discard(g, seat, sh, best_s)
@@ -1098,6 +1240,25 @@ cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
                     return k
             if off:
                 cands = off
+    if best_s > 0 and HL[HL_PATTERN_MISS] > 0 and (cands & (cands - 1)):
+        off = pattern_steer(p, cands)
+        if off:
+            cands = off
     if not (cands & (cands - 1)):
         return mj_ctz64(cands)
-    return most_effective(g, seat, &c, cands, best_s, live, &f14, NULL, best_s == 0, NULL)
+    k = most_effective(g, seat, &c, cands, best_s, live, &f14, NULL, best_s == 0, &value)
+    if best_s == 0 and value == 0 and HL[HL_REPLAN] > 0:
+        # (a ready hand that cannot win on a discard: towards a pattern, ready if it can)
+        off = pattern_steer(p, cands)
+        if HL[HL_REPLAN] > 1:
+            more = pattern_steer(p, cands | kinds_equal(sh, 1))
+            if more & cands:
+                off = more & cands
+            elif more:
+                k = most_effective(g, seat, &c, more, 1, live, &f14, NULL, False, NULL)
+                p.wait_sh = sh[k]
+                return k
+        if off:
+            k = most_effective(g, seat, &c, off, 0, live, &f14, NULL, False, NULL)
+    return k
+
