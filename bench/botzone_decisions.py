@@ -20,7 +20,7 @@ import mjfast
 from mjfast.botzone import _decisions as bzd
 from mjfast.botzone import read_logs, write_logs
 from mjfast.env import decisions as env_decisions
-from mjfast.env._decisions import _Collector
+from mjfast.env._collect import Collector
 
 
 def _median(fn, repeats: int) -> tuple[float, object]:
@@ -47,8 +47,8 @@ def main() -> None:
     def engine():
         from mjfast import rules
         from mjfast.game import chinese
-        probe = chinese.VEC(rules.get("mcr").kernel(), 1, False, False, False)
-        col = _Collector(probe.n_planes, probe.n_scalars, 4096, probe.kinds, probe.n_actions)
+        probe = chinese.ENGINE.vec(rules.get("mcr").kernel(), 1, False, False, False)
+        col = Collector(probe.n_planes, probe.n_scalars, 4096, probe.kinds, probe.n_actions)
         bzd.play(prepared, col, n_tables=256)
         return col.m
 
