@@ -25,12 +25,12 @@ to see them (skip_forced=0).
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, int32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from mjfast._kernels.engine cimport (
-    Tables, table_t, request_t, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, CTX_NONE, F_DERIVED, F_PRIVILEGED,
+    Tables, table_t, request_t, ADV_DECIDE, ADV_DONE, ADV_HAND, POL_EXTERNAL, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, CTX_NONE, F_DERIVED, F_PRIVILEGED,
 )
 from mjfast._kernels.bits cimport mj_thermo34
 from mjfast._kernels.chinese_game cimport (
@@ -459,6 +459,135 @@ cdef class ChineseVec(Tables):
         """Play every table on (states.pxd rollout_one): first[i] answers table i's pending
         question (-1: none), codes[i] are the built-in policies answering the rest."""
         rollout_all(self, first, codes, until_hand, res, threads)
+
+
+    # --------------------------------------------------------------------------------------
+    # issue 28 (mjfast.botzone.decisions): hands played from scripts, every question answered
+    # by the engine itself (no Python per question)
+
+    def play_scripts(self, const uint8_t[:, ::1] walls, const int32_t[::1] quan, const int64_t[::1] starts,
+                     const int8_t[::1] s_seat, const int16_t[::1] s_act, const uint8_t[::1] s_claim,
+                     const int64_t[::1] episode, Py_ssize_t first, uint8_t[:, :, ::1] obs, float[:, ::1] scal,
+                     uint8_t[:, ::1] mask, int16_t[::1] act, int8_t[::1] seat, int16_t[::1] hand_no,
+                     uint64_t[::1] gid, int64_t[::1] ep_out, Py_ssize_t m, int32_t[:, ::1] result):
+        """Play hands first.. on table 0 and write the decisions they show into rows m.. of the
+        output arrays. Hand j: wall walls[j] (hand 4 quan[j] of a game of 4 quan[j] + 1 hands,
+        dealt by seat 0, the hands before it skipped: they end at once with all scores 0), script
+        starts[j]..starts[j+1] (seat, action id, claim: an answer to a claim question). At a
+        question the answer is the script's next action when the asked seat is the script's
+        next seat (a claim question: only a scripted claim), else a pass. A row is written for a
+        question with more than one legal action unless it is a pass the script does not show
+        (the next scripted action claims the same discard). result[j] = (code, script position,
+        asked seat, claim question, rows): code 0 played to the end with the whole script,
+        1 an answer not legal or not the asked seat's, 2 the game ended before the script,
+        3 the engine refused an answer. Rows of a hand that fails are dropped. Stops before a
+        hand whose rows might not fit; returns (next hand, rows)."""
+        cdef Py_ssize_t j, n = walls.shape[0], cap = act.shape[0], m0, lo, k, ptr
+        cdef int n_tiles = self.R.n_tiles, q, r, single, nl, asked, claim_q, mine, take, a, sc, ss, sa, code
+        cdef int pend = -1, pend_seat = -1, ctx
+        cdef game_t* g = &self.g[0]
+        cdef table_t* t = &g.t
+        cdef uint8_t* wbuf = <uint8_t*>calloc(16 * 144, 1)
+        cdef int32_t dbuf[32]
+        cdef int pol[4]
+        cdef uint8_t* mrow
+        if wbuf == NULL:
+            raise MemoryError("play_scripts: no memory for a wall buffer")
+        if walls.shape[1] != n_tiles:
+            free(wbuf)
+            raise ValueError(f"walls of {walls.shape[1]} tiles for rules of {n_tiles}")
+        for a in range(32):
+            dbuf[a] = 2
+        for a in range(4):
+            pol[a] = POL_EXTERNAL
+        j = first
+        with nogil:
+            while j < n:
+                lo = starts[j]
+                k = starts[j + 1] - lo
+                if cap - m < 4 * k + 8:
+                    break
+                q = quan[j]
+                m0 = m
+                memcpy(wbuf + 4 * q * n_tiles, &walls[j, 0], n_tiles)
+                t.stop_at_hand_end = 1
+                t.walls = wbuf
+                t.dice = dbuf
+                start_game(g, 0, 0, 0, pol)
+                t.hands_per_game = 4 * q + 1
+                t.hand_no = 4 * q
+                pend = -1
+                ptr = 0
+                code = -1
+                asked = -1
+                claim_q = 0
+                while code < 0:
+                    r = advance(g)
+                    if r == ADV_HAND:
+                        continue
+                    if r == ADV_DONE:
+                        code = 0 if ptr == k else 2
+                        break
+                    if r != ADV_DECIDE:
+                        code = 3
+                        break
+                    if pend >= 0:
+                        a = pend
+                        pend = -1
+                        if t.req.what == ASK_DISCARD and t.req.seat == pend_seat:
+                            t.answer = a
+                            t.has_answer = 1
+                            continue
+                    if m >= cap:                        # (more rows than the bound: the caller grows)
+                        code = 4
+                        break
+                    mrow = &mask[m, 0]
+                    nl = legal_mask(g, mrow, &single)
+                    if ptr < k:
+                        ss = s_seat[lo + ptr]
+                        sa = s_act[lo + ptr]
+                        sc = s_claim[lo + ptr]
+                    else:
+                        ss = -1
+                        sa = A_PASS
+                        sc = 0
+                    asked = t.req.seat
+                    claim_q = mrow[A_PASS]
+                    mine = ss == asked
+                    take = mine and (not claim_q or sc)
+                    a = sa if take else A_PASS
+                    if (not claim_q and not mine) or not mrow[a]:
+                        code = 1
+                        break
+                    if nl > 1 and (take or not sc):
+                        ctx = context_of(g)
+                        encode(g, asked, ctx, &obs[m, 0, 0], &scal[m, 0], self.flags, self.n_planes, self.n_scalars)
+                        act[m] = <int16_t>a
+                        seat[m] = <int8_t>asked
+                        hand_no[m] = <int16_t>t.hand_no
+                        gid[m] = <uint64_t>episode[j]
+                        ep_out[m] = episode[j]
+                        m += 1
+                    ptr += take
+                    t.answer = answer_of(g, a, &pend)
+                    t.has_answer = 1
+                    pend_seat = asked
+                t.walls = NULL
+                t.dice = NULL
+                if code == 4:
+                    m = m0
+                    break
+                if code != 0:
+                    m = m0
+                result[j, 0] = code
+                result[j, 1] = <int32_t>ptr
+                result[j, 2] = asked
+                result[j, 3] = claim_q
+                result[j, 4] = <int32_t>(m - m0)
+                j += 1
+        free(wbuf)
+        self.status[0] = ST_IDLE
+        return j, m
 
 
 # issue 27: the record layout of this family and its checks (states.pxd)

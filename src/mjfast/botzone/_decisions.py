@@ -12,6 +12,7 @@ questions are asked too (so the script stays in step) and left out of the rows, 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterable, Iterator
 
 import numpy as np
@@ -21,9 +22,11 @@ from .. import rules as _rules
 from .._runtime.progress import Progress
 from ..env._collect import Collector
 from ..game import chinese as _chinese
-from ._hand import ANGANG, BUGANG, CHI, GANG, HU, PENG, PLAY, Hand
-from ._judge import _flowers, _last_tile, unsupported
-from ._table import A_CHOW, A_KONG, A_OWN_KONG, A_PASS, A_PUNG, A_WIN, EXTERNAL, ST, Layout, ScriptError, dummy_wall
+from . import _tiles
+from ._hand import ANGANG, BUGANG, BUHUA, CHI, DRAW, GANG, HU, PENG, PLAY, Hand
+from ._judge import _flowers, _last_tile, _where, unsupported
+from ._table import A_CHOW, A_KONG, A_OWN_KONG, A_PUNG, A_WIN, Layout, ScriptError
+from ._tiles import KIND_OF
 
 MAX_SCRIPT = 512                 # decisions of one hand at most (a Botzone hand has far fewer)
 CLAIMS = (CHI, PENG, GANG)
@@ -31,22 +34,20 @@ CLAIMS = (CHI, PENG, GANG)
 
 @dataclasses.dataclass
 class Prepared:
-    """A hand ready for the engine: its walls, its script and where it is from."""
+    """A hand ready for the engine: its wall, its script and where it is from."""
 
     key: tuple                   # (n_tiles, dead_wall): hands of one key share an engine
-    walls: np.ndarray            # (4 * quan + 1, n_tiles) tile ids
-    first_hand: int              # the engine's hand number of the real hand (4 * quan)
-    seat: np.ndarray             # (k,) int8: the player of each scripted decision
-    action: np.ndarray           # (k,) int16: its action id
-    claim: np.ndarray            # (k,) bool: a claim on a discard (others' passes then not shown)
+    wall: bytes                  # (n_tiles,) tile ids: the wall of the engine's hand 4 * quan
+    quan: int                    # the prevalent wind (the engine's hand number is 4 * quan)
+    seat: list                   # the player of each scripted decision
+    action: list                 # its action id
+    claim: list                  # a claim on a discard (others' passes then not shown)
     scores: np.ndarray           # (4,) float32: each player's score change
     where: str
 
 
 def prepare(hand: Hand) -> Prepared:
-    """The hand's walls and script; ValueError when it cannot be played on mjfast's engine."""
-    from ._judge import _where
-
+    """The hand's wall and script; ValueError when it cannot be played on mjfast's engine."""
     why = unsupported(hand)
     if why:
         raise ValueError(f"{_where(hand)}: " + "; ".join(why))
@@ -63,13 +64,16 @@ def prepare(hand: Hand) -> Prepared:
     acts: list = []
     claims: list = []
     last = -1
+    kind_of = KIND_OF
     for i, a in enumerate(hand.actions):
         k = a.kind
         if k == PLAY:
-            last = _kind(a.tile)
+            last = kind_of[a.tile]
             seats.append(a.player)
             acts.append(last)
             claims.append(False)
+        elif k == DRAW or k == BUHUA:
+            continue
         elif k == CHI:
             m = _kind(a.tile)
             if not (last >= 0 and last < 27 and m // 9 == last // 9 and abs(m - last) <= 1 and m % 9 not in (0, 8)):
@@ -98,178 +102,115 @@ def prepare(hand: Hand) -> Prepared:
             claims.append(on_discard)
     if len(acts) > MAX_SCRIPT:
         raise ValueError(f"{_where(hand)}: more than {MAX_SCRIPT} decisions in one hand")
-    q = hand.quan
-    walls = np.stack([dummy_wall(n_tiles, h & 3) for h in range(4 * q)] + [wall])
     scores = np.asarray(hand.scores if hand.scores is not None else [0, 0, 0, 0], np.float32)
-    return Prepared((n_tiles, dead), walls, 4 * q, np.asarray(seats, np.int8), np.asarray(acts, np.int16),
-                    np.asarray(claims, bool), scores, _where(hand))
+    return Prepared((n_tiles, dead), wall.tobytes(), hand.quan, seats, acts, claims, scores, _where(hand))
 
 
 def _kind(name) -> int:
-    from . import _tiles
     return _tiles.kind(name)
 
 
 class _Engine:
-    """One engine of ``n`` tables for hands of one key, refilled as hands end."""
+    """One table of the engine for hands of one key (the engine plays their scripts itself)."""
 
-    def __init__(self, key: tuple, n: int, derived: bool, privileged: bool):
+    def __init__(self, key: tuple, derived: bool, privileged: bool):
         n_tiles, dead = key
         r = _rules.get("mcr", flowers=n_tiles == 144)
         kern = r.kernel()
         kern["dead_wall"] = int(dead)
         _core.ensure_tables()
-        self.core = _chinese.ENGINE.vec(kern, n, False, bool(derived), bool(privileged))
-        self.n = n
-        c = self.core
-        self.obs = np.zeros((n, c.n_planes, c.kinds), np.uint8)
-        self.scal = np.zeros((n, c.n_scalars), np.float32)
-        self.mask = np.zeros((n, c.n_actions), np.uint8)
-        self.seat = np.zeros(n, np.int8)
-        self.rew = np.zeros((n, 4), np.float32)
-        self.status = np.zeros(n, np.uint8)
-        self.hand_no = np.zeros(n, np.int32)
-        self.act = np.full(n, -1, np.int64)
-        self.s_seat = np.full((n, MAX_SCRIPT + 1), -1, np.int8)
-        self.s_act = np.full((n, MAX_SCRIPT + 1), A_PASS, np.int64)
-        self.s_claim = np.zeros((n, MAX_SCRIPT + 1), bool)
-        self.length = np.zeros(n, np.int64)
-        self.ptr = np.zeros(n, np.int64)
-        self.first = np.zeros(n, np.int32)
-        self.episode = np.full(n, -1, np.int64)
-        self.live = np.zeros(n, bool)
-        self.codes = np.full((1, 4), EXTERNAL, np.intc)
-        self.items: list = [None] * n
+        self.core = _chinese.ENGINE.vec(kern, 1, False, bool(derived), bool(privileged))
+        self.n_tiles = n_tiles
 
-    def load(self, i: int, p: Prepared, episode: int) -> None:
+
+def _reserve(col, need: int) -> None:
+    """Room in the collector for ``need`` more rows (its arrays double as they fill)."""
+    cap = col.arrays["action"].shape[0]
+    if col.m + need <= cap:
+        return
+    bigger = col._alloc(max(2 * cap, col.m + need))
+    for name, arr in col.arrays.items():
+        bigger[name][:col.m] = arr[:col.m]
+    col.arrays = bigger
+
+
+def _run(e: _Engine, batch: list, col, fail) -> int:
+    """Play the prepared hands ``batch`` [(episode, Prepared)] on engine e into col; returns
+    the hands that ended as they show."""
+    n = len(batch)
+    walls = np.frombuffer(b"".join(p.wall for _, p in batch), np.uint8).reshape(n, e.n_tiles)
+    quan = np.fromiter((p.quan for _, p in batch), np.int32, n)
+    lengths = np.fromiter((len(p.action) for _, p in batch), np.int64, n)
+    starts = np.zeros(n + 1, np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    s_seat = np.fromiter(itertools.chain.from_iterable(p.seat for _, p in batch), np.int8, int(starts[-1]))
+    s_act = np.fromiter(itertools.chain.from_iterable(p.action for _, p in batch), np.int16, int(starts[-1]))
+    s_claim = np.fromiter(itertools.chain.from_iterable(p.claim for _, p in batch), np.uint8, int(starts[-1]))
+    episode = np.fromiter((ep for ep, _ in batch), np.int64, n)
+    result = np.zeros((n, 5), np.int32)
+    j = 0
+    while j < n:
+        # (rows: about 1.2 per scripted decision; the engine stops before a hand whose bound,
+        # 4 per scripted decision + 8, does not fit, and the arrays grow)
+        _reserve(col, int(lengths[j:].sum()) * 3 // 2 + 4 * int(lengths[j:].max()) + 8)
+        a = col.arrays
+        j, col.m = e.core.play_scripts(walls, quan, starts, s_seat, s_act, s_claim, episode, j, a["observation"],
+                                       a["scalars"], a["action_mask"].view(np.uint8), a["action"], a["seat"],
+                                       a["hand_number"], a["game_id"], a["episode"], col.m, result)
+    ended = 0
+    for j, (ep, p) in enumerate(batch):
+        code, ptr, seat, claim_q = (int(x) for x in result[j, :4])
+        if code == 0:
+            col.episode_rewards[ep] = p.scores
+            ended += 1
+            continue
         k = len(p.action)
-        self.s_seat[i, :k] = p.seat
-        self.s_seat[i, k:] = -1
-        self.s_act[i, :k] = p.action
-        self.s_act[i, k:] = A_PASS
-        self.s_claim[i, :k] = p.claim
-        self.s_claim[i, k:] = False
-        self.length[i] = k
-        self.ptr[i] = 0
-        self.first[i] = p.first_hand
-        self.episode[i] = episode
-        self.items[i] = p
-        self.live[i] = True
-        self.act[i] = -1
-        self.core.start(np.array([i], np.int64), np.zeros(1, np.uint64), 0, 0, self.codes, True, p.walls,
-                        np.full((p.walls.shape[0], 2), 2, np.int32))
+        if code == 1:
+            what = "the hand has no more decisions" if ptr >= k else (
+                f"its decision {ptr} (action id {p.action[ptr]} by player {p.seat[ptr]}) is not legal there")
+            why = f"mjfast's engine asks player {seat} to {'claim' if claim_q else 'play'}, but {what}"
+        elif code == 2:
+            why = f"the hand ends on mjfast's engine after {ptr} of its {k} decisions"
+        else:
+            why = "mjfast's engine refused an answer of the hand"
+        fail(ep, p, why)
+    return ended
 
 
 def play(prepared: Iterable, col, *, n_tables: int = 256, derived: bool = False, privileged: bool = False,
          failures: list | None = None, bar: Progress | None = None) -> int:
     """Play prepared hands ``(episode, Prepared)`` into the collector ``col`` (rows of the
-    decisions the hands show; each finished hand's scores in ``col.episode_rewards``).
+    decisions the hands show, in hand order; each finished hand's scores in
+    ``col.episode_rewards``), ``n_tables`` hands of one key handed to the engine at a time.
     A hand the engine does not follow goes to ``failures`` (episode, where, why), or raises
     ValueError when ``failures`` is None. Returns the hands played."""
     engines: dict = {}
     queues: dict = {}
     done = 0
 
-    def engine(key):
-        if key not in engines:
-            engines[key] = _Engine(key, n_tables, derived, privileged)
-            queues[key] = []
-        return engines[key]
-
-    def fail(e: _Engine, i: int, why: str) -> None:
-        p = e.items[i]
-        e.live[i] = False
+    def fail(ep: int, p: Prepared, why: str) -> None:
         if failures is None:
             raise ValueError(f"{p.where}: {why}")
-        failures.append((int(e.episode[i]), p.where, why))
-
-    def run(e: _Engine, queue: list, drain: bool) -> int:
-        """Step engine e while it is full (or, draining, until its hands are done)."""
-        finished = 0
-        while True:
-            free = np.flatnonzero(~e.live)
-            for i in free:
-                if not queue:
-                    break
-                ep, p = queue.pop()
-                e.load(int(i), p, ep)
-            if not e.live.any() or (not drain and (~e.live).any()):
-                return finished
-            finished += _step(e, col, fail)
+        failures.append((ep, p.where, why))
 
     for ep, p in prepared:
-        e = engine(p.key)
-        q = queues[p.key]
+        q = queues.get(p.key)
+        if q is None:
+            engines[p.key] = _Engine(p.key, derived, privileged)
+            q = queues[p.key] = []
         q.append((ep, p))
         if len(q) >= n_tables:
-            done += run(e, q, drain=False)
-        if bar is not None:
-            bar.update(done)
-    for key, e in engines.items():
-        done += run(e, queues[key], drain=True)
-        if bar is not None:
-            bar.update(done)
+            done += _run(engines[p.key], q, col, fail)
+            q.clear()
+            if bar is not None:
+                bar.update(done)
+    for key, q in queues.items():
+        if q:
+            done += _run(engines[key], q, col, fail)
+            q.clear()
+    if bar is not None:
+        bar.update(done)
     return done
-
-
-def _step(e: _Engine, col, fail) -> int:
-    """One step of every live table; returns the hands that ended."""
-    live = e.live.copy()
-    e.act[~live] = -2                       # tables without a hand: left alone
-    e.core.step(e.act, e.obs, e.scal, e.mask, e.seat, e.rew, e.status, 1)
-    st = e.status
-    finished = 0
-    for i in np.flatnonzero(live & (st == ST["error"])):
-        fail(e, int(i), "mjfast's engine refused an answer of the hand")
-    ended = live & (st == ST["game_end"])
-    for i in np.flatnonzero(ended):
-        if e.ptr[i] != e.length[i]:
-            fail(e, int(i), f"the hand ends on mjfast's engine after {e.ptr[i]} of its {e.length[i]} decisions")
-        else:
-            col.episode_rewards[int(e.episode[i])] = e.items[i].scores
-            e.live[i] = False
-            finished += 1
-    between = live & (st == ST["hand_end"])
-    e.act[between] = -1
-    decide = live & (st == ST["decide"])
-    if not decide.any():
-        return finished
-    e.core.hand_numbers(e.hand_no)
-    rows = np.flatnonzero(decide)
-    dummy = e.hand_no[rows] < e.first[rows]
-    e.act[rows[dummy]] = A_WIN
-    rows = rows[~dummy]
-    if not len(rows):
-        return finished
-    ptr = e.ptr[rows]
-    s_seat = e.s_seat[rows, ptr]
-    s_act = e.s_act[rows, ptr]
-    seat = e.seat[rows]
-    claim_q = e.mask[rows, A_PASS].astype(bool)
-    mine = s_seat == seat
-    # a claim question: the script's action if it is this player's claim (or win), else pass
-    take = mine & (~claim_q | e.s_claim[rows, ptr])
-    act = np.where(take, s_act, A_PASS)
-    bad = ~claim_q & ~mine
-    legal = e.mask[rows, act].astype(bool)
-    bad |= ~legal
-    for j in np.flatnonzero(bad).tolist():
-        r = int(rows[j])
-        what = "the hand has no more decisions" if ptr[j] >= e.length[r] else (
-            f"its decision {ptr[j]} (action id {s_act[j]} by player {s_seat[j]}) is not legal there")
-        fail(e, r, f"mjfast's engine asks player {seat[j]} to {'claim' if claim_q[j] else 'play'}, but {what}")
-        e.act[r] = -2
-    ok = ~bad
-    rows, act, take, claim_q, ptr = rows[ok], act[ok], take[ok], claim_q[ok], ptr[ok]
-    e.act[rows] = act
-    e.ptr[rows] += take
-    # rows: more than one legal action, and not a pass the hand does not show (another claimed)
-    choices = e.mask[rows].sum(axis=1) > 1
-    shown = take | ~e.s_claim[rows, ptr]
-    keep = rows[choices & shown]
-    if len(keep):
-        col.add(keep, e.obs, e.scal, e.mask, e.act, e.seat, e.episode.astype(np.uint64), e.hand_no, e.episode)
-    return finished
 
 
 def _numbered(hands: Iterable, skipped: list) -> Iterator:
@@ -287,7 +228,6 @@ def _numbered(hands: Iterable, skipped: list) -> Iterator:
 
 
 def _where_of(h: Hand) -> str:
-    from ._judge import _where
     return _where(h)
 
 
