@@ -21,3 +21,6 @@ class ChineseVec(Tables):
     def play_scripts(self, walls: Any, quan: Any, starts: Any, s_seat: Any, s_act: Any, s_claim: Any, episode: Any,
                      first: int, obs: Any, scal: Any, mask: Any, act: Any, seat: Any, hand_no: Any, gid: Any,
                      ep_out: Any, m: int, result: Any) -> tuple[int, int]: ...
+
+def layout_hands(kind: Any, player: Any, code: Any, act_start: Any, deals: Any, deal_start: Any, deal_len: Any,
+                 result: Any, walls: Any, out: Any, s_seat: Any, s_act: Any, s_claim: Any, max_script: int) -> None: ...

@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterable, Iterator
+import operator
+from collections.abc import Iterable
 
 import numpy as np
 
 from .. import _core
 from .. import rules as _rules
+from .._kernels import chinese_env as _env_kernel
 from .._runtime.progress import Progress
 from ..env._collect import Collector
 from ..game import chinese as _chinese
 from . import _tiles
-from ._hand import ANGANG, BUGANG, BUHUA, CHI, DRAW, GANG, HU, PENG, PLAY, Hand
+from ._hand import ACTION_KINDS, ANGANG, BUGANG, BUHUA, CHI, DRAW, GANG, HU, PENG, PLAY, Hand
 from ._judge import _flowers, _last_tile, _where, unsupported
 from ._table import A_CHOW, A_KONG, A_OWN_KONG, A_PUNG, A_WIN, Layout, ScriptError
 from ._tiles import KIND_OF
@@ -134,6 +136,35 @@ def _reserve(col, need: int) -> None:
     col.arrays = bigger
 
 
+def _play_scripts(e: _Engine, walls, quan, starts, lengths, s_seat, s_act, s_claim, episode, col) -> np.ndarray:
+    """Play hands (arrays as ChineseVec.play_scripts takes them) on engine e into col; returns
+    each hand's result row (code, script position, asked seat, claim question, rows)."""
+    n = len(episode)
+    result = np.zeros((n, 5), np.int32)
+    j = 0
+    while j < n:
+        # rows: about 1.2 per scripted decision; the engine stops before a hand whose bound (4
+        # per scripted decision + 8) does not fit, and the arrays grow
+        rest = lengths[j:]
+        _reserve(col, int(rest.sum()) * 3 // 2 + 4 * int(rest.max()) + 8)
+        a = col.arrays
+        j, col.m = e.core.play_scripts(walls, quan, starts, lengths, s_seat, s_act, s_claim, episode, j,
+                                       a["observation"], a["scalars"], a["action_mask"].view(np.uint8), a["action"],
+                                       a["seat"], a["hand_number"], a["game_id"], a["episode"], col.m, result)
+    return result
+
+
+def _why(code: int, ptr: int, seat: int, claim_q: int, k: int, s_act, s_seat) -> str:
+    """The failure of a hand on the engine (play_scripts' result row), in words."""
+    if code == 1:
+        what = "the hand has no more decisions" if ptr >= k else (
+            f"its decision {ptr} (action id {int(s_act[ptr])} by player {int(s_seat[ptr])}) is not legal there")
+        return f"mjfast's engine asks player {seat} to {'claim' if claim_q else 'play'}, but {what}"
+    if code == 2:
+        return f"the hand ends on mjfast's engine after {ptr} of its {k} decisions"
+    return "mjfast's engine refused an answer of the hand"
+
+
 def _run(e: _Engine, batch: list, col, fail) -> int:
     """Play the prepared hands ``batch`` [(episode, Prepared)] on engine e into col; returns
     the hands that ended as they show."""
@@ -141,39 +172,22 @@ def _run(e: _Engine, batch: list, col, fail) -> int:
     walls = np.frombuffer(b"".join(p.wall for _, p in batch), np.uint8).reshape(n, e.n_tiles)
     quan = np.fromiter((p.quan for _, p in batch), np.int32, n)
     lengths = np.fromiter((len(p.action) for _, p in batch), np.int64, n)
-    starts = np.zeros(n + 1, np.int64)
-    np.cumsum(lengths, out=starts[1:])
-    s_seat = np.fromiter(itertools.chain.from_iterable(p.seat for _, p in batch), np.int8, int(starts[-1]))
-    s_act = np.fromiter(itertools.chain.from_iterable(p.action for _, p in batch), np.int16, int(starts[-1]))
-    s_claim = np.fromiter(itertools.chain.from_iterable(p.claim for _, p in batch), np.uint8, int(starts[-1]))
+    starts = np.zeros(n, np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    total = int(lengths.sum())
+    s_seat = np.fromiter(itertools.chain.from_iterable(p.seat for _, p in batch), np.int8, total)
+    s_act = np.fromiter(itertools.chain.from_iterable(p.action for _, p in batch), np.int16, total)
+    s_claim = np.fromiter(itertools.chain.from_iterable(p.claim for _, p in batch), np.uint8, total)
     episode = np.fromiter((ep for ep, _ in batch), np.int64, n)
-    result = np.zeros((n, 5), np.int32)
-    j = 0
-    while j < n:
-        # (rows: about 1.2 per scripted decision; the engine stops before a hand whose bound,
-        # 4 per scripted decision + 8, does not fit, and the arrays grow)
-        _reserve(col, int(lengths[j:].sum()) * 3 // 2 + 4 * int(lengths[j:].max()) + 8)
-        a = col.arrays
-        j, col.m = e.core.play_scripts(walls, quan, starts, s_seat, s_act, s_claim, episode, j, a["observation"],
-                                       a["scalars"], a["action_mask"].view(np.uint8), a["action"], a["seat"],
-                                       a["hand_number"], a["game_id"], a["episode"], col.m, result)
+    result = _play_scripts(e, walls, quan, starts, lengths, s_seat, s_act, s_claim, episode, col)
     ended = 0
     for j, (ep, p) in enumerate(batch):
         code, ptr, seat, claim_q = (int(x) for x in result[j, :4])
         if code == 0:
             col.episode_rewards[ep] = p.scores
             ended += 1
-            continue
-        k = len(p.action)
-        if code == 1:
-            what = "the hand has no more decisions" if ptr >= k else (
-                f"its decision {ptr} (action id {p.action[ptr]} by player {p.seat[ptr]}) is not legal there")
-            why = f"mjfast's engine asks player {seat} to {'claim' if claim_q else 'play'}, but {what}"
-        elif code == 2:
-            why = f"the hand ends on mjfast's engine after {ptr} of its {k} decisions"
         else:
-            why = "mjfast's engine refused an answer of the hand"
-        fail(ep, p, why)
+            fail(ep, p, _why(code, ptr, seat, claim_q, len(p.action), p.action, p.seat))
     return ended
 
 
@@ -213,22 +227,128 @@ def play(prepared: Iterable, col, *, n_tables: int = 256, derived: bool = False,
     return done
 
 
-def _numbered(hands: Iterable, skipped: list) -> Iterator:
-    for ep, h in enumerate(hands):
-        if not isinstance(h, Hand):
-            raise TypeError(f"expected Botzone Hands (mjfast.botzone.read_logs), got {type(h).__name__}")
+_KIND_INDEX = {k: i for i, k in enumerate(ACTION_KINDS)}
+_CODE = dict(_tiles.KIND_OF)
+_CODE.update({name: 34 + tid - 136 for name, tid in _tiles.BONUS_ID.items()})
+_CODE[None] = -1
+_RESULT = {"hu": 1, "huang": 2}
+
+
+class _Hands:
+    """Botzone hands to decisions, a chunk at a time: laid out and scripted by the compiled
+    layout (chinese_env.layout_hands), a hand it leaves (status 1) by :func:`prepare` (which
+    says why it cannot be played, or plays it), each key's hands on its engine."""
+
+    def __init__(self, col, derived: bool, privileged: bool, skipped: list, raising: bool):
+        self.col, self.derived, self.privileged = col, derived, privileged
+        self.skipped, self.raising = skipped, raising
+        self.engines: dict = {}
+        self.done = 0
+
+    def engine(self, key: tuple) -> _Engine:
+        e = self.engines.get(key)
+        if e is None:
+            e = self.engines[key] = _Engine(key, self.derived, self.privileged)
+        return e
+
+    def skip(self, ep: int, where: str, why: str) -> None:
+        if self.raising:
+            raise ValueError(f"{where}: {why}")
+        self.skipped.append((ep, where, why))
+
+    def chunk(self, items: list) -> None:
+        """Decisions of hands [(episode, Hand)] into the collector."""
+        laid = self.layout(items)
+        if laid is not None:
+            self.play(laid)
+
+    def layout(self, items: list):
+        """Hands [(episode, Hand)] laid out and scripted (the compiled layout); the hands it
+        leaves go to :meth:`slow` at once. None when none is left."""
+        fast = [(ep, h) for ep, h in items if len(h.deals) == 4 and type(h.quan) is int and 0 <= h.quan <= 3]
+        if len(fast) < len(items):
+            keep = {id(h) for _, h in fast}
+            for ep, h in items:
+                if id(h) not in keep:
+                    self.slow(ep, h)
+        if not fast:
+            return None
+        n = len(fast)
+        hands = [h for _, h in fast]
+        n_acts = np.fromiter(map(len, (h.actions for h in hands)), np.int64, n)
+        act_start = np.zeros(n + 1, np.int64)
+        np.cumsum(n_acts, out=act_start[1:])
+        total = int(act_start[-1])
+        acts = list(itertools.chain.from_iterable(h.actions for h in hands))
+        no = itertools.repeat(_BAD3)                # (codes the compiled layout leaves to the Python one)
+        packed = np.frombuffer(b"".join(map(_ACTION_BYTES.get, map(_KPT, acts), no)) or _BAD3, np.int8).reshape(-1, 3)
+        kind, player, code = (np.ascontiguousarray(packed[:, i]) for i in range(3))
+        no = itertools.repeat(_BAD)
+        deal_lists = [d for h in hands for d in h.deals]
+        deal_len = np.fromiter(map(len, deal_lists), np.int32, 4 * n).reshape(n, 4)
+        deal_start = np.zeros(n, np.int64)
+        np.cumsum(deal_len.sum(axis=1)[:-1], out=deal_start[1:])
+        deals = np.frombuffer(b"".join(map(_CODE_BYTE.get, itertools.chain.from_iterable(deal_lists), no)) or b"\0",
+                              np.int8)
+        result = np.fromiter(map(_RESULT.get, (h.result for h in hands), itertools.repeat(0)), np.int8, n)
+        walls = np.empty((n, 144), np.uint8)
+        out = np.zeros((n, 4), np.int32)
+        s_seat = np.empty(max(total, 1), np.int8)
+        s_act = np.empty(max(total, 1), np.int16)
+        s_claim = np.empty(max(total, 1), np.uint8)
+        _env_kernel.layout_hands(kind, player, code, act_start, deals, deal_start, deal_len, result, walls, out,
+                                 s_seat, s_act, s_claim, MAX_SCRIPT)
+        episode = np.fromiter((ep for ep, _ in fast), np.int64, n)
+        quan = np.fromiter((h.quan for h in hands), np.int32, n)
+        ok = out[:, 0] == 0
+        for j in np.flatnonzero(~ok).tolist():
+            self.slow(int(episode[j]), hands[j])
+        return hands, episode, quan, act_start, out, walls, s_seat, s_act, s_claim, ok
+
+    def play(self, laid: tuple) -> None:
+        """Play hands laid out (:meth:`layout`) into the collector."""
+        hands, episode, quan, act_start, out, walls, s_seat, s_act, s_claim, ok = laid
+        keys = out[:, 1].astype(np.int64) * 1000 + out[:, 2]
+        for key in np.unique(keys[ok]).tolist():
+            idx = np.flatnonzero(ok & (keys == key))
+            e = self.engine((key // 1000, key % 1000))
+            starts, lengths = act_start[idx], out[idx, 3].astype(np.int64)
+            res = _play_scripts(e, walls[idx], quan[idx], starts, lengths, s_seat, s_act, s_claim, episode[idx],
+                                self.col)
+            rewards = self.col.episode_rewards
+            for j, (c, ptr, seat, claim_q) in zip(idx.tolist(), res[:, :4].tolist()):
+                h = hands[j]
+                if c == 0:
+                    rewards[int(episode[j])] = np.asarray(h.scores if h.scores is not None else [0, 0, 0, 0],
+                                                          np.float32)
+                    self.done += 1
+                else:
+                    lo = int(act_start[j])
+                    k = int(out[j, 3])
+                    self.skip(int(episode[j]), _where(h), _why(c, ptr, seat, claim_q, k, s_act[lo:lo + k],
+                                                               s_seat[lo:lo + k]))
+
+    def slow(self, ep: int, h: Hand) -> None:
+        """A hand the compiled layout left: the Python layout's verdict (and play)."""
         why = unsupported(h)
         if why:
-            skipped.append((ep, _where_of(h), "; ".join(why)))
-            continue
+            self.skip(ep, _where(h), "; ".join(why))
+            return
         try:
-            yield ep, prepare(h)
+            p = prepare(h)
         except ValueError as exc:
-            skipped.append((ep, _where_of(h), str(exc)))
+            self.skip(ep, _where(h), str(exc))
+            return
+        self.done += _run(self.engine(p.key), [(ep, p)], self.col, lambda ep, p, why: self.skip(ep, p.where, why))
 
 
-def _where_of(h: Hand) -> str:
-    return _where(h)
+_BAD = bytes([256 - 9])
+_BAD3 = _BAD * 3
+_CODE_BYTE = {k: bytes([v & 255]) for k, v in _CODE.items()}
+#: (kind, player, tile) of an Action -> its three bytes for the compiled layout
+_ACTION_BYTES = {(k, p, t): bytes([i, p, c & 255]) for k, i in _KIND_INDEX.items() for p in range(4)
+                 for t, c in _CODE.items()}
+_KPT = operator.itemgetter(0, 1, 2)
 
 
 def decisions(hands, *, n_tables: int = 256, derived: bool = False, privileged: bool = False,
@@ -278,22 +398,19 @@ def decisions(hands, *, n_tables: int = 256, derived: bool = False, privileged: 
     elif not isinstance(hands, Iterable) or isinstance(hands, (str, bytes)) or hasattr(hands, "read"):
         hands = read_logs(hands, progress=progress)
     skipped: list = []
-    failures: list | None = skipped if errors == "skip" else None
     probe = _chinese.ENGINE.vec(_rules.get("mcr").kernel(), 1, False, bool(derived), bool(privileged))
     col = Collector(probe.n_planes, probe.n_scalars, 4096, probe.kinds, probe.n_actions)
-    numbered = _numbered(hands, skipped)
-    if errors == "raise":
-        numbered = _raising(numbered, skipped)
-    play(numbered, col, n_tables=n_tables, derived=derived, privileged=privileged, failures=failures)
+    run = _Hands(col, derived, privileged, skipped, errors == "raise")
+    items: list = []
+    for ep, h in enumerate(hands):
+        if not isinstance(h, Hand):
+            raise TypeError(f"expected Botzone Hands (mjfast.botzone.read_logs), got {type(h).__name__}")
+        items.append((ep, h))
+        if len(items) >= n_tables:
+            run.chunk(items)
+            items = []
+    if items:
+        run.chunk(items)
     out = col.result("cn-v0")
     object.__setattr__(out, "skipped", sorted(skipped))
     return out
-
-
-def _raising(numbered: Iterator, skipped: list) -> Iterator:
-    for item in numbered:
-        if skipped:
-            raise ValueError(f"{skipped[0][1]}: {skipped[0][2]}")
-        yield item
-    if skipped:
-        raise ValueError(f"{skipped[0][1]}: {skipped[0][2]}")
