@@ -239,11 +239,13 @@ class _Hands:
     layout (chinese_env.layout_hands), a hand it leaves (status 1) by :func:`prepare` (which
     says why it cannot be played, or plays it), each key's hands on its engine."""
 
-    def __init__(self, col, derived: bool, privileged: bool, skipped: list, raising: bool):
+    def __init__(self, col, derived: bool, privileged: bool, skipped: list, raising: bool, expect: int | None = None):
         self.col, self.derived, self.privileged = col, derived, privileged
         self.skipped, self.raising = skipped, raising
         self.engines: dict = {}
         self.done = 0
+        self.seen = 0
+        self.expect = expect                        # the hands to come, when known (rows reserved once)
 
     def engine(self, key: tuple) -> _Engine:
         e = self.engines.get(key)
@@ -261,6 +263,13 @@ class _Hands:
         laid = self.layout(items)
         if laid is not None:
             self.play(laid)
+        self.seen += len(items)
+        if self.expect is not None and self.seen and self.col.m:
+            # the rows of all the hands, reserved at once from the first chunk's rows per hand
+            # (instead of doubling: each doubling copies every row so far)
+            rest = max(self.expect - self.seen, 0)
+            _reserve(self.col, -(-self.col.m * rest * 9 // (8 * self.seen)))
+            self.expect = None
 
     def layout(self, items: list):
         """Hands [(episode, Hand)] laid out and scripted (the compiled layout); the hands it
@@ -400,7 +409,8 @@ def decisions(hands, *, n_tables: int = 256, derived: bool = False, privileged: 
     skipped: list = []
     probe = _chinese.ENGINE.vec(_rules.get("mcr").kernel(), 1, False, bool(derived), bool(privileged))
     col = Collector(probe.n_planes, probe.n_scalars, 4096, probe.kinds, probe.n_actions)
-    run = _Hands(col, derived, privileged, skipped, errors == "raise")
+    run = _Hands(col, derived, privileged, skipped, errors == "raise",
+                 len(hands) if isinstance(hands, (list, tuple)) else None)
     items: list = []
     for ep, h in enumerate(hands):
         if not isinstance(h, Hand):
