@@ -53,6 +53,8 @@ def prepare(hand: Hand) -> Prepared:
     why = unsupported(hand)
     if why:
         raise ValueError(f"{_where(hand)}: " + "; ".join(why))
+    if type(hand.quan) is not int or not 0 <= hand.quan <= 3:
+        raise ValueError(f"{_where(hand)}: the prevalent wind is 0-3 (East, South, West, North), not {hand.quan!r}")
     flowers = _flowers(hand)
     n_tiles = 144 if flowers else 136
     try:
@@ -228,7 +230,7 @@ def play(prepared: Iterable, col, *, n_tables: int = 256, derived: bool = False,
 
 
 _KIND_INDEX = {k: i for i, k in enumerate(ACTION_KINDS)}
-_CODE = dict(_tiles.KIND_OF)
+_CODE: dict = dict(_tiles.KIND_OF)
 _CODE.update({name: 34 + tid - 136 for name, tid in _tiles.BONUS_ID.items()})
 _CODE[None] = -1
 _RESULT = {"hu": 1, "huang": 2}
