@@ -1,6 +1,7 @@
 """Botzone logs to training arrays: decisions per second, per stage, one thread.
 
-    PYTHONPATH=src python bench/botzone_decisions.py [--games 100] [--repeats 5]
+    PYTHONPATH=src python bench/botzone_decisions.py [--games 100] [--repeats 5] [--flowers]
+        [--base OTHER/src]
 
 Writes mjfast's own ``mcr`` games (greedy bots, no flowers; ``--flowers`` with them) in
 Botzone's text format, then times each stage as the median of the repeats, in CPU seconds of
@@ -19,7 +20,10 @@ thread), with the wall-clock median beside it:
   for the hands the compiled layout leaves);
 
 and, as peers in the same run, ``env.decisions`` on the same games as mjfast GameLogs and on
-the built-in policies playing them (no log).
+the built-in policies playing them (no log). ``--base OTHER/src`` also times the whole call from
+Hand records with another source tree (its extensions built in place, e.g. an older commit's
+``git archive``), in a child process per round, interleaved with this tree's rounds: the A/B of
+bench/README.md's Botzone row.
 """
 from __future__ import annotations
 
@@ -27,6 +31,8 @@ import argparse
 import io
 import os
 import statistics
+import subprocess
+import sys
 import time
 
 import mjfast
@@ -49,6 +55,43 @@ def _median(fn, repeats: int) -> tuple[float, float, object]:
     return statistics.median(cpu), statistics.median(wall), out
 
 
+_CHILD = """
+import io, json, sys, time
+import mjfast
+from mjfast.botzone import decisions, read_logs, write_logs
+games, flowers, repeats = int(sys.argv[1]), sys.argv[2] == "1", int(sys.argv[3])
+buf = io.StringIO()
+write_logs([mjfast.replay(g, 7, rules="mcr", flowers=flowers) for g in range(games)], buf)
+hands = list(read_logs(io.StringIO(buf.getvalue()), progress=False))
+decisions(hands[:8], progress=False)
+out = []
+for _ in range(repeats):
+    c = time.process_time()
+    n = len(decisions(hands, progress=False))
+    out.append(time.process_time() - c)
+print(json.dumps({"cpu": out, "n": n}))
+"""
+
+
+def _ab(base: str, games: int, flowers: bool, rounds: int) -> None:
+    """Interleaved rounds: the whole call from Hand records in a child on each tree."""
+    import json
+    import os as _os
+    here = str(__import__("pathlib").Path(mjfast.__file__).resolve().parents[1])
+    res: dict = {"base": [], "this": []}
+    for _ in range(rounds):
+        for side, src in (("base", base), ("this", here)):
+            env = dict(_os.environ, PYTHONPATH=src)
+            out = subprocess.run([sys.executable, "-c", _CHILD, str(games), "1" if flowers else "0", "3"], env=env,
+                                 capture_output=True, text=True, timeout=600, check=True)
+            d = json.loads(out.stdout.strip().splitlines()[-1])
+            res[side].append(statistics.median(d["cpu"]))
+            n = d["n"]
+    b, t = statistics.median(res["base"]), statistics.median(res["this"])
+    print(f"A/B, whole call from Hand records, {rounds} interleaved rounds (median of 3 each), {n} decisions: "
+          f"base {b:.3f} s ({n / b / 1e3:.1f} k/s), this tree {t:.3f} s ({n / t / 1e3:.1f} k/s), ratio {b / t:.2f}x")
+
+
 def _collector() -> Collector:
     probe = chinese.ENGINE.vec(rules.get("mcr").kernel(), 1, False, False, False)
     return Collector(probe.n_planes, probe.n_scalars, 4096, probe.kinds, probe.n_actions)
@@ -59,7 +102,10 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--flowers", action="store_true")
+    ap.add_argument("--base", help="another source tree (its src folder) to time against, interleaved")
     args = ap.parse_args()
+    if args.base:
+        _ab(args.base, args.games, args.flowers, args.repeats)
     logs = [mjfast.replay(g, 7, rules="mcr", flowers=args.flowers) for g in range(args.games)]
     buf = io.StringIO()
     write_logs(logs, buf)

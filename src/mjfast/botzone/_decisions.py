@@ -1,13 +1,18 @@
 """Botzone hands as training arrays: every decision a hand shows, with the deciding player's
-``cn-v0`` observation and legal-action mask, many hands side by side on the engine.
+``cn-v0`` observation and legal-action mask.
 
-Each hand is laid out as :mod:`._table` lays it out (every tile where the player drew it, the
-hands before its prevalent wind ending at once) and turned into a script: the action id of
-each decision the hand shows (a discard, a chow, a pung, a kong, a win), in order, with the
-player who takes it. Tables of one engine play many hands at once; at every question the
-answer is the script's next action when the question is that player's, else a pass. Forced
-questions are asked too (so the script stays in step) and left out of the rows, as
-:func:`mjfast.env.decisions` leaves them out.
+Each hand is laid out as :mod:`._table` lays it out (every tile where the player drew it; the
+hand is the engine's hand ``4 x quan``, the hands before it skipped) and turned into a script:
+the action id of each decision the hand shows (a discard, a chow, a pung, a kong, a win), in
+order, with the player who takes it. The engine plays the scripts itself, without the GIL
+(``ChineseVec.play_scripts``): at every question the answer is the script's next action when
+the question is that player's, else a pass. Forced questions are asked too (so the script
+stays in step) and left out of the rows, as :func:`mjfast.env.decisions` leaves them out.
+
+Hands go a chunk at a time: the compiled layout (``chinese_env.layout_hands``) lays out and
+scripts the common hands; a hand it leaves (a concealed kong of an unknown tile, a hand that
+cannot be played) goes to the Python layout (:func:`prepare`), which plays it or says why not.
+Both give the same walls and scripts (tests/botzone/test_decisions.py).
 """
 from __future__ import annotations
 
@@ -371,7 +376,7 @@ def decisions(hands, *, n_tables: int = 256, derived: bool = False, privileged: 
     hands : path, file object, or iterable of Hand
         Botzone logs (read with :func:`read_logs`) or the hands it yields.
     n_tables : int
-        Hands played side by side.
+        Hands laid out and played at a time (a chunk).
     derived, privileged : bool
         As for :class:`mjfast.env.VecTables`.
     errors : {"skip", "raise"}
