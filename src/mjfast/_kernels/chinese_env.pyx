@@ -25,12 +25,12 @@ to see them (skip_forced=0).
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport uint8_t, int32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from mjfast._kernels.engine cimport (
-    Tables, table_t, request_t, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, CTX_NONE, F_DERIVED, F_PRIVILEGED,
+    Tables, table_t, request_t, ADV_DECIDE, ADV_DONE, ADV_HAND, POL_EXTERNAL, ASK_DISCARD, ASK_CLAIM, ASK_OWN_TURN, ASK_READY, CTX_NONE, F_DERIVED, F_PRIVILEGED,
 )
 from mjfast._kernels.bits cimport mj_thermo34
 from mjfast._kernels.chinese_game cimport (
@@ -459,6 +459,537 @@ cdef class ChineseVec(Tables):
         """Play every table on (states.pxd rollout_one): first[i] answers table i's pending
         question (-1: none), codes[i] are the built-in policies answering the rest."""
         rollout_all(self, first, codes, until_hand, res, threads)
+
+
+    # --------------------------------------------------------------------------------------
+    # issue 28 (mjfast.botzone.decisions): hands played from scripts, every question answered
+    # by the engine itself (no Python per question)
+
+    def play_scripts(self, const uint8_t[:, ::1] walls, const int32_t[::1] quan, const int64_t[::1] starts,
+                     const int64_t[::1] lengths,
+                     const int8_t[::1] s_seat, const int16_t[::1] s_act, const uint8_t[::1] s_claim,
+                     const int64_t[::1] episode, Py_ssize_t first, uint8_t[:, :, ::1] obs, float[:, ::1] scal,
+                     uint8_t[:, ::1] mask, int16_t[::1] act, int8_t[::1] seat, int16_t[::1] hand_no,
+                     uint64_t[::1] gid, int64_t[::1] ep_out, Py_ssize_t m, int32_t[:, ::1] result):
+        """Play hands first.. on table 0 and write the decisions they show into rows m.. of the
+        output arrays. Hand j: wall walls[j] (hand 4 quan[j] of a game of 4 quan[j] + 1 hands,
+        dealt by seat 0, the hands before it skipped: they end at once with all scores 0), script
+        starts[j]..starts[j] + lengths[j] (seat, action id, claim: an answer to a claim question). At a
+        question the answer is the script's next action when the asked seat is the script's
+        next seat (a claim question: only a scripted claim), else a pass. A row is written for a
+        question with more than one legal action unless it is a pass the script does not show
+        (the next scripted action claims the same discard). result[j] = (code, script position,
+        asked seat, claim question, rows): code 0 played to the end with the whole script,
+        1 an answer not legal or not the asked seat's, 2 the game ended before the script,
+        3 the engine refused an answer. Rows of a hand that fails are dropped. Stops before a
+        hand whose rows might not fit; returns (next hand, rows)."""
+        cdef Py_ssize_t j, n = walls.shape[0], cap = act.shape[0], m0, lo, k, ptr
+        cdef int n_tiles = self.R.n_tiles, q, r, single, nl, asked, claim_q, mine, take, a, sc, ss, sa, code
+        cdef int pend = -1, pend_seat = -1, ctx
+        cdef game_t* g = &self.g[0]
+        cdef table_t* t = &g.t
+        cdef uint8_t* wbuf = <uint8_t*>calloc(16 * 144, 1)
+        cdef int32_t dbuf[32]
+        cdef int pol[4]
+        cdef uint8_t* mrow
+        if wbuf == NULL:
+            raise MemoryError("play_scripts: no memory for a wall buffer")
+        if walls.shape[1] < n_tiles:
+            free(wbuf)
+            raise ValueError(f"walls of {walls.shape[1]} tiles for rules of {n_tiles}")
+        for a in range(32):
+            dbuf[a] = 2
+        for a in range(4):
+            pol[a] = POL_EXTERNAL
+        j = first
+        with nogil:
+            while j < n:
+                lo = starts[j]
+                k = lengths[j]
+                if cap - m < 4 * k + 8:
+                    break
+                q = quan[j] & 3
+                m0 = m
+                memcpy(wbuf + 4 * q * n_tiles, &walls[j, 0], n_tiles)
+                t.stop_at_hand_end = 1
+                t.walls = wbuf
+                t.dice = dbuf
+                start_game(g, 0, 0, 0, pol)
+                t.hands_per_game = 4 * q + 1
+                t.hand_no = 4 * q
+                pend = -1
+                ptr = 0
+                code = -1
+                asked = -1
+                claim_q = 0
+                while code < 0:
+                    r = advance(g)
+                    if r == ADV_HAND:
+                        continue
+                    if r == ADV_DONE:
+                        code = 0 if ptr == k else 2
+                        break
+                    if r != ADV_DECIDE:
+                        code = 3
+                        break
+                    if pend >= 0:
+                        a = pend
+                        pend = -1
+                        if t.req.what == ASK_DISCARD and t.req.seat == pend_seat:
+                            t.answer = a
+                            t.has_answer = 1
+                            continue
+                    if m >= cap:                        # (more rows than the bound: the caller grows)
+                        code = 4
+                        break
+                    mrow = &mask[m, 0]
+                    nl = legal_mask(g, mrow, &single)
+                    if ptr < k:
+                        ss = s_seat[lo + ptr]
+                        sa = s_act[lo + ptr]
+                        sc = s_claim[lo + ptr]
+                    else:
+                        ss = -1
+                        sa = A_PASS
+                        sc = 0
+                    asked = t.req.seat
+                    claim_q = mrow[A_PASS]
+                    mine = ss == asked
+                    take = mine and (not claim_q or sc)
+                    a = sa if take else A_PASS
+                    if (not claim_q and not mine) or not mrow[a]:
+                        code = 1
+                        break
+                    if nl > 1 and (take or not sc):
+                        ctx = context_of(g)
+                        encode(g, asked, ctx, &obs[m, 0, 0], &scal[m, 0], self.flags, self.n_planes, self.n_scalars)
+                        act[m] = <int16_t>a
+                        seat[m] = <int8_t>asked
+                        hand_no[m] = <int16_t>t.hand_no
+                        gid[m] = <uint64_t>episode[j]
+                        ep_out[m] = episode[j]
+                        m += 1
+                    ptr += take
+                    t.answer = answer_of(g, a, &pend)
+                    t.has_answer = 1
+                    pend_seat = asked
+                t.walls = NULL
+                t.dice = NULL
+                if code == 4:
+                    m = m0
+                    break
+                if code != 0:
+                    m = m0
+                result[j, 0] = code
+                result[j, 1] = <int32_t>ptr
+                result[j, 2] = asked
+                result[j, 3] = claim_q
+                result[j, 4] = <int32_t>(m - m0)
+                j += 1
+        free(wbuf)
+        self.status[0] = ST_IDLE
+        return j, m
+
+
+# ------------------------------------------------------------------------------------------
+# issue 28 (mjfast.botzone.decisions): Botzone hands laid out on mjfast's wall and turned into
+# scripts, many at once (the compiled twin of botzone/_table.py Layout and _decisions.prepare;
+# a hand it does not take the common way is left to them: status 1)
+
+cdef enum:
+    BZ_DRAW = 0
+    BZ_BUHUA = 1
+    BZ_PLAY = 2
+    BZ_CHI = 3
+    BZ_PENG = 4
+    BZ_GANG = 5
+    BZ_ANGANG = 6
+    BZ_BUGANG = 7
+    BZ_HU = 8
+    BZ_FREE = -2
+    BZ_MAX_SLOTS = 160
+
+cdef int _BZ_FLOWER_ORDER[8]
+_BZ_FLOWER_ORDER[:] = [3, 2, 1, 0, 7, 6, 5, 4]    # the bonus codes 34 + i by Botzone name, H8 first
+
+
+cdef struct bz_lay_t:
+    int n
+    int front
+    int back
+    int pos[144]
+    int n_slot[4]
+    int slot_time[4][BZ_MAX_SLOTS]
+    int slot_at[4][BZ_MAX_SLOTS]
+
+
+cdef inline int bz_take(bz_lay_t* L, int from_back) noexcept nogil:
+    if L.front > L.back:
+        return -1
+    if from_back:
+        L.back -= 1
+        return L.back + 1
+    L.front += 1
+    return L.front - 1
+
+
+cdef inline int bz_put(bz_lay_t* L, int p, int time, int at, int t) noexcept nogil:
+    if at < 0:
+        return 1
+    if t < 0:
+        if L.n_slot[p] >= BZ_MAX_SLOTS:
+            return 1
+        L.slot_time[p][L.n_slot[p]] = time
+        L.slot_at[p][L.n_slot[p]] = at
+        L.n_slot[p] += 1
+    else:
+        L.pos[at] = t
+    return 0
+
+
+cdef int bz_hand(const int8_t* kind, const int8_t* player, const int8_t* code, int na, const int8_t* deals,
+                 const int32_t* deal_len, int result, uint8_t* wall, int* n_tiles, int* dead, int8_t* s_seat,
+                 int16_t* s_act, uint8_t* s_claim, int* n_script, int max_script, bz_lay_t* L) noexcept nogil:
+    """One hand (actions kind/player/code, deals: 4 x deal_len[p] codes one after another);
+    0: laid out (wall, n_tiles, dead wall, script), 1: left to the Python layout."""
+    cdef int i, j, p, t, size, nf, npl, lead, first, flowers, n, k, at, w, last, m, prev, nw, c, sk
+    cdef int lf[8]
+    cdef int fl[16]
+    cdef int pl[20]
+    cdef int back_rest[4][14]
+    cdef int n_back[4]
+    cdef int from_back[4]
+    cdef int left[4]
+    cdef int pool[34]
+    cdef int flowers_left[8]
+    cdef int need[4]
+    cdef int n_need
+    cdef int want_time[4][BZ_MAX_SLOTS]
+    cdef int want_kind[4][BZ_MAX_SLOTS]
+    cdef int n_want[4]
+    cdef int next_id[42]
+    cdef int off
+    for i in range(na):                        # (codes the Python layer could not read: its layout says why)
+        if kind[i] < 0 or kind[i] > BZ_HU or player[i] < 0 or player[i] > 3 or code[i] < -1 or code[i] > 41:
+            return 1
+    off = 0
+    for p in range(4):
+        for j in range(deal_len[p]):
+            if deals[off + j] < -1 or deals[off + j] > 41:
+                return 1
+        off += deal_len[p]
+    # unsupported(): a penalty or unknown end, a win on the dealer's first draw, a draw at a kong
+    if result != 1 and result != 2:
+        return 1
+    if na > 0 and kind[na - 1] == BZ_HU:
+        for i in range(na - 1):
+            if kind[i] != BZ_DRAW and kind[i] != BZ_BUHUA:
+                break
+        else:
+            return 1
+    if result == 2 and na > 0 and (kind[na - 1] == BZ_GANG or kind[na - 1] == BZ_ANGANG or kind[na - 1] == BZ_BUGANG):
+        return 1
+    flowers = 0
+    off = 0
+    for p in range(4):
+        for j in range(deal_len[p]):
+            if deals[off + j] >= 34:
+                flowers = 1
+        off += deal_len[p]
+    for i in range(na):
+        if kind[i] == BZ_BUHUA:
+            flowers = 1
+    n = 144 if flowers else 136
+    n_tiles[0] = n
+    L.n = n
+    L.front = 53
+    L.back = n - 1
+    for i in range(n):
+        L.pos[i] = BZ_FREE
+    for p in range(4):
+        L.n_slot[p] = 0
+    # the deal
+    i = 0
+    nf = 0
+    while i < na and kind[i] == BZ_BUHUA and player[i] == 0:
+        if nf >= 8:
+            return 1
+        lf[nf] = code[i]
+        nf += 1
+        i += 1
+    if i >= na or kind[i] != BZ_DRAW or player[i] != 0:
+        return 1
+    first = code[i]
+    lead = i + 1
+    off = 0
+    for p in range(4):
+        nf = 0
+        npl = 0
+        for j in range(deal_len[p]):
+            t = deals[off + j]
+            if t >= 34:
+                if nf >= 8:
+                    return 1
+                fl[nf] = t
+                nf += 1
+            else:
+                if npl >= 13:
+                    return 1
+                pl[npl] = t
+                npl += 1
+        off += deal_len[p]
+        if npl != 13:
+            return 1
+        if p == 0:
+            for j in range(lead - 1):
+                fl[nf] = lf[j]
+                nf += 1
+            pl[npl] = first
+            npl += 1
+        size = 14 if p == 0 else 13
+        if nf > size:
+            return 1
+        for j in range(size):
+            t = fl[j] if j < nf else pl[j - nf]
+            if bz_put(L, p, -1, (0 if p == 0 else 1 + 13 * p) + j, t):
+                return 1
+        n_back[p] = 0
+        for j in range(size - nf, npl):
+            back_rest[p][n_back[p]] = pl[j]
+            n_back[p] += 1
+    for p in range(4):
+        for j in range(n_back[p]):
+            if bz_put(L, p, -1, bz_take(L, 1), back_rest[p][j]):
+                return 1
+    # the draws
+    for p in range(4):
+        from_back[p] = 0
+    for i in range(lead, na):
+        k = kind[i]
+        p = player[i]
+        if k == BZ_DRAW or k == BZ_BUHUA:
+            if bz_put(L, p, i, bz_take(L, from_back[p]), code[i]):
+                return 1
+            from_back[p] = k == BZ_BUHUA
+        elif k == BZ_GANG or k == BZ_ANGANG or k == BZ_BUGANG:
+            from_back[p] = 1
+    # fill: the tiles placed, each player's needs in its unknown tiles, the rest
+    for k in range(34):
+        pool[k] = 4
+    for j in range(8):
+        flowers_left[j] = n == 144
+    for at in range(n):
+        t = L.pos[at]
+        if t >= 34:
+            if not flowers_left[t - 34]:
+                return 1
+            flowers_left[t - 34] = 0
+        elif t >= 0:
+            pool[t] -= 1
+            if pool[t] < 0:
+                return 1
+    for p in range(4):
+        n_want[p] = 0
+    last = -1
+    for i in range(na):
+        k = kind[i]
+        if k < BZ_PLAY or k > BZ_BUGANG:
+            continue
+        p = player[i]
+        t = code[i]
+        if k == BZ_PLAY or k == BZ_CHI or k == BZ_BUGANG or k == BZ_ANGANG:
+            if t < 0 or t >= 34:
+                return 1                       # (an unknown kong's tile: the Python layout picks one)
+        n_need = 0
+        if k == BZ_PLAY:
+            need[0] = t
+            n_need = 1
+            last = t
+        elif k == BZ_CHI:
+            if last < 0 or t < 1 or t > 32:
+                return 1
+            if last == t - 1:
+                need[0] = t
+                need[1] = t + 1
+            elif last == t:
+                need[0] = t - 1
+                need[1] = t + 1
+            elif last == t + 1:
+                need[0] = t - 1
+                need[1] = t
+            else:
+                return 1
+            n_need = 2
+        elif k == BZ_PENG or k == BZ_GANG:
+            if last < 0:
+                return 1
+            n_need = 2 if k == BZ_PENG else 3
+            for j in range(n_need):
+                need[j] = last
+        elif k == BZ_BUGANG:
+            need[0] = t
+            n_need = 1
+            last = t
+        else:
+            n_need = 4
+            for j in range(4):
+                need[j] = t
+        if L.n_slot[p]:
+            for j in range(n_need):
+                if n_want[p] >= BZ_MAX_SLOTS:
+                    return 1
+                want_time[p][n_want[p]] = i
+                want_kind[p][n_want[p]] = need[j]
+                n_want[p] += 1
+    for p in range(4):
+        # the unknown tiles by (time, place)
+        for j in range(1, L.n_slot[p]):
+            w = L.slot_time[p][j]
+            at = L.slot_at[p][j]
+            m = j - 1
+            while m >= 0 and (L.slot_time[p][m] > w or (L.slot_time[p][m] == w and L.slot_at[p][m] > at)):
+                L.slot_time[p][m + 1] = L.slot_time[p][m]
+                L.slot_at[p][m + 1] = L.slot_at[p][m]
+                m -= 1
+            L.slot_time[p][m + 1] = w
+            L.slot_at[p][m + 1] = at
+        if not L.n_slot[p]:
+            continue
+        for j in range(n_want[p]):
+            if j >= L.n_slot[p] or L.slot_time[p][j] >= want_time[p][j]:
+                return 1
+            c = want_kind[p][j]
+            L.pos[L.slot_at[p][j]] = c
+            pool[c] -= 1
+            if pool[c] < 0:
+                return 1
+    sk = 0                                     # the tiles nobody saw, lowest kind first
+    for p in range(4):
+        if not L.n_slot[p]:
+            continue
+        for j in range(n_want[p], L.n_slot[p]):
+            while sk < 34 and pool[sk] == 0:
+                sk += 1
+            if sk >= 34:
+                return 1
+            L.pos[L.slot_at[p][j]] = sk
+            pool[sk] -= 1
+    nf = 0
+    for j in range(8):
+        if flowers_left[_BZ_FLOWER_ORDER[j]]:
+            fl[nf] = 34 + _BZ_FLOWER_ORDER[j]
+            nf += 1
+    j = 0
+    for at in range(n):
+        if L.pos[at] == BZ_FREE:
+            if j < nf:
+                L.pos[at] = fl[j]
+                j += 1
+            else:
+                while sk < 34 and pool[sk] == 0:
+                    sk += 1
+                if sk >= 34:
+                    return 1
+                L.pos[at] = sk
+                pool[sk] -= 1
+    if j < nf:
+        return 1
+    while sk < 34 and pool[sk] == 0:
+        sk += 1
+    if sk < 34:
+        return 1
+    for k in range(34):
+        next_id[k] = 4 * k
+    for k in range(8):
+        next_id[34 + k] = 136 + k
+    for at in range(n):
+        t = L.pos[at]
+        wall[at] = <uint8_t>next_id[t]
+        next_id[t] += 1
+    # the judge's wall ends with the hand (_judge._last_tile): then the dead wall is the rest
+    dead[0] = 0
+    if result == 2:
+        dead[0] = n - L.front
+    elif na > 0 and kind[na - 1] == BZ_HU:
+        for p in range(4):
+            left[p] = (36 if flowers else 34) - deal_len[p]
+        for i in range(na):
+            if kind[i] == BZ_DRAW or kind[i] == BZ_BUHUA:
+                left[player[i]] -= 1
+        w = player[na - 1]
+        if na > 1:
+            prev = na - 2
+            if (kind[prev] == BZ_DRAW and player[prev] == w and left[(w + 1) & 3] == 0) or (
+                    kind[prev] == BZ_PLAY and left[(player[prev] + 1) & 3] == 0):
+                dead[0] = n - L.front
+    # the script
+    m = 0
+    last = -1
+    for i in range(na):
+        k = kind[i]
+        if k == BZ_DRAW or k == BZ_BUHUA:
+            continue
+        if m >= max_script:
+            return 1
+        p = player[i]
+        t = code[i]
+        s_seat[m] = <int8_t>p
+        s_claim[m] = 0
+        if k == BZ_PLAY:
+            last = t
+            s_act[m] = <int16_t>t
+        elif k == BZ_CHI:
+            if not (last >= 0 and last < 27 and t // 9 == last // 9 and (t - last <= 1 and last - t <= 1)
+                    and t % 9 != 0 and t % 9 != 8):
+                return 1
+            s_act[m] = <int16_t>(A_CHOW_LOW + last - (t - 1))
+            s_claim[m] = 1
+        elif k == BZ_PENG or k == BZ_GANG:
+            s_act[m] = A_PUNG if k == BZ_PENG else A_KONG
+            s_claim[m] = 1
+        elif k == BZ_ANGANG or k == BZ_BUGANG:
+            s_act[m] = <int16_t>(A_OWN_KONG + t)
+            if k == BZ_BUGANG:
+                last = t
+        elif k == BZ_HU:
+            s_act[m] = A_WIN
+            s_claim[m] = i > 0 and (kind[i - 1] == BZ_PLAY or kind[i - 1] == BZ_BUGANG) and player[i - 1] != p
+        else:
+            return 1
+        m += 1
+    n_script[0] = m
+    return 0
+
+
+def layout_hands(const int8_t[::1] kind, const int8_t[::1] player, const int8_t[::1] code,
+                 const int64_t[::1] act_start, const int8_t[::1] deals, const int64_t[::1] deal_start,
+                 const int32_t[:, ::1] deal_len, const int8_t[::1] result, uint8_t[:, ::1] walls,
+                 int32_t[:, ::1] out, int8_t[::1] s_seat, int16_t[::1] s_act, uint8_t[::1] s_claim, int max_script):
+        """Hand j (actions act_start[j]..act_start[j+1] as kind (Botzone ACTION_KINDS index),
+        player, tile code (kind 0-33, bonus 34-41, -1 unknown); deals from deal_start[j], 4 x
+        deal_len[j]; result 1 hu, 2 huang, 0 other) laid out: walls[j] its wall, out[j] = (status,
+        n_tiles, dead wall, script length), its script at s_*[act_start[j]..]. Status 1: left to
+        the Python layout (an unsupported or contradictory hand, a concealed kong of an unknown
+        tile)."""
+        cdef Py_ssize_t j, n = act_start.shape[0] - 1
+        cdef int nt, dd, ns, st
+        cdef bz_lay_t* L = <bz_lay_t*>calloc(1, sizeof(bz_lay_t))
+        if L == NULL:
+            raise MemoryError("layout_hands: no memory")
+        with nogil:
+            for j in range(n):
+                nt = 0
+                dd = 0
+                ns = 0
+                st = bz_hand(&kind[act_start[j]], &player[act_start[j]], &code[act_start[j]],
+                             <int>(act_start[j + 1] - act_start[j]), &deals[deal_start[j]], &deal_len[j, 0], result[j],
+                             &walls[j, 0], &nt, &dd, &s_seat[act_start[j]], &s_act[act_start[j]],
+                             &s_claim[act_start[j]], &ns, max_script, L)
+                out[j, 0] = st
+                out[j, 1] = nt
+                out[j, 2] = dd
+                out[j, 3] = ns
+        free(L)
 
 
 # issue 27: the record layout of this family and its checks (states.pxd)

@@ -1,29 +1,39 @@
 """Botzone hands as training arrays: every decision a hand shows, with the deciding player's
-``cn-v0`` observation and legal-action mask, many hands side by side on the engine.
+``cn-v0`` observation and legal-action mask.
 
-Each hand is laid out as :mod:`._table` lays it out (every tile where the player drew it, the
-hands before its prevalent wind ending at once) and turned into a script: the action id of
-each decision the hand shows (a discard, a chow, a pung, a kong, a win), in order, with the
-player who takes it. Tables of one engine play many hands at once; at every question the
-answer is the script's next action when the question is that player's, else a pass. Forced
-questions are asked too (so the script stays in step) and left out of the rows, as
-:func:`mjfast.env.decisions` leaves them out.
+Each hand is laid out as :mod:`._table` lays it out (every tile where the player drew it; the
+hand is the engine's hand ``4 x quan``, the hands before it skipped) and turned into a script:
+the action id of each decision the hand shows (a discard, a chow, a pung, a kong, a win), in
+order, with the player who takes it. The engine plays the scripts itself, without the GIL
+(``ChineseVec.play_scripts``): at every question the answer is the script's next action when
+the question is that player's, else a pass. Forced questions are asked too (so the script
+stays in step) and left out of the rows, as :func:`mjfast.env.decisions` leaves them out.
+
+Hands go a chunk at a time: the compiled layout (``chinese_env.layout_hands``) lays out and
+scripts the common hands; a hand it leaves (a concealed kong of an unknown tile, a hand that
+cannot be played) goes to the Python layout (:func:`prepare`), which plays it or says why not.
+Both give the same walls and scripts (tests/botzone/test_decisions.py).
 """
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+import itertools
+import operator
+from collections.abc import Iterable
 
 import numpy as np
 
 from .. import _core
 from .. import rules as _rules
+from .._kernels import chinese_env as _env_kernel
 from .._runtime.progress import Progress
 from ..env._collect import Collector
 from ..game import chinese as _chinese
-from ._hand import ANGANG, BUGANG, CHI, GANG, HU, PENG, PLAY, Hand
-from ._judge import _flowers, _last_tile, unsupported
-from ._table import A_CHOW, A_KONG, A_OWN_KONG, A_PASS, A_PUNG, A_WIN, EXTERNAL, ST, Layout, ScriptError, dummy_wall
+from . import _tiles
+from ._hand import ACTION_KINDS, ANGANG, BUGANG, BUHUA, CHI, DRAW, GANG, HU, PENG, PLAY, Hand
+from ._judge import _flowers, _last_tile, _where, unsupported
+from ._table import A_CHOW, A_KONG, A_OWN_KONG, A_PUNG, A_WIN, Layout, ScriptError
+from ._tiles import KIND_OF
 
 MAX_SCRIPT = 512                 # decisions of one hand at most (a Botzone hand has far fewer)
 CLAIMS = (CHI, PENG, GANG)
@@ -31,25 +41,25 @@ CLAIMS = (CHI, PENG, GANG)
 
 @dataclasses.dataclass
 class Prepared:
-    """A hand ready for the engine: its walls, its script and where it is from."""
+    """A hand ready for the engine: its wall, its script and where it is from."""
 
     key: tuple                   # (n_tiles, dead_wall): hands of one key share an engine
-    walls: np.ndarray            # (4 * quan + 1, n_tiles) tile ids
-    first_hand: int              # the engine's hand number of the real hand (4 * quan)
-    seat: np.ndarray             # (k,) int8: the player of each scripted decision
-    action: np.ndarray           # (k,) int16: its action id
-    claim: np.ndarray            # (k,) bool: a claim on a discard (others' passes then not shown)
+    wall: bytes                  # (n_tiles,) tile ids: the wall of the engine's hand 4 * quan
+    quan: int                    # the prevalent wind (the engine's hand number is 4 * quan)
+    seat: list                   # the player of each scripted decision
+    action: list                 # its action id
+    claim: list                  # a claim on a discard (others' passes then not shown)
     scores: np.ndarray           # (4,) float32: each player's score change
     where: str
 
 
 def prepare(hand: Hand) -> Prepared:
-    """The hand's walls and script; ValueError when it cannot be played on mjfast's engine."""
-    from ._judge import _where
-
+    """The hand's wall and script; ValueError when it cannot be played on mjfast's engine."""
     why = unsupported(hand)
     if why:
         raise ValueError(f"{_where(hand)}: " + "; ".join(why))
+    if type(hand.quan) is not int or not 0 <= hand.quan <= 3:
+        raise ValueError(f"{_where(hand)}: the prevalent wind is 0-3 (East, South, West, North), not {hand.quan!r}")
     flowers = _flowers(hand)
     n_tiles = 144 if flowers else 136
     try:
@@ -63,13 +73,16 @@ def prepare(hand: Hand) -> Prepared:
     acts: list = []
     claims: list = []
     last = -1
+    kind_of = KIND_OF
     for i, a in enumerate(hand.actions):
         k = a.kind
         if k == PLAY:
-            last = _kind(a.tile)
+            last = kind_of[a.tile]
             seats.append(a.player)
             acts.append(last)
             claims.append(False)
+        elif k == DRAW or k == BUHUA:
+            continue
         elif k == CHI:
             m = _kind(a.tile)
             if not (last >= 0 and last < 27 and m // 9 == last // 9 and abs(m - last) <= 1 and m % 9 not in (0, 8)):
@@ -98,197 +111,260 @@ def prepare(hand: Hand) -> Prepared:
             claims.append(on_discard)
     if len(acts) > MAX_SCRIPT:
         raise ValueError(f"{_where(hand)}: more than {MAX_SCRIPT} decisions in one hand")
-    q = hand.quan
-    walls = np.stack([dummy_wall(n_tiles, h & 3) for h in range(4 * q)] + [wall])
     scores = np.asarray(hand.scores if hand.scores is not None else [0, 0, 0, 0], np.float32)
-    return Prepared((n_tiles, dead), walls, 4 * q, np.asarray(seats, np.int8), np.asarray(acts, np.int16),
-                    np.asarray(claims, bool), scores, _where(hand))
+    return Prepared((n_tiles, dead), wall.tobytes(), hand.quan, seats, acts, claims, scores, _where(hand))
 
 
 def _kind(name) -> int:
-    from . import _tiles
     return _tiles.kind(name)
 
 
 class _Engine:
-    """One engine of ``n`` tables for hands of one key, refilled as hands end."""
+    """One table of the engine for hands of one key (the engine plays their scripts itself)."""
 
-    def __init__(self, key: tuple, n: int, derived: bool, privileged: bool):
+    def __init__(self, key: tuple, derived: bool, privileged: bool):
         n_tiles, dead = key
         r = _rules.get("mcr", flowers=n_tiles == 144)
         kern = r.kernel()
         kern["dead_wall"] = int(dead)
         _core.ensure_tables()
-        self.core = _chinese.ENGINE.vec(kern, n, False, bool(derived), bool(privileged))
-        self.n = n
-        c = self.core
-        self.obs = np.zeros((n, c.n_planes, c.kinds), np.uint8)
-        self.scal = np.zeros((n, c.n_scalars), np.float32)
-        self.mask = np.zeros((n, c.n_actions), np.uint8)
-        self.seat = np.zeros(n, np.int8)
-        self.rew = np.zeros((n, 4), np.float32)
-        self.status = np.zeros(n, np.uint8)
-        self.hand_no = np.zeros(n, np.int32)
-        self.act = np.full(n, -1, np.int64)
-        self.s_seat = np.full((n, MAX_SCRIPT + 1), -1, np.int8)
-        self.s_act = np.full((n, MAX_SCRIPT + 1), A_PASS, np.int64)
-        self.s_claim = np.zeros((n, MAX_SCRIPT + 1), bool)
-        self.length = np.zeros(n, np.int64)
-        self.ptr = np.zeros(n, np.int64)
-        self.first = np.zeros(n, np.int32)
-        self.episode = np.full(n, -1, np.int64)
-        self.live = np.zeros(n, bool)
-        self.codes = np.full((1, 4), EXTERNAL, np.intc)
-        self.items: list = [None] * n
+        self.core = _chinese.ENGINE.vec(kern, 1, False, bool(derived), bool(privileged))
+        self.n_tiles = n_tiles
 
-    def load(self, i: int, p: Prepared, episode: int) -> None:
-        k = len(p.action)
-        self.s_seat[i, :k] = p.seat
-        self.s_seat[i, k:] = -1
-        self.s_act[i, :k] = p.action
-        self.s_act[i, k:] = A_PASS
-        self.s_claim[i, :k] = p.claim
-        self.s_claim[i, k:] = False
-        self.length[i] = k
-        self.ptr[i] = 0
-        self.first[i] = p.first_hand
-        self.episode[i] = episode
-        self.items[i] = p
-        self.live[i] = True
-        self.act[i] = -1
-        self.core.start(np.array([i], np.int64), np.zeros(1, np.uint64), 0, 0, self.codes, True, p.walls,
-                        np.full((p.walls.shape[0], 2), 2, np.int32))
+
+def _reserve(col, need: int) -> None:
+    """Room in the collector for ``need`` more rows (its arrays double as they fill)."""
+    cap = col.arrays["action"].shape[0]
+    if col.m + need <= cap:
+        return
+    bigger = col._alloc(max(2 * cap, col.m + need))
+    for name, arr in col.arrays.items():
+        bigger[name][:col.m] = arr[:col.m]
+    col.arrays = bigger
+
+
+def _play_scripts(e: _Engine, walls, quan, starts, lengths, s_seat, s_act, s_claim, episode, col) -> np.ndarray:
+    """Play hands (arrays as ChineseVec.play_scripts takes them) on engine e into col; returns
+    each hand's result row (code, script position, asked seat, claim question, rows)."""
+    n = len(episode)
+    result = np.zeros((n, 5), np.int32)
+    j = 0
+    while j < n:
+        # rows: about 1.2 per scripted decision; the engine stops before a hand whose bound (4
+        # per scripted decision + 8) does not fit, and the arrays grow
+        rest = lengths[j:]
+        _reserve(col, int(rest.sum()) * 3 // 2 + 4 * int(rest.max()) + 8)
+        a = col.arrays
+        j, col.m = e.core.play_scripts(walls, quan, starts, lengths, s_seat, s_act, s_claim, episode, j,
+                                       a["observation"], a["scalars"], a["action_mask"].view(np.uint8), a["action"],
+                                       a["seat"], a["hand_number"], a["game_id"], a["episode"], col.m, result)
+    return result
+
+
+def _why(code: int, ptr: int, seat: int, claim_q: int, k: int, s_act, s_seat) -> str:
+    """The failure of a hand on the engine (play_scripts' result row), in words."""
+    if code == 1:
+        what = "the hand has no more decisions" if ptr >= k else (
+            f"its decision {ptr} (action id {int(s_act[ptr])} by player {int(s_seat[ptr])}) is not legal there")
+        return f"mjfast's engine asks player {seat} to {'claim' if claim_q else 'play'}, but {what}"
+    if code == 2:
+        return f"the hand ends on mjfast's engine after {ptr} of its {k} decisions"
+    return "mjfast's engine refused an answer of the hand"
+
+
+def _run(e: _Engine, batch: list, col, fail) -> int:
+    """Play the prepared hands ``batch`` [(episode, Prepared)] on engine e into col; returns
+    the hands that ended as they show."""
+    n = len(batch)
+    walls = np.frombuffer(b"".join(p.wall for _, p in batch), np.uint8).reshape(n, e.n_tiles)
+    quan = np.fromiter((p.quan for _, p in batch), np.int32, n)
+    lengths = np.fromiter((len(p.action) for _, p in batch), np.int64, n)
+    starts = np.zeros(n, np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    total = int(lengths.sum())
+    s_seat = np.fromiter(itertools.chain.from_iterable(p.seat for _, p in batch), np.int8, total)
+    s_act = np.fromiter(itertools.chain.from_iterable(p.action for _, p in batch), np.int16, total)
+    s_claim = np.fromiter(itertools.chain.from_iterable(p.claim for _, p in batch), np.uint8, total)
+    episode = np.fromiter((ep for ep, _ in batch), np.int64, n)
+    result = _play_scripts(e, walls, quan, starts, lengths, s_seat, s_act, s_claim, episode, col)
+    ended = 0
+    for j, (ep, p) in enumerate(batch):
+        code, ptr, seat, claim_q = (int(x) for x in result[j, :4])
+        if code == 0:
+            col.episode_rewards[ep] = p.scores
+            ended += 1
+        else:
+            fail(ep, p, _why(code, ptr, seat, claim_q, len(p.action), p.action, p.seat))
+    return ended
 
 
 def play(prepared: Iterable, col, *, n_tables: int = 256, derived: bool = False, privileged: bool = False,
          failures: list | None = None, bar: Progress | None = None) -> int:
     """Play prepared hands ``(episode, Prepared)`` into the collector ``col`` (rows of the
-    decisions the hands show; each finished hand's scores in ``col.episode_rewards``).
+    decisions the hands show, in hand order; each finished hand's scores in
+    ``col.episode_rewards``), ``n_tables`` hands of one key handed to the engine at a time.
     A hand the engine does not follow goes to ``failures`` (episode, where, why), or raises
     ValueError when ``failures`` is None. Returns the hands played."""
     engines: dict = {}
     queues: dict = {}
     done = 0
 
-    def engine(key):
-        if key not in engines:
-            engines[key] = _Engine(key, n_tables, derived, privileged)
-            queues[key] = []
-        return engines[key]
-
-    def fail(e: _Engine, i: int, why: str) -> None:
-        p = e.items[i]
-        e.live[i] = False
+    def fail(ep: int, p: Prepared, why: str) -> None:
         if failures is None:
             raise ValueError(f"{p.where}: {why}")
-        failures.append((int(e.episode[i]), p.where, why))
-
-    def run(e: _Engine, queue: list, drain: bool) -> int:
-        """Step engine e while it is full (or, draining, until its hands are done)."""
-        finished = 0
-        while True:
-            free = np.flatnonzero(~e.live)
-            for i in free:
-                if not queue:
-                    break
-                ep, p = queue.pop()
-                e.load(int(i), p, ep)
-            if not e.live.any() or (not drain and (~e.live).any()):
-                return finished
-            finished += _step(e, col, fail)
+        failures.append((ep, p.where, why))
 
     for ep, p in prepared:
-        e = engine(p.key)
-        q = queues[p.key]
+        q = queues.get(p.key)
+        if q is None:
+            engines[p.key] = _Engine(p.key, derived, privileged)
+            q = queues[p.key] = []
         q.append((ep, p))
         if len(q) >= n_tables:
-            done += run(e, q, drain=False)
-        if bar is not None:
-            bar.update(done)
-    for key, e in engines.items():
-        done += run(e, queues[key], drain=True)
-        if bar is not None:
-            bar.update(done)
+            done += _run(engines[p.key], q, col, fail)
+            q.clear()
+            if bar is not None:
+                bar.update(done)
+    for key, q in queues.items():
+        if q:
+            done += _run(engines[key], q, col, fail)
+            q.clear()
+    if bar is not None:
+        bar.update(done)
     return done
 
 
-def _step(e: _Engine, col, fail) -> int:
-    """One step of every live table; returns the hands that ended."""
-    live = e.live.copy()
-    e.act[~live] = -2                       # tables without a hand: left alone
-    e.core.step(e.act, e.obs, e.scal, e.mask, e.seat, e.rew, e.status, 1)
-    st = e.status
-    finished = 0
-    for i in np.flatnonzero(live & (st == ST["error"])):
-        fail(e, int(i), "mjfast's engine refused an answer of the hand")
-    ended = live & (st == ST["game_end"])
-    for i in np.flatnonzero(ended):
-        if e.ptr[i] != e.length[i]:
-            fail(e, int(i), f"the hand ends on mjfast's engine after {e.ptr[i]} of its {e.length[i]} decisions")
-        else:
-            col.episode_rewards[int(e.episode[i])] = e.items[i].scores
-            e.live[i] = False
-            finished += 1
-    between = live & (st == ST["hand_end"])
-    e.act[between] = -1
-    decide = live & (st == ST["decide"])
-    if not decide.any():
-        return finished
-    e.core.hand_numbers(e.hand_no)
-    rows = np.flatnonzero(decide)
-    dummy = e.hand_no[rows] < e.first[rows]
-    e.act[rows[dummy]] = A_WIN
-    rows = rows[~dummy]
-    if not len(rows):
-        return finished
-    ptr = e.ptr[rows]
-    s_seat = e.s_seat[rows, ptr]
-    s_act = e.s_act[rows, ptr]
-    seat = e.seat[rows]
-    claim_q = e.mask[rows, A_PASS].astype(bool)
-    mine = s_seat == seat
-    # a claim question: the script's action if it is this player's claim (or win), else pass
-    take = mine & (~claim_q | e.s_claim[rows, ptr])
-    act = np.where(take, s_act, A_PASS)
-    bad = ~claim_q & ~mine
-    legal = e.mask[rows, act].astype(bool)
-    bad |= ~legal
-    for j in np.flatnonzero(bad).tolist():
-        r = int(rows[j])
-        what = "the hand has no more decisions" if ptr[j] >= e.length[r] else (
-            f"its decision {ptr[j]} (action id {s_act[j]} by player {s_seat[j]}) is not legal there")
-        fail(e, r, f"mjfast's engine asks player {seat[j]} to {'claim' if claim_q[j] else 'play'}, but {what}")
-        e.act[r] = -2
-    ok = ~bad
-    rows, act, take, claim_q, ptr = rows[ok], act[ok], take[ok], claim_q[ok], ptr[ok]
-    e.act[rows] = act
-    e.ptr[rows] += take
-    # rows: more than one legal action, and not a pass the hand does not show (another claimed)
-    choices = e.mask[rows].sum(axis=1) > 1
-    shown = take | ~e.s_claim[rows, ptr]
-    keep = rows[choices & shown]
-    if len(keep):
-        col.add(keep, e.obs, e.scal, e.mask, e.act, e.seat, e.episode.astype(np.uint64), e.hand_no, e.episode)
-    return finished
+_KIND_INDEX = {k: i for i, k in enumerate(ACTION_KINDS)}
+_CODE: dict = dict(_tiles.KIND_OF)
+_CODE.update({name: 34 + tid - 136 for name, tid in _tiles.BONUS_ID.items()})
+_CODE[None] = -1
+_RESULT = {"hu": 1, "huang": 2}
 
 
-def _numbered(hands: Iterable, skipped: list) -> Iterator:
-    for ep, h in enumerate(hands):
-        if not isinstance(h, Hand):
-            raise TypeError(f"expected Botzone Hands (mjfast.botzone.read_logs), got {type(h).__name__}")
+class _Hands:
+    """Botzone hands to decisions, a chunk at a time: laid out and scripted by the compiled
+    layout (chinese_env.layout_hands), a hand it leaves (status 1) by :func:`prepare` (which
+    says why it cannot be played, or plays it), each key's hands on its engine."""
+
+    def __init__(self, col, derived: bool, privileged: bool, skipped: list, raising: bool, expect: int | None = None):
+        self.col, self.derived, self.privileged = col, derived, privileged
+        self.skipped, self.raising = skipped, raising
+        self.engines: dict = {}
+        self.done = 0
+        self.seen = 0
+        self.expect = expect                        # the hands to come, when known (rows reserved once)
+
+    def engine(self, key: tuple) -> _Engine:
+        e = self.engines.get(key)
+        if e is None:
+            e = self.engines[key] = _Engine(key, self.derived, self.privileged)
+        return e
+
+    def skip(self, ep: int, where: str, why: str) -> None:
+        if self.raising:
+            raise ValueError(f"{where}: {why}")
+        self.skipped.append((ep, where, why))
+
+    def chunk(self, items: list) -> None:
+        """Decisions of hands [(episode, Hand)] into the collector."""
+        laid = self.layout(items)
+        if laid is not None:
+            self.play(laid)
+        self.seen += len(items)
+        if self.expect is not None and self.seen and self.col.m:
+            # the rows of all the hands, reserved at once from the first chunk's rows per hand
+            # (instead of doubling: each doubling copies every row so far)
+            rest = max(self.expect - self.seen, 0)
+            _reserve(self.col, -(-self.col.m * rest * 9 // (8 * self.seen)))
+            self.expect = None
+
+    def layout(self, items: list):
+        """Hands [(episode, Hand)] laid out and scripted (the compiled layout); the hands it
+        leaves go to :meth:`slow` at once. None when none is left."""
+        fast = [(ep, h) for ep, h in items if len(h.deals) == 4 and type(h.quan) is int and 0 <= h.quan <= 3]
+        if len(fast) < len(items):
+            keep = {id(h) for _, h in fast}
+            for ep, h in items:
+                if id(h) not in keep:
+                    self.slow(ep, h)
+        if not fast:
+            return None
+        n = len(fast)
+        hands = [h for _, h in fast]
+        n_acts = np.fromiter(map(len, (h.actions for h in hands)), np.int64, n)
+        act_start = np.zeros(n + 1, np.int64)
+        np.cumsum(n_acts, out=act_start[1:])
+        total = int(act_start[-1])
+        acts = list(itertools.chain.from_iterable(h.actions for h in hands))
+        no = itertools.repeat(_BAD3)                # (codes the compiled layout leaves to the Python one)
+        packed = np.frombuffer(b"".join(map(_ACTION_BYTES.get, map(_KPT, acts), no)) or _BAD3, np.int8).reshape(-1, 3)
+        kind, player, code = (np.ascontiguousarray(packed[:, i]) for i in range(3))
+        no = itertools.repeat(_BAD)
+        deal_lists = [d for h in hands for d in h.deals]
+        deal_len = np.fromiter(map(len, deal_lists), np.int32, 4 * n).reshape(n, 4)
+        deal_start = np.zeros(n, np.int64)
+        np.cumsum(deal_len.sum(axis=1)[:-1], out=deal_start[1:])
+        deals = np.frombuffer(b"".join(map(_CODE_BYTE.get, itertools.chain.from_iterable(deal_lists), no)) or b"\0",
+                              np.int8)
+        result = np.fromiter(map(_RESULT.get, (h.result for h in hands), itertools.repeat(0)), np.int8, n)
+        walls = np.empty((n, 144), np.uint8)
+        out = np.zeros((n, 4), np.int32)
+        s_seat = np.empty(max(total, 1), np.int8)
+        s_act = np.empty(max(total, 1), np.int16)
+        s_claim = np.empty(max(total, 1), np.uint8)
+        _env_kernel.layout_hands(kind, player, code, act_start, deals, deal_start, deal_len, result, walls, out,
+                                 s_seat, s_act, s_claim, MAX_SCRIPT)
+        episode = np.fromiter((ep for ep, _ in fast), np.int64, n)
+        quan = np.fromiter((h.quan for h in hands), np.int32, n)
+        ok = out[:, 0] == 0
+        for j in np.flatnonzero(~ok).tolist():
+            self.slow(int(episode[j]), hands[j])
+        return hands, episode, quan, act_start, out, walls, s_seat, s_act, s_claim, ok
+
+    def play(self, laid: tuple) -> None:
+        """Play hands laid out (:meth:`layout`) into the collector."""
+        hands, episode, quan, act_start, out, walls, s_seat, s_act, s_claim, ok = laid
+        keys = out[:, 1].astype(np.int64) * 1000 + out[:, 2]
+        for key in np.unique(keys[ok]).tolist():
+            idx = np.flatnonzero(ok & (keys == key))
+            e = self.engine((key // 1000, key % 1000))
+            starts, lengths = act_start[idx], out[idx, 3].astype(np.int64)
+            res = _play_scripts(e, walls[idx], quan[idx], starts, lengths, s_seat, s_act, s_claim, episode[idx],
+                                self.col)
+            rewards = self.col.episode_rewards
+            for j, (c, ptr, seat, claim_q) in zip(idx.tolist(), res[:, :4].tolist()):
+                h = hands[j]
+                if c == 0:
+                    rewards[int(episode[j])] = np.asarray(h.scores if h.scores is not None else [0, 0, 0, 0],
+                                                          np.float32)
+                    self.done += 1
+                else:
+                    lo = int(act_start[j])
+                    k = int(out[j, 3])
+                    self.skip(int(episode[j]), _where(h), _why(c, ptr, seat, claim_q, k, s_act[lo:lo + k],
+                                                               s_seat[lo:lo + k]))
+
+    def slow(self, ep: int, h: Hand) -> None:
+        """A hand the compiled layout left: the Python layout's verdict (and play)."""
         why = unsupported(h)
         if why:
-            skipped.append((ep, _where_of(h), "; ".join(why)))
-            continue
+            self.skip(ep, _where(h), "; ".join(why))
+            return
         try:
-            yield ep, prepare(h)
+            p = prepare(h)
         except ValueError as exc:
-            skipped.append((ep, _where_of(h), str(exc)))
+            self.skip(ep, _where(h), str(exc))
+            return
+        self.done += _run(self.engine(p.key), [(ep, p)], self.col, lambda ep, p, why: self.skip(ep, p.where, why))
 
 
-def _where_of(h: Hand) -> str:
-    from ._judge import _where
-    return _where(h)
+_BAD = bytes([256 - 9])
+_BAD3 = _BAD * 3
+_CODE_BYTE = {k: bytes([v & 255]) for k, v in _CODE.items()}
+#: (kind, player, tile) of an Action -> its three bytes for the compiled layout
+_ACTION_BYTES = {(k, p, t): bytes([i, p, c & 255]) for k, i in _KIND_INDEX.items() for p in range(4)
+                 for t, c in _CODE.items()}
+_KPT = operator.itemgetter(0, 1, 2)
 
 
 def decisions(hands, *, n_tables: int = 256, derived: bool = False, privileged: bool = False,
@@ -300,7 +376,7 @@ def decisions(hands, *, n_tables: int = 256, derived: bool = False, privileged: 
     hands : path, file object, or iterable of Hand
         Botzone logs (read with :func:`read_logs`) or the hands it yields.
     n_tables : int
-        Hands played side by side.
+        Hands laid out and played at a time (a chunk).
     derived, privileged : bool
         As for :class:`mjfast.env.VecTables`.
     errors : {"skip", "raise"}
@@ -338,22 +414,20 @@ def decisions(hands, *, n_tables: int = 256, derived: bool = False, privileged: 
     elif not isinstance(hands, Iterable) or isinstance(hands, (str, bytes)) or hasattr(hands, "read"):
         hands = read_logs(hands, progress=progress)
     skipped: list = []
-    failures: list | None = skipped if errors == "skip" else None
     probe = _chinese.ENGINE.vec(_rules.get("mcr").kernel(), 1, False, bool(derived), bool(privileged))
     col = Collector(probe.n_planes, probe.n_scalars, 4096, probe.kinds, probe.n_actions)
-    numbered = _numbered(hands, skipped)
-    if errors == "raise":
-        numbered = _raising(numbered, skipped)
-    play(numbered, col, n_tables=n_tables, derived=derived, privileged=privileged, failures=failures)
+    run = _Hands(col, derived, privileged, skipped, errors == "raise",
+                 len(hands) if isinstance(hands, (list, tuple)) else None)
+    items: list = []
+    for ep, h in enumerate(hands):
+        if not isinstance(h, Hand):
+            raise TypeError(f"expected Botzone Hands (mjfast.botzone.read_logs), got {type(h).__name__}")
+        items.append((ep, h))
+        if len(items) >= n_tables:
+            run.chunk(items)
+            items = []
+    if items:
+        run.chunk(items)
     out = col.result("cn-v0")
     object.__setattr__(out, "skipped", sorted(skipped))
     return out
-
-
-def _raising(numbered: Iterator, skipped: list) -> Iterator:
-    for item in numbered:
-        if skipped:
-            raise ValueError(f"{skipped[0][1]}: {skipped[0][2]}")
-        yield item
-    if skipped:
-        raise ValueError(f"{skipped[0][1]}: {skipped[0][2]}")

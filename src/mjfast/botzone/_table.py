@@ -52,18 +52,32 @@ def _k(name: str) -> int:
     return _tiles.kind(name)
 
 
+# tile codes of the layout: kinds 0-33, the bonus tiles 34-41 (tile id 136-143), -1 unknown
+_CODE: dict = dict(_tiles.KIND_OF)
+_CODE.update({name: 34 + tid - 136 for name, tid in _tiles.BONUS_ID.items()})
+_CODE[None] = -1
+_NAME = _tiles.KIND_NAMES + tuple(_tiles.BONUS_NAMES)
+_FREE = -2                                         # a place of the wall not given a tile yet
+_KIND_CODES = (PLAY, CHI, PENG, GANG, ANGANG, BUGANG)
+
+
 class Layout:
     """Where each tile of the hand goes in mjfast's wall, the unknown tiles filled in."""
 
     def __init__(self, hand: Hand, n_tiles: int):
         self.hand = hand
         self.n = n_tiles
-        self.pos: list = [None] * n_tiles            # tile names (None: still free)
+        self.pos: list = [_FREE] * n_tiles           # tile codes (_FREE: still free)
         self.front = 53
         self.back = n_tiles - 1
         self.slots: list = [[], [], [], []]           # per player: (time, position) of unknown tiles received
         self.lead = 0                                 # actions the deal covers (the dealer's flowers and 14th tile)
         self.kong_kind: dict = {}                     # action index -> kind chosen for an unknown concealed kong
+        code = _CODE
+        try:
+            self._codes = [code[a.tile] for a in hand.actions]
+        except KeyError:
+            self._codes = [_code(a.tile) for a in hand.actions]
         self._place_deal()
         self._place_draws()
 
@@ -77,8 +91,8 @@ class Layout:
         self.front += 1
         return self.front - 1
 
-    def _put(self, player: int, time: int, at: int, tile) -> None:
-        if tile is None:
+    def _put(self, player: int, time: int, at: int, tile: int) -> None:
+        if tile < 0:
             self.slots[player].append((time, at))
         else:
             self.pos[at] = tile
@@ -86,21 +100,22 @@ class Layout:
     def _place_deal(self) -> None:
         h = self.hand
         acts = h.actions
+        codes = self._codes
         lead_flowers = []
         i = 0
         while i < len(acts) and acts[i].kind == BUHUA and acts[i].player == 0:
-            lead_flowers.append(acts[i].tile)
+            lead_flowers.append(codes[i])
             i += 1
         if i >= len(acts) or acts[i].kind != DRAW or acts[i].player != 0:
             raise ScriptError("the dealer's first draw is missing")
-        first = acts[i].tile
+        first = codes[i]
         self.lead = i + 1
         starts = (0, 14, 27, 40)
         deal_back: list = []
         for p in range(4):
-            deal = h.deals[p]
-            flowers = [t for t in deal if t is not None and _tiles.is_flower(t)]
-            plain = [t for t in deal if t is None or not _tiles.is_flower(t)]
+            deal = [_code(t) for t in h.deals[p]]
+            flowers = [t for t in deal if t >= 34]
+            plain = [t for t in deal if t < 34]
             if len(plain) != 13:
                 raise ScriptError(f"player {p}'s deal holds {len(plain)} tiles that are not flowers, not 13")
             if p == 0:
@@ -119,105 +134,109 @@ class Layout:
 
     def _place_draws(self) -> None:
         from_back = [False] * 4
+        codes = self._codes
         for i, a in enumerate(self.hand.actions):
             if i < self.lead:
                 continue
-            if a.kind in (DRAW, BUHUA):
-                self._put(a.player, i, self._take(from_back[a.player]), a.tile)
-                from_back[a.player] = a.kind == BUHUA
-            elif a.kind in (GANG, ANGANG, BUGANG):
+            k = a.kind
+            if k == DRAW or k == BUHUA:
+                self._put(a.player, i, self._take(from_back[a.player]), codes[i])
+                from_back[a.player] = k == BUHUA
+            elif k in (GANG, ANGANG, BUGANG):
                 from_back[a.player] = True
 
     # -- the unknown tiles
     def fill(self) -> None:
         """Give every free place a tile: each other player's discarded and melded tiles go into
         its earlier unknown draws, the rest are the tiles nobody saw."""
-        pool = np.full(34, 4, np.int64)
-        flowers_left = set(_tiles.BONUS_ID) if self.n == 144 else set()
+        pool = [4] * 34
+        flowers_left = set(range(34, 42)) if self.n == 144 else set()
         for t in self.pos:
-            if t is not None:
+            if t >= 0:
                 self._use(pool, flowers_left, t)
         needs = self._needs()
+        pos = self.pos
         for p in range(4):
             free = sorted(self.slots[p])
             if not free:
                 continue
             want = sorted(needs[p])
-            used = [False] * len(free)
-            for time, kind in want:
+            for k, (time, kind) in enumerate(want):
                 # the earliest unknown tile not used yet (all later needs may use the later ones)
-                k = next((k for k in range(len(free)) if not used[k]), len(free))
                 if k >= len(free) or free[k][0] >= time:
                     raise ScriptError(f"player {p} melds or discards {_tiles.KIND_NAMES[kind]} (action {time}) "
                                       "without enough tiles drawn before it")
-                used[k] = True
-                self.pos[free[k][1]] = _tiles.KIND_NAMES[kind]
+                pos[free[k][1]] = kind
                 pool[kind] -= 1
                 if pool[kind] < 0:
                     raise ScriptError(f"more than four {_tiles.KIND_NAMES[kind]} in the hand")
-            self.slots[p] = [s for s, u in zip(free, used) if not u]
-        rest = [k for k in range(34) for _ in range(int(pool[k]))]
+            self.slots[p] = free[len(want):]
+        rest = [k for k in range(34) for _ in range(pool[k])]
         rest.reverse()
         for p in range(4):
             for _, at in self.slots[p]:
                 if not rest:
                     raise ScriptError("not enough unseen tiles to fill the players' hidden tiles")
-                self.pos[at] = _tiles.KIND_NAMES[rest.pop()]
+                pos[at] = rest.pop()
             self.slots[p] = []
-        rest += [-1] * len(flowers_left)
-        flowers = sorted(flowers_left)
+        flowers = sorted(flowers_left, key=_NAME.__getitem__)       # (by Botzone name: the last first)
+        rest += [-1] * len(flowers)
         for at in range(self.n):
-            if self.pos[at] is None:
+            if pos[at] == _FREE:
                 if not rest:
                     raise ScriptError("the wall's tiles do not add up")
                 k = rest.pop()
-                self.pos[at] = _tiles.KIND_NAMES[k] if k >= 0 else flowers.pop()
+                pos[at] = k if k >= 0 else flowers.pop()
         if rest:
             raise ScriptError("the wall's tiles do not add up")
 
-    def _use(self, pool, flowers_left, t: str) -> None:
-        if _tiles.is_flower(t):
+    def _use(self, pool, flowers_left, t: int) -> None:
+        if t >= 34:
             if t not in flowers_left:
-                raise ScriptError(f"the flower {t} appears twice (or in a hand without flowers)")
+                raise ScriptError(f"the flower {_NAME[t]} appears twice (or in a hand without flowers)")
             flowers_left.discard(t)
             return
-        k = _k(t)
-        pool[k] -= 1
-        if pool[k] < 0:
-            raise ScriptError(f"more than four {t} in the hand")
+        pool[t] -= 1
+        if pool[t] < 0:
+            raise ScriptError(f"more than four {_NAME[t]} in the hand")
 
     def _needs(self) -> list:
         """Per player whose tiles are unknown: (action index, kind) of each tile it must hold."""
         h = self.hand
+        codes = self._codes
         unknown = [bool(self.slots[p]) for p in range(4)]
-        seen = np.zeros(34, np.int64)
+        seen = [0] * 42
         for t in self.pos:
-            if t is not None and not _tiles.is_flower(t):
-                seen[_k(t)] += 1
+            if t >= 0:
+                seen[t] += 1
         needs: list = [[], [], [], []]
         last = None
         for i, a in enumerate(h.actions):
-            p, t = a.player, a.tile
+            k = a.kind
+            if k not in _KIND_CODES:
+                continue
+            p, t = a.player, codes[i]
+            if t >= 34:
+                raise ValueError(f"{_NAME[t]!r} is not a Botzone tile kind (W1-W9, B1-B9, T1-T9, F1-F4, J1-J3)")
             need: list = []
-            if a.kind == PLAY:
-                need = [_k(t)]
-                last = _k(t)
-            elif a.kind == CHI:
-                m = _k(t)
-                need = [m - 1, m, m + 1]
+            if k == PLAY:
+                need = [t]
+                last = t
+            elif k == CHI:
+                need = [t - 1, t, t + 1]
                 if last is None or last not in need:
-                    raise ScriptError(f"action {i}: a chow around {t} cannot take the discard "
+                    raise ScriptError(f"action {i}: a chow around {a.tile} cannot take the discard "
                                       f"{'(none)' if last is None else _tiles.KIND_NAMES[last]}")
                 need.remove(last)
-            elif a.kind == PENG:
+            elif k == PENG:
                 need = [last, last]
-            elif a.kind == GANG:
+            elif k == GANG:
                 need = [last] * 3
-            elif a.kind == BUGANG:
-                need = [_k(t)]
-                last = _k(t)
-            elif a.kind == ANGANG:
-                need = [_k(t)] * 4 if t is not None else []
+            elif k == BUGANG:
+                need = [t]
+                last = t
+            elif k == ANGANG:
+                need = [t] * 4 if t >= 0 else []
             if unknown[p]:
                 needs[p] += [(i, k) for k in need]
                 for k in need:
@@ -236,16 +255,21 @@ class Layout:
 
     def ids(self) -> np.ndarray:
         """The wall as mjfast tile ids."""
-        next_id = [4 * k for k in range(34)]
-        out = np.zeros(self.n, np.uint8)
+        next_id = list(range(0, 136, 4)) + list(range(136, 144))
+        out = bytearray(self.n)
         for at, t in enumerate(self.pos):
-            if _tiles.is_flower(t):
-                out[at] = _tiles.BONUS_ID[t]
-            else:
-                k = _k(t)
-                out[at] = next_id[k]
-                next_id[k] += 1
-        return out
+            out[at] = next_id[t]
+            next_id[t] += 1
+        return np.frombuffer(bytes(out), np.uint8).copy()
+
+
+def _code(name) -> int:
+    """The layout's code of a Botzone tile name (None: -1); ValueError for anything else."""
+    c = _CODE.get(name)
+    if c is None:
+        _tiles.kind(name)                          # (its ValueError names the tile)
+        raise ValueError(f"{name!r} is not a Botzone tile")
+    return c
 
 
 def dummy_wall(n_tiles: int, dealer: int) -> np.ndarray:
