@@ -300,15 +300,17 @@ class BotzoneLayout(Layout):
         self.next = [part * p + part - 1 for p in range(4)]
         self.lead = 0
         for p in range(4):
-            if sum(1 for t in self.hand.deals[p] if t is None or not _tiles.is_flower(t)) != 13:
+            deal = [_code(t) for t in self.hand.deals[p]]          # (layout codes: flowers >= 34)
+            if sum(1 for t in deal if t < 34) != 13:
                 raise ScriptError(f"player {p}'s deal does not hold 13 tiles that are not flowers")
-            for t in self.hand.deals[p]:
+            for t in deal:
                 self._put(p, -1, self._own(p), t)
 
     def _place_draws(self) -> None:
+        codes = self._codes
         for i, a in enumerate(self.hand.actions):
             if a.kind in (DRAW, BUHUA):
-                self._put(a.player, i, self._own(a.player), a.tile)
+                self._put(a.player, i, self._own(a.player), codes[i])
 
 
 class Replay:
