@@ -27,9 +27,10 @@ def test_hand_written_logs_judged_on_the_judges_walls():
 def test_the_layout_is_the_judges_order():
     # every tile a player received sits in its own part of the wall, from the end
     (h,) = list(read_logs(DATA / "hands.txt", progress=False))[:1]
-    from mjfast.botzone._table import Replay
+    from mjfast.botzone._table import _CODE, Replay
     rp = Replay(h, rules="mcr-botzone")
-    names = rp.layout.pos
+    name_of = {c: n for n, c in _CODE.items() if n is not None}
+    names = [name_of.get(c) for c in rp.layout.pos]       # (the layout holds tile codes)
     for p in range(4):
         assert [names[34 * p + 33 - j] for j in range(13)] == h.deals[p]
     draws = [[a.tile for a in h.actions if a.kind in ("Draw", "BuHua") and a.player == p] for p in range(4)]
