@@ -79,6 +79,7 @@ cdef int hand_fan(game_t* g, int seat, int win, bint self_drawn, fan_out_t* out,
     x.seat_wind = (seat - g.t.dealer) & 3
     x.prevalent_wind = g.R.quan if g.R.botzone else (g.t.hand_no >> 2) & 3
     x.flowers = p.bonus if g.R.replace_bonus else 0
+    x.judge2018 = g.R.botzone
     return mcr_fan(&x, out, g.T)
 
 

@@ -30,6 +30,7 @@ ctypedef struct fan_in_t:
     int seat_wind            # 0-3 = E S W N
     int prevalent_wind
     int flowers              # 0-8 (1 fan each, never towards a win by itself)
+    int judge2018            # 1: the 2018 calculator of the Botzone judge (knitted-straight waits, ties)
 
 ctypedef struct fan_out_t:
     int total                # fans including flowers; FAN_NOT_WIN (0) when the hand is not a win

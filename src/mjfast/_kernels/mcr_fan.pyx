@@ -652,6 +652,7 @@ ctypedef struct ctx_t:
     int seat_wind
     int prevalent_wind
     int unique                # -1: not known yet
+    int judge2018             # the 2018 calculator (the Botzone judge's): knitted-straight waits, ties
     const mj_tables_t* T
     int8_t base[N_TAB]        # the fans every split counts (prepare_base)
 
@@ -1445,9 +1446,14 @@ cdef int knitted_straight_form(ctx_t* x, int8_t* table, splits_t* sp) noexcept n
             table[F_SELF_DRAWN] = 0
         else:
             table[F_CONCEALED_HAND] += 1
+    r = 0
+    for j in range(9):
+        if ks[j] == win:
+            r = 1
     if not x.n_decl:
-        # the wait test looks at the 5 tiles outside the knitted straight only
-        if rest[win]:
+        # the wait test looks at the 5 tiles outside the knitted straight only (the 2018
+        # calculator: no wait at all when the winning tile is one of the knitted nine)
+        if rest[win] and not (x.judge2018 and r):
             if unique_wait(rest, held, odd, four, win, False, x.T):
                 if fkind == G_CHOW and (win == ftile or win == ftile + 2):
                     table[F_EDGE_WAIT] += 1
@@ -1455,11 +1461,11 @@ cdef int knitted_straight_form(ctx_t* x, int8_t* table, splits_t* sp) noexcept n
                     table[F_CLOSED_WAIT] += 1
                 elif pair == win:
                     table[F_SINGLE_WAIT] += 1
+    elif x.judge2018:
+        # 2018: Single Wait whenever the winning tile is outside the knitted nine, never inside
+        if not r:
+            table[F_SINGLE_WAIT] += 1
     else:
-        r = 0
-        for j in range(9):
-            if ks[j] == win:
-                r = 1
         if not r or x.standing[win] == 3:
             table[F_SINGLE_WAIT] += 1
     apply_exclusions(table)
@@ -1539,6 +1545,7 @@ cdef inline bint load_row(ctx_t* x, const uint8_t* hand, const uint8_t* melds, c
     x.T = T
     x.win = win
     x.unique = -1
+    x.judge2018 = 0
     for j in range(4):
         w[j] = mj_load64(hand + 8 * j)
         d[j] = 0
@@ -1637,7 +1644,10 @@ cdef int mcr_fan(const fan_in_t* inp, fan_out_t* out, const mj_tables_t* T) noex
     flags[5] = inp.seat_wind
     flags[6] = inp.prevalent_wind
     flags[7] = inp.flowers
-    out.total = score_row(inp.hand, melds, flags, out.count, T)
+    cdef ctx_t x
+    load_row(&x, inp.hand, melds, flags, T, False)
+    x.judge2018 = inp.judge2018
+    out.total = score_loaded(&x, flags, out.count)
     return out.total
 
 
@@ -1692,8 +1702,13 @@ cdef int score_loaded(ctx_t* x, const int32_t* flags, int8_t* counts) noexcept n
         for o in range(sp.n):
             i = sp.order[o]
             t = score_standard(x, &sp.s[i], table)
-            if t > best_total or (t == best_total and (seven or table[F_PURE_TRIPLE_CHOW] or table[F_TRIPLE_PUNG])):
+            # a tie goes to the standard split (2024); the 2018 calculator keeps seven pairs,
+            # found first, at an equal total (among standard splits the 2024 preference stays:
+            # the judge's order of splits is not reproduced)
+            if t > best_total or (t == best_total and not (x.judge2018 and special)
+                                  and (seven or table[F_PURE_TRIPLE_CHOW] or table[F_TRIPLE_PUNG])):
                 best_total = t
+                special = 0
                 memcpy(best, table, N_TAB)
     if not best_total:
         memset(counts, 0, N_FANS)
@@ -1721,13 +1736,14 @@ def fan_batch(const uint8_t[:, ::1] hand, const uint8_t[:, ::1] melds, const int
 
 
 def fan_one(const uint8_t[::1] hand, const uint8_t[::1] melds, int win, int self_drawn, int fourth_tile, int kong,
-            int last_of_wall, int seat_wind, int prevalent_wind, int flowers):
+            int last_of_wall, int seat_wind, int prevalent_wind, int flowers, int judge2018=0):
     """One checked hand (mcr.fan's fast path): hand = 34 standing counts without the winning
-    tile, melds = 12 bytes as one fan_batch row. Returns (total, [(fan index, count) of the
-    fans counted])."""
+    tile, melds = 12 bytes as one fan_batch row; judge2018: score as the Botzone judge's 2018
+    calculator does (``mcr-botzone``). Returns (total, [(fan index, count) of the fans counted])."""
     cdef int32_t flags[8]
     cdef int8_t counts[N_FANS]
     cdef int total
+    cdef ctx_t x
     flags[0] = win
     flags[1] = self_drawn
     flags[2] = fourth_tile
@@ -1737,7 +1753,9 @@ def fan_one(const uint8_t[::1] hand, const uint8_t[::1] melds, int win, int self
     flags[6] = prevalent_wind
     flags[7] = flowers
     cdef int i
-    total = score_row(&hand[0], &melds[0], flags, counts, c_tables())
+    load_row(&x, &hand[0], &melds[0], flags, c_tables(), False)
+    x.judge2018 = judge2018
+    total = score_loaded(&x, flags, counts)
     return total, [(i, counts[i]) for i in range(N_FANS) if counts[i]]
 
 
