@@ -471,9 +471,9 @@ def _text_file(source):
 def _boundary(data: bytes) -> int:
     """A position of data where the reader may stop and start again (after a blank line, or at
     a line starting with Match whose line is UTF-8); 0 when there is none."""
-    best = max(data.rfind(b"\n\n") + 2, data.rfind(b"\n\r\n") + 3, 0)
-    if best:
-        return best
+    i, j = data.rfind(b"\n\n"), data.rfind(b"\n\r\n")
+    if i >= 0 or j >= 0:
+        return max(i + 2 if i >= 0 else 0, j + 3 if j >= 0 else 0)
     i = data.rfind(b"\nMatch")
     while i >= 0:
         e = data.find(b"\n", i + 1)
