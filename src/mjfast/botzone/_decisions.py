@@ -328,11 +328,11 @@ class _Hands:
         ok = out[:, 0] == 0
         for j in np.flatnonzero(~ok).tolist():
             self.slow(int(episode[j]), hand_of(j))
-        return hand_of, episode, quan, act_start, out, walls, s_seat, s_act, s_claim, ok, scores
+        return (hand_of, scores), episode, quan, act_start, out, walls, s_seat, s_act, s_claim, ok
 
     def play(self, laid: tuple) -> None:
         """Play hands laid out (:meth:`layout`) into the collector."""
-        hand_of, episode, quan, act_start, out, walls, s_seat, s_act, s_claim, ok, scores = laid
+        (hand_of, scores), episode, quan, act_start, out, walls, s_seat, s_act, s_claim, ok = laid
         keys = out[:, 1].astype(np.int64) * 1000 + out[:, 2]
         for key in np.unique(keys[ok]).tolist():
             idx = np.flatnonzero(ok & (keys == key))
@@ -546,7 +546,7 @@ def _flush(run: _Hands, pieces: list, ep0: int, name: str) -> None:
         run.play(laid)
         run.seen += n
         return
-    items = []
+    items: list = []
     for p in pieces:
         for k in range(p.n):
             items.append((ep0 + len(items), _logs._text_hand(name, p.lines(k, name, False))))
