@@ -25,7 +25,7 @@ MODULES = [("mjfast._core", "src/mjfast/_core.pyx")] + [
     (f"mjfast._kernels.{name}", f"src/mjfast/_kernels/{name}.pyx")
     for name in ("tablegen", "hand_tables", "deal", "engine", "chinese_game", "american_batch", "winturn", "american_game",
                  "chinese_env", "american_env", "mcr_fan", "card", "exact_pairs", "onehand",
-                 "worlds")
+                 "worlds", "botzone_text")
 ]
 
 _OMP_TEST = textwrap.dedent(

@@ -14,7 +14,10 @@ thread), with the wall-clock median beside it:
 - ``engine (laid-out hands)``: the engine plays the scripts and writes the cn-v0 rows;
 - ``botzone.decisions from Hand records``: the whole call on Hand records read already (the
   issue's figure: >= 0.5 M decisions/s per thread);
-- ``botzone.decisions from the text``: the whole call on the text, reading included;
+- ``botzone.decisions from the text``: the whole call on the text (a text file object: the
+  Python reader ``read_logs``), reading included;
+- ``botzone.decisions from the text file (compiled reader)``: the whole call on a path, read
+  by the compiled reader (``_kernels/botzone_text``), reading included;
 - ``Python layout (prepare, reference)``: the Python layout of every hand
   (``_decisions.prepare``), which the compiled layout replaces (it stays as the reference and
   for the hands the compiled layout leaves);
@@ -134,6 +137,13 @@ def main() -> None:
     t_play = (statistics.median(p[0] for p in plays), statistics.median(p[1] for p in plays), plays[0][2])
     t_hands = _median(lambda: bzd.decisions(hands, progress=False), r)
     t_text = _median(lambda: bzd.decisions(io.StringIO(text), progress=False), r)
+    import tempfile
+    with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as fh:
+        fh.write(text.encode("utf-8"))
+    try:
+        t_file = _median(lambda: bzd.decisions(fh.name, progress=False), r)
+    finally:
+        os.unlink(fh.name)
     t_prep = _median(lambda: [bzd.prepare(h) for h in hands], max(1, r // 2))
     t_log = _median(lambda: env_decisions(logs, progress=False), 1)
     t_sim = _median(lambda: env_decisions(args.games, rules="mcr", flowers=args.flowers, seed=7, threads=1,
@@ -144,7 +154,8 @@ def main() -> None:
           f"medians of {r}; load average {load:.2f}")
     rows = [("read_logs (text)", t_read, n), ("layout (walls, scripts)", t_lay, n),
             ("engine (laid-out hands)", t_play, n), ("botzone.decisions from Hand records", t_hands, n),
-            ("botzone.decisions from the text", t_text, n), ("Python layout (prepare, reference)", t_prep, n),
+            ("botzone.decisions from the text", t_text, n),
+            ("botzone.decisions from the text file (compiled)", t_file, n), ("Python layout (prepare, reference)", t_prep, n),
             ("env.decisions from mjfast GameLogs (peer)", t_log, len(t_log[2])),
             ("env.decisions, greedy playing (peer)", t_sim, len(t_sim[2]))]
     print(f"  {'stage':42s} {'cpu s':>8s} {'k dec/s (cpu)':>14s} {'us/hand':>8s} {'wall s':>8s}")

@@ -25,11 +25,12 @@ import numpy as np
 
 from .. import _core
 from .. import rules as _rules
+from .._kernels import botzone_text as _text_kernel
 from .._kernels import chinese_env as _env_kernel
 from .._runtime.progress import Progress
 from ..env._collect import Collector
 from ..game import chinese as _chinese
-from . import _tiles
+from . import _logs, _tiles
 from ._hand import ACTION_KINDS, ANGANG, BUGANG, BUHUA, CHI, DRAW, GANG, HU, PENG, PLAY, Hand
 from ._judge import _flowers, _last_tile, _where, unsupported
 from ._table import A_CHOW, A_KONG, A_OWN_KONG, A_PUNG, A_WIN, Layout, ScriptError
@@ -294,7 +295,6 @@ class _Hands:
         n_acts = np.fromiter(map(len, (h.actions for h in hands)), np.int64, n)
         act_start = np.zeros(n + 1, np.int64)
         np.cumsum(n_acts, out=act_start[1:])
-        total = int(act_start[-1])
         acts = list(itertools.chain.from_iterable(h.actions for h in hands))
         no = itertools.repeat(_BAD3)                # (codes the compiled layout leaves to the Python one)
         packed = np.frombuffer(b"".join(map(_ACTION_BYTES.get, map(_KPT, acts), no)) or _BAD3, np.int8).reshape(-1, 3)
@@ -307,23 +307,32 @@ class _Hands:
         deals = np.frombuffer(b"".join(map(_CODE_BYTE.get, itertools.chain.from_iterable(deal_lists), no)) or b"\0",
                               np.int8)
         result = np.fromiter(map(_RESULT.get, (h.result for h in hands), itertools.repeat(0)), np.int8, n)
+        episode = np.fromiter((ep for ep, _ in fast), np.int64, n)
+        quan = np.fromiter((h.quan for h in hands), np.int32, n)
+        scores = np.asarray([h.scores if h.scores is not None else [0, 0, 0, 0] for h in hands], np.float32)
+        return self.lay(episode, kind, player, code, act_start, deals, deal_start, deal_len, result, quan, scores,
+                        hands.__getitem__)
+
+    def lay(self, episode, kind, player, code, act_start, deals, deal_start, deal_len, result, quan, scores, hand_of):
+        """Hands as layout_hands' arrays (``hand_of(j)``: hand j as a Hand, for the hands the
+        compiled layout leaves and for messages) laid out and scripted."""
+        n = len(episode)
+        total = int(act_start[-1])
         walls = np.empty((n, 144), np.uint8)
         out = np.zeros((n, 4), np.int32)
         s_seat = np.empty(max(total, 1), np.int8)
         s_act = np.empty(max(total, 1), np.int16)
         s_claim = np.empty(max(total, 1), np.uint8)
-        _env_kernel.layout_hands(kind, player, code, act_start, deals, deal_start, deal_len, result, walls, out,
-                                 s_seat, s_act, s_claim, MAX_SCRIPT)
-        episode = np.fromiter((ep for ep, _ in fast), np.int64, n)
-        quan = np.fromiter((h.quan for h in hands), np.int32, n)
+        _env_kernel.layout_hands(kind, player, code, act_start, deals if len(deals) else np.zeros(1, np.int8),
+                                 deal_start, deal_len, result, walls, out, s_seat, s_act, s_claim, MAX_SCRIPT)
         ok = out[:, 0] == 0
         for j in np.flatnonzero(~ok).tolist():
-            self.slow(int(episode[j]), hands[j])
-        return hands, episode, quan, act_start, out, walls, s_seat, s_act, s_claim, ok
+            self.slow(int(episode[j]), hand_of(j))
+        return (hand_of, scores), episode, quan, act_start, out, walls, s_seat, s_act, s_claim, ok
 
     def play(self, laid: tuple) -> None:
         """Play hands laid out (:meth:`layout`) into the collector."""
-        hands, episode, quan, act_start, out, walls, s_seat, s_act, s_claim, ok = laid
+        (hand_of, scores), episode, quan, act_start, out, walls, s_seat, s_act, s_claim, ok = laid
         keys = out[:, 1].astype(np.int64) * 1000 + out[:, 2]
         for key in np.unique(keys[ok]).tolist():
             idx = np.flatnonzero(ok & (keys == key))
@@ -333,16 +342,14 @@ class _Hands:
                                 self.col)
             rewards = self.col.episode_rewards
             for j, (c, ptr, seat, claim_q) in zip(idx.tolist(), res[:, :4].tolist()):
-                h = hands[j]
                 if c == 0:
-                    rewards[int(episode[j])] = np.asarray(h.scores if h.scores is not None else [0, 0, 0, 0],
-                                                          np.float32)
+                    rewards[int(episode[j])] = scores[j]
                     self.done += 1
                 else:
                     lo = int(act_start[j])
                     k = int(out[j, 3])
-                    self.skip(int(episode[j]), _where(h), _why(c, ptr, seat, claim_q, k, s_act[lo:lo + k],
-                                                               s_seat[lo:lo + k]))
+                    self.skip(int(episode[j]), _where(hand_of(j)), _why(c, ptr, seat, claim_q, k, s_act[lo:lo + k],
+                                                                        s_seat[lo:lo + k]))
 
     def slow(self, ep: int, h: Hand) -> None:
         """A hand the compiled layout left: the Python layout's verdict (and play)."""
@@ -365,6 +372,185 @@ _CODE_BYTE = {k: bytes([v & 255]) for k, v in _CODE.items()}
 _ACTION_BYTES = {(k, p, t): bytes([i, p, c & 255]) for k, i in _KIND_INDEX.items() for p in range(4)
                  for t, c in _CODE.items()}
 _KPT = operator.itemgetter(0, 1, 2)
+
+
+_TILE_CODES = np.full((26, 10), -2, np.int8)      # Botzone tile name (letter, digit) -> code; -2 none
+for _name, _c in _CODE.items():
+    if _name is not None:
+        _TILE_CODES[ord(_name[0]) - 65, int(_name[1])] = _c
+_READ = 1 << 20                                  # bytes read at a time from a text log
+
+
+class _Piece:
+    """Hands of one parse of a text buffer (botzone_text.parse)."""
+
+    def __init__(self, data: bytes, pos: int, end: int, max_hands: int, line: int):
+        lines = data.count(b"\n", pos, end) + 1
+        cap = min(max_hands, lines) + 1
+        self.data = data
+        self.kind, self.player, self.code = (np.empty(lines, np.int8) for _ in range(3))
+        self.act_start = np.empty(cap + 1, np.int64)
+        self.deals = np.empty((end - pos) // 3 + 4, np.int8)
+        self.deal_start = np.empty(cap, np.int64)
+        self.deal_len = np.empty((cap, 4), np.int32)
+        self.result = np.empty(cap, np.int8)
+        self.quan = np.empty(cap, np.int32)
+        self.scores = np.empty((cap, 4), np.int64)
+        self.ok = np.empty(cap, np.uint8)
+        self.span = np.empty((cap, 5), np.int64)
+        self.n, self.pos, self.line = _text_kernel.parse(
+            data, pos, end, max_hands, line, _TILE_CODES, self.kind, self.player, self.code, self.act_start,
+            self.deals, self.deal_start, self.deal_len, self.result, self.quan, self.scores, self.ok, self.span)
+
+    def lines(self, j: int, name: str, text: bool) -> list:
+        """Hand j's lines [(line number, text)] as the Python reader reads them."""
+        a, b, no = (int(x) for x in self.span[j, :3])
+        out = []
+        for i, raw in enumerate(self.data[a:b].split(b"\n")):
+            try:
+                line = raw.decode("utf-8", "surrogatepass" if text else "strict")
+            except UnicodeDecodeError:
+                raise _logs.LogError(f"{name}, line {no + i}: not UTF-8 text") from None
+            out.append((no + i, line.rstrip("\r\n")))
+        return out
+
+
+def _merge(pieces: list) -> tuple:
+    """layout_hands' arrays (and quan, scores, spans) of the hands of several pieces, in order."""
+    if len(pieces) == 1:
+        p = pieces[0]
+        n, na = p.n, int(p.act_start[p.n])
+        nd = int(p.deal_start[n - 1] + p.deal_len[n - 1].sum()) if n else 0
+        return (p.kind[:na], p.player[:na], p.code[:na], p.act_start[:n + 1], p.deals[:nd], p.deal_start[:n],
+                p.deal_len[:n], p.quan[:n], p.scores[:n])
+    parts = [_merge([p]) for p in pieces]
+    act_start = [parts[0][3]]
+    deal_start = [parts[0][5]]
+    na = int(parts[0][3][-1])
+    nd = len(parts[0][4])
+    for q in parts[1:]:
+        act_start.append(q[3][1:] + na)
+        deal_start.append(q[5] + nd)
+        na += int(q[3][-1])
+        nd += len(q[4])
+    cat = np.concatenate
+    return (cat([q[0] for q in parts]), cat([q[1] for q in parts]), cat([q[2] for q in parts]), cat(act_start),
+            cat([q[4] for q in parts]), cat(deal_start), cat([q[6] for q in parts]), cat([q[7] for q in parts]),
+            cat([q[8] for q in parts]))
+
+
+def _text_file(source):
+    """(binary file, name, close, size) for the compiled reader, or None: a path or a seekable
+    binary file object whose first text is not JSON (anything else goes to read_logs)."""
+    import io
+    import os
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        if not os.path.isfile(path):
+            return None
+        fh = open(path, "rb")                   # noqa: SIM115 - closed by the caller
+        close, name, size = True, path, os.path.getsize(path)
+    elif isinstance(source, (io.BufferedIOBase, io.RawIOBase)) and source.seekable():
+        fh, close, size = source, False, None
+        name = getattr(source, "name", None)
+        name = name if isinstance(name, str) else "<file>"
+    else:
+        return None
+    start = fh.tell()
+    head = fh.read(4096)
+    fh.seek(start)
+    first = head.lstrip(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")[:1]
+    if not isinstance(head, bytes) or first in (b"{", b"[") or (first and first[0] >= 0x80) or (
+            not first and len(head) == 4096):
+        if close:
+            fh.close()
+        return None
+    return fh, name, close, size
+
+
+def _boundary(data: bytes) -> int:
+    """A position of data where the reader may stop and start again (after a blank line, or at
+    a line starting with Match whose line is UTF-8); 0 when there is none."""
+    i, j = data.rfind(b"\n\n"), data.rfind(b"\n\r\n")
+    if i >= 0 or j >= 0:
+        return max(i + 2 if i >= 0 else 0, j + 3 if j >= 0 else 0)
+    i = data.rfind(b"\nMatch")
+    while i >= 0:
+        e = data.find(b"\n", i + 1)
+        try:
+            data[i + 1:e if e >= 0 else len(data)].decode("utf-8")
+            return i + 1
+        except UnicodeDecodeError:
+            i = data.rfind(b"\nMatch", 0, i)
+    return 0
+
+
+def _read_text_fast(fh, name: str, run: _Hands, n_tables: int, bar) -> None:
+    """The hands of a Botzone text log (binary file fh) into run, n_tables at a time, parsed
+    by the compiled reader; a hand it does not read exactly is read by the Python reader."""
+    data, pos, end, line, eof = b"", 0, 0, 1, False
+    done_bytes = 0
+    ep = 0
+    pieces: list = []
+    have = 0
+    while True:
+        if pos >= end and not eof:
+            done_bytes += end
+            chunk = fh.read(_READ)
+            if not chunk:
+                eof = True
+                data, end = data[pos:], len(data) - pos
+            else:
+                data = data[pos:] + chunk
+                cut = _boundary(data)
+                while not cut:
+                    more = fh.read(_READ)
+                    if not more:
+                        eof = True
+                        break
+                    data += more
+                    cut = _boundary(data)
+                end = len(data) if eof else cut
+            pos = 0
+            if bar is not None:
+                bar.update(done_bytes)
+        if pos >= end and eof and not pieces:
+            return
+        if pos < end:
+            p = _Piece(data, pos, end, n_tables - have, line)
+            pos, line = p.pos, p.line
+            if p.n:
+                pieces.append(p)
+                have += p.n
+        if have >= n_tables or (eof and pos >= end and pieces):
+            _flush(run, pieces, ep, name)
+            ep += have
+            pieces, have = [], 0
+
+
+def _flush(run: _Hands, pieces: list, ep0: int, name: str) -> None:
+    """A chunk of hands (pieces of parses) into run: the compiled arrays when every hand was
+    read exactly, else every hand as the Python reader reads it (a hand it refuses raises)."""
+    if all(p.ok[:p.n].all() for p in pieces):
+        kind, player, code, act_start, deals, deal_start, deal_len, quan, scores = _merge(pieces)
+        n = len(quan)
+        refs = [(p, j) for p in pieces for j in range(p.n)]
+        result = np.concatenate([p.result[:p.n] for p in pieces])
+
+        def hand_of(j: int) -> Hand:
+            p, k = refs[j]
+            return _logs._text_hand(name, p.lines(k, name, False))
+
+        laid = run.lay(np.arange(ep0, ep0 + n, dtype=np.int64), kind, player, code, act_start, deals, deal_start,
+                       deal_len, result, quan, scores.astype(np.float32), hand_of)
+        run.play(laid)
+        run.seen += n
+        return
+    items: list = []
+    for p in pieces:
+        for k in range(p.n):
+            items.append((ep0 + len(items), _logs._text_hand(name, p.lines(k, name, False))))
+    run.chunk(items)
 
 
 def decisions(hands, *, n_tables: int = 256, derived: bool = False, privileged: bool = False,
@@ -409,13 +595,28 @@ def decisions(hands, *, n_tables: int = 256, derived: bool = False, privileged: 
         raise ValueError(f"errors must be 'skip' or 'raise', got {errors!r}")
     if isinstance(n_tables, bool) or not isinstance(n_tables, int) or n_tables < 1:
         raise ValueError(f"n_tables must be a positive integer, got {n_tables!r}")
-    if isinstance(hands, Hand):
-        hands = [hands]
-    elif not isinstance(hands, Iterable) or isinstance(hands, (str, bytes)) or hasattr(hands, "read"):
-        hands = read_logs(hands, progress=progress)
     skipped: list = []
     probe = _chinese.ENGINE.vec(_rules.get("mcr").kernel(), 1, False, bool(derived), bool(privileged))
     col = Collector(probe.n_planes, probe.n_scalars, 4096, probe.kinds, probe.n_actions)
+    text = None
+    if isinstance(hands, Hand):
+        hands = [hands]
+    elif not isinstance(hands, Iterable) or isinstance(hands, (str, bytes)) or hasattr(hands, "read"):
+        text = _text_file(hands)
+        if text is None:
+            hands = read_logs(hands, progress=progress)
+    if text is not None:
+        fh, name, close, size = text
+        bar = Progress(size, label="read_logs", unit="B", enabled=bool(progress))
+        try:
+            _read_text_fast(fh, name, _Hands(col, derived, privileged, skipped, errors == "raise"), n_tables, bar)
+        finally:
+            bar.close()
+            if close:
+                fh.close()
+        out = col.result("cn-v0")
+        object.__setattr__(out, "skipped", sorted(skipped))
+        return out
     run = _Hands(col, derived, privileged, skipped, errors == "raise",
                  len(hands) if isinstance(hands, (list, tuple)) else None)
     items: list = []
