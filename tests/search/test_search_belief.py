@@ -11,13 +11,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
+from test_search_worlds import am_kind, chi2_critical, cn_kind, observe_all, saved
 
 import mjfast
 from mjfast._kernels import worlds as kw
 from mjfast.search import SearchPolicy, belief, sample_worlds
 from mjfast.search._states import new_core
 from oracles.worlds import chi_square, exact_outcomes, exact_outcomes_weighted
-from test_search_worlds import am_kind, chi2_critical, cn_kind, observe_all, saved
 
 # seat 1's and seat 2's relative likelihoods by kind (others 1); 34: American flowers, 35 jokers
 WEIGHTS = {1: {0: 6, 1: 1, 35: 3}, 2: {0: 1, 1: 4, 35: 1}}
