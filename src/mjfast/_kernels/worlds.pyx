@@ -157,34 +157,43 @@ cdef int weighted_hands(uint8_t* holdable, int n_hold, const int* n_hand, int se
                         const float* wts, rng_t* r) noexcept nogil:
     """Moves the ids of the hands (seats ascending but `seat`, n_hand[s] each) to the front of
     holdable, each drawn with probability proportional to wts[s * 48 + its kind] among the ids
-    not drawn yet. Returns -2 when a slot's remaining weight is zero."""
+    not drawn yet. Returns -2 when a slot's remaining weight is zero.
+
+    (The weights are float32 and their sums doubles: a sum of at most MAXT of them is exact,
+    so the running total, less each drawn id's weight, is the total of the ids left.)"""
     cdef int j = 0, s, c, i, pick
     cdef double tot, u, acc, wk
     cdef uint8_t tmp
+    cdef double wv[MAXT]
     cdef const float* w
     for s in range(4):
-        if s == seat:
+        if s == seat or n_hand[s] == 0:
             continue
         w = wts + s * 48
+        tot = 0.0
+        for i in range(j, n_hold):
+            wv[i] = w[cn_kind(holdable[i]) if chinese else kind_of_id(holdable[i])]
+            tot += wv[i]
         for c in range(n_hand[s]):
-            tot = 0.0
-            for i in range(j, n_hold):
-                tot += w[cn_kind(holdable[i]) if chinese else kind_of_id(holdable[i])]
             if not tot > 0.0:
                 return -2
             u = unit(r) * tot
             acc = 0.0
             pick = -1
             for i in range(j, n_hold):
-                wk = w[cn_kind(holdable[i]) if chinese else kind_of_id(holdable[i])]
+                wk = wv[i]
                 if wk > 0.0:
                     acc += wk
                     pick = i             # (rounding: the last id of positive weight)
                     if u < acc:
                         break
+            tot -= wv[pick]
             tmp = holdable[j]
             holdable[j] = holdable[pick]
             holdable[pick] = tmp
+            wk = wv[j]
+            wv[j] = wv[pick]
+            wv[pick] = wk
             j += 1
     return 0
 
