@@ -8,7 +8,7 @@ from .._runtime.seeding import root_key
 from ._common import check_states_arg, count_arg, deciding_seats, memory_arg
 from ._states import TableStates, new_core
 
-KINDS = {"chinese": 34, "american": 36}
+AMERICAN_KINDS = 36             # 34 = flowers, 35 = jokers (Chinese: the 34 kinds)
 BELIEFS = ("discards",)
 
 
@@ -123,7 +123,12 @@ def belief(states: TableStates, kind: str = "discards") -> np.ndarray:
         raise ValueError(f"{where}: kind must be one of {BELIEFS}; got {kind!r}")
     fam = states.rules.family
     full = _kw.belief_discards(np.ascontiguousarray(states.data), fam == "chinese")
-    return np.ascontiguousarray(full[:, :, :KINDS[fam]])
+    return np.ascontiguousarray(full[:, :, :n_kinds(fam)])
+
+
+def n_kinds(family: str) -> int:
+    """Tile kinds a concealed hand of the family can hold (the weights' last axis)."""
+    return AMERICAN_KINDS if family == "american" else 34
 
 
 def weights_arg(states: TableStates, weights, where: str) -> np.ndarray | None:
@@ -135,7 +140,7 @@ def weights_arg(states: TableStates, weights, where: str) -> np.ndarray | None:
         if weights not in BELIEFS:
             raise ValueError(f"{where}: weights must be None, an array or one of {BELIEFS}; got {weights!r}")
         return _kw.belief_discards(np.ascontiguousarray(states.data), fam == "chinese")
-    k = KINDS[fam]
+    k = n_kinds(fam)
     try:
         arr = np.asarray(weights)
     except Exception as e:
