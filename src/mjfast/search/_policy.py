@@ -115,6 +115,8 @@ class SearchPolicy(BatchPolicy):
         over what the seat has not seen; ``"discards"``: weighted by the built-in belief
         :func:`mjfast.search.belief` (kinds an opponent discarded less likely in its hand, the
         suits it claimed sets of more likely; :func:`mjfast.search.sample_worlds` ``weights``).
+        Measured against greedy on 500 wall sets, it changes the strength by less than the
+        intervals (bench/search.md).
 
     Examples
     --------
