@@ -2,7 +2,7 @@
 wall sets, with the time per decision on one thread.
 
     PYTHONPATH=src python bench/search_strength.py --rules mcr --games 500 [--worlds 16 --candidates 3 --margin 2.0
-                                                                           --max-worlds 64]
+                                                                           --max-worlds 64 --belief discards]
 
 Points per game are paired differences (the search bot at each seat against three greedy bots,
 and four greedy bots on the same walls: mjfast.compare), with their 95 % interval over wall
@@ -30,9 +30,10 @@ def main() -> None:
     ap.add_argument("--margin", type=float, default=2.0)
     ap.add_argument("--max-worlds", type=int, default=None)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--belief", default=None, help='None (uniform worlds) or "discards"')
     a = ap.parse_args()
     p = SearchPolicy(worlds=a.worlds, candidates=a.candidates, margin=a.margin, threads=a.threads,
-                     max_worlds=a.max_worlds)
+                     max_worlds=a.max_worlds, belief=a.belief)
     t0, c0 = time.perf_counter(), time.process_time()
     c = mjfast.compare(p, "greedy", a.games, rules=a.rules, seed=a.seed, progress=False, threads=1)
     dt, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -41,7 +42,7 @@ def main() -> None:
     dt0, cpu0 = time.perf_counter() - t0, time.process_time() - c0
     d = c.points_diff
     print(f"{a.rules:<10} worlds={a.worlds:<3} max_worlds={p.max_worlds:<3} candidates={a.candidates} "
-          f"margin={a.margin:<4} threads={a.threads} "
+          f"margin={a.margin:<4} threads={a.threads} belief={a.belief} "
           f"games={a.games}: points/game {d.mean:+.2f} [{d.mean - 1.96 * d.se:+.2f}, {d.mean + 1.96 * d.se:+.2f}]  "
           f"win rate {c.win_rate_diff.mean:+.4f}  {(dt - dt0) / p.decided * 1e3:.2f} ms/decision "
           f"(CPU {(cpu - cpu0) / p.decided * 1e3:.2f}) "

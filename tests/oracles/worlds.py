@@ -16,6 +16,7 @@ Slow and obviously right: itertools.permutations over every slot order, no cleve
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -55,6 +56,54 @@ def exact_outcomes(unseen: Sequence[int], hands: Sequence[int], walls: Sequence[
     if total == 0:
         raise ValueError("no consistent assignment")
     return {k: Fraction(v, total) for k, v in counts.items()}
+
+
+def exact_outcomes_weighted(unseen: Sequence[int], hands: Sequence[int], walls: Sequence[int],
+                            kind: Callable[[int], int], weight: Callable[[int, int], Fraction],
+                            is_bonus: Callable[[int], bool] = lambda i: False) -> dict[tuple, Fraction]:
+    """Exact outcome probabilities of the weighted redraw: hand h's slots (hands in order, slot
+    by slot) are each filled by an unseen id not placed yet, id i with probability
+    ``weight(h, kind(i))`` over the total weight of the ids left (a bonus id weighs 0 when
+    ``is_bonus`` says it may not be held); the walls then get the ids left in a uniform order.
+
+    Every ordering of all the ids into the slots is enumerated with its probability (the
+    product of the hand draws' probabilities, times 1 / (ids left)! for the walls' order);
+    outcomes as in :func:`exact_outcomes`."""
+    ids = list(unseen)
+    if len(ids) != sum(hands) + sum(walls):
+        raise ValueError("the unseen tiles must fill the hidden slots exactly")
+    need = sum(hands)
+    rest_orders = math.factorial(len(ids) - need)
+    owner = [h for h, size in enumerate(hands) for _ in range(size)]
+
+    def w(h: int, t: int) -> Fraction:
+        return Fraction(0) if is_bonus(t) else Fraction(weight(h, kind(t)))
+
+    probs: dict[tuple, Fraction] = {}
+    for perm in itertools.permutations(range(len(ids))):
+        p = Fraction(1, rest_orders)
+        left = [ids[i] for i in perm]
+        for slot in range(need):
+            h = owner[slot]
+            total = sum(w(h, t) for t in left[slot:])
+            p *= w(h, left[slot]) / total if total else Fraction(0)
+            if p == 0:
+                break
+        if p == 0:
+            continue
+        pos = 0
+        parts = []
+        for size in hands:
+            parts.append(tuple(sorted(kind(ids[perm[pos + j]]) for j in range(size))))
+            pos += size
+        for size in walls:
+            parts.append(tuple(ids[perm[pos + j]] for j in range(size)))
+            pos += size
+        key = tuple(parts)
+        probs[key] = probs.get(key, Fraction(0)) + p
+    if not probs:
+        raise ValueError("no consistent assignment")
+    return probs
 
 
 def chi_square(observed: Counter, exact: dict[tuple, Fraction]) -> tuple[float, int]:

@@ -27,7 +27,7 @@ from libc.string cimport memcpy, memset
 from mjfast._kernels.rng cimport rng_t, rng_seed_stream, rng_next, rng_bounded
 from mjfast._kernels.states cimport BOOK_STATUS, BOOK_ACTING
 from mjfast._kernels.chinese_game cimport (
-    game_t, FIRST_BONUS, PH_WINDOW, C_NONE,
+    game_t, FIRST_BONUS, PH_WINDOW, C_NONE, M_KONG_CONCEALED,
 )
 from mjfast._kernels.american_game cimport (
     amgame_t, amrules_t, amplayer_t, make_rules as am_make_rules, card_scratch_bytes, game_dist, kind_of_id,
@@ -53,10 +53,22 @@ cdef inline int cn_kind(int t) noexcept nogil:
     return t >> 2 if t < FIRST_BONUS else 34 + (t - FIRST_BONUS)
 
 
+cdef inline double unit(rng_t* r) noexcept nogil:
+    return <double>(rng_next(r) >> 11) * (1.0 / 9007199254740992.0)
+
+
 cdef int redraw(uint8_t* wall, int n_tiles, int lo, int hi, uint8_t (*hands)[48], const int* n_hand, int seat,
-                int n_kinds, bint chinese, bint bonus_out, int* last_kind, rng_t* r) noexcept nogil:
+                int n_kinds, bint chinese, bint bonus_out, int* last_kind, rng_t* r,
+                const float* wts=NULL) noexcept nogil:
     """The shared redraw: hidden wall positions lo .. hi, the hands of the seats other than
-    `seat` (counts by kind, hands[s][k]); returns 0, or -1 when the position is inconsistent."""
+    `seat` (counts by kind, hands[s][k]); returns 0, or -1 when the position is inconsistent,
+    -2 when the weights leave a hand slot no tile.
+
+    wts (NULL: uniform): wts[s * 48 + k], the relative likelihood of kind k in seat s's hand.
+    The hands are then filled seat by seat (seats ascending), tile by tile: each next tile is
+    drawn among the holdable ids not yet placed with probability proportional to its kind's
+    weight for that seat (weighted sampling without replacement); the wall gets the rest in a
+    uniform order."""
     cdef uint8_t pool[MAXT]
     cdef uint8_t holdable[MAXT]
     cdef uint8_t rest[MAXT]
@@ -114,7 +126,10 @@ cdef int redraw(uint8_t* wall, int n_tiles, int lo, int hi, uint8_t (*hands)[48]
             n_hold += 1
     if n_hold < need:
         return -1
-    shuffle(holdable, n_hold, r)
+    if wts == NULL:
+        shuffle(holdable, n_hold, r)
+    elif weighted_hands(holdable, n_hold, n_hand, seat, chinese, wts, r):
+        return -2
     # the hands: the first `need` holdable ids, seat by seat
     j = 0
     for s in range(4):
@@ -138,7 +153,52 @@ cdef int redraw(uint8_t* wall, int n_tiles, int lo, int hi, uint8_t (*hands)[48]
     return 0
 
 
-cdef int sample_cn(game_t* g, int seat, rng_t* r) noexcept nogil:
+cdef int weighted_hands(uint8_t* holdable, int n_hold, const int* n_hand, int seat, bint chinese,
+                        const float* wts, rng_t* r) noexcept nogil:
+    """Moves the ids of the hands (seats ascending but `seat`, n_hand[s] each) to the front of
+    holdable, each drawn with probability proportional to wts[s * 48 + its kind] among the ids
+    not drawn yet. Returns -2 when a slot's remaining weight is zero.
+
+    (The weights are float32 and their sums doubles: a sum of at most MAXT of them is exact,
+    so the running total, less each drawn id's weight, is the total of the ids left.)"""
+    cdef int j = 0, s, c, i, pick
+    cdef double tot, u, acc, wk
+    cdef uint8_t tmp
+    cdef double wv[MAXT]
+    cdef const float* w
+    for s in range(4):
+        if s == seat or n_hand[s] == 0:
+            continue
+        w = wts + s * 48
+        tot = 0.0
+        for i in range(j, n_hold):
+            wv[i] = w[cn_kind(holdable[i]) if chinese else kind_of_id(holdable[i])]
+            tot += wv[i]
+        for c in range(n_hand[s]):
+            if not tot > 0.0:
+                return -2
+            u = unit(r) * tot
+            acc = 0.0
+            pick = -1
+            for i in range(j, n_hold):
+                wk = wv[i]
+                if wk > 0.0:
+                    acc += wk
+                    pick = i             # (rounding: the last id of positive weight)
+                    if u < acc:
+                        break
+            tot -= wv[pick]
+            tmp = holdable[j]
+            holdable[j] = holdable[pick]
+            holdable[pick] = tmp
+            wk = wv[j]
+            wv[j] = wv[pick]
+            wv[pick] = wk
+            j += 1
+    return 0
+
+
+cdef int sample_cn(game_t* g, int seat, rng_t* r, const float* wts=NULL) noexcept nogil:
     cdef uint8_t hands[4][48]
     cdef int n_hand[4]
     cdef int last[4]
@@ -148,8 +208,10 @@ cdef int sample_cn(game_t* g, int seat, rng_t* r) noexcept nogil:
         for k in range(34):
             hands[s][k] = g.p[s].hand[k]
         n_hand[s] = g.p[s].n_hand
-    if redraw(g.wall, g.n_tiles, g.front, g.back, hands, n_hand, seat, 34, True, g.n_tiles > 136, last, r):
-        return -1
+    cdef int rc = redraw(g.wall, g.n_tiles, g.front, g.back, hands, n_hand, seat, 34, True, g.n_tiles > 136, last,
+                         r, wts)
+    if rc:
+        return rc
     for s in range(4):
         if s == seat:
             continue
@@ -169,7 +231,7 @@ cdef int sample_cn(game_t* g, int seat, rng_t* r) noexcept nogil:
     return 0
 
 
-cdef int sample_am(amgame_t* g, int seat, rng_t* r) noexcept nogil:
+cdef int sample_am(amgame_t* g, int seat, rng_t* r, const float* wts=NULL) noexcept nogil:
     cdef uint8_t hands[4][48]
     cdef int n_hand[4]
     cdef int last[4]
@@ -179,8 +241,10 @@ cdef int sample_am(amgame_t* g, int seat, rng_t* r) noexcept nogil:
         for k in range(NK):
             hands[s][k] = g.p[s].h[k]
         n_hand[s] = g.p[s].n_hand
-    if redraw(g.wall, g.n_tiles, g.front, g.n_tiles - 1, hands, n_hand, seat, NK, False, False, last, r):
-        return -1
+    cdef int rc = redraw(g.wall, g.n_tiles, g.front, g.n_tiles - 1, hands, n_hand, seat, NK, False, False, last, r,
+                         wts)
+    if rc:
+        return rc
     for s in range(4):
         if s == seat:
             continue
@@ -198,33 +262,44 @@ cdef int sample_am(amgame_t* g, int seat, rng_t* r) noexcept nogil:
 
 
 def sample_chinese(uint8_t[:, ::1] data, Py_ssize_t book_at, const int8_t[::1] seats, dict kernel_rules,
-                   uint64_t k0, uint64_t k1, uint64_t stream0, int threads):
-    """Redraw every record's hidden tiles from seats[j]'s view (in place). Returns the number
-    of records found inconsistent (left as they were)."""
+                   uint64_t k0, uint64_t k1, uint64_t stream0, int threads, const float[:, :, ::1] weights=None,
+                   Py_ssize_t per=1):
+    """Redraw every record's hidden tiles from seats[j]'s view (in place). weights (None:
+    uniform): (tables, 4, 48) relative likelihoods by kind of each seat's concealed tiles,
+    record j using table j // per. Returns (records found inconsistent, records whose weights
+    leave a hand slot no tile), both left as they were."""
     cdef Py_ssize_t j, n = data.shape[0]
-    cdef int bad = 0
+    cdef int bad = 0, excluded = 0, rc
     cdef game_t* g
     cdef rng_t r
+    cdef const float* wp = NULL
     with nogil:
         for j in range(n):          # (serial: the redraw is cheap beside a rollout)
             g = <game_t*>&data[j, 0]
             rng_seed_stream(&r, k0, k1, stream0 + <uint64_t>j)
-            if sample_cn(g, seats[j], &r):
+            if weights is not None:
+                wp = &weights[j // per, 0, 0]
+            rc = sample_cn(g, seats[j], &r, wp)
+            if rc == -1:
                 bad += 1
-    return bad
+            elif rc:
+                excluded += 1              # (the redraw writes nothing before it fails)
+    return bad, excluded
 
 
 def sample_american(uint8_t[:, ::1] data, Py_ssize_t book_at, Py_ssize_t scratch_at, const int8_t[::1] seats,
-                    dict kernel_rules, uint64_t k0, uint64_t k1, uint64_t stream0, int threads):
+                    dict kernel_rules, uint64_t k0, uint64_t k1, uint64_t stream0, int threads,
+                    const float[:, :, ::1] weights=None, Py_ssize_t per=1):
     """The American twin of sample_chinese; the redrawn seats' distances are recomputed under
     the rules (a card's scratch travels in the record at scratch_at)."""
     cdef amrules_t R = am_make_rules(kernel_rules)
     cdef Py_ssize_t j, n = data.shape[0], sc = card_scratch_bytes(&R)
-    cdef int bad = 0, s
+    cdef int bad = 0, excluded = 0, s, rc
     cdef amgame_t* g
     cdef rng_t r
     cdef amgame_t* work
     cdef int16_t* vs = NULL
+    cdef const float* wp = NULL
     work = <amgame_t*>malloc(sizeof(amgame_t))
     if sc:
         vs = <int16_t*>malloc(sc)
@@ -238,8 +313,14 @@ def sample_american(uint8_t[:, ::1] data, Py_ssize_t book_at, Py_ssize_t scratch
                 memcpy(vs, &data[j, 0] + scratch_at, sc)
                 work.vs = vs
                 _am_pointers(work)
-            if sample_am(work, seats[j], &r):
-                bad += 1
+            if weights is not None:
+                wp = &weights[j // per, 0, 0]
+            rc = sample_am(work, seats[j], &r, wp)
+            if rc:
+                if rc == -1:
+                    bad += 1
+                else:
+                    excluded += 1
                 continue
             for s in range(4):
                 if s != seats[j]:
@@ -254,7 +335,7 @@ def sample_american(uint8_t[:, ::1] data, Py_ssize_t book_at, Py_ssize_t scratch
     finally:
         free(work)
         free(vs)
-    return bad
+    return bad, excluded
 
 
 cdef void _am_pointers(amgame_t* g) noexcept nogil:
@@ -289,14 +370,16 @@ SALTS = {"chinese": <uint64_t>CN_SALT, "american": <uint64_t>AM_SALT}
 
 
 def redraw_trials(const uint8_t[::1] wall, int lo, int hi, const uint8_t[:, ::1] hands, int seat, bint chinese,
-                  bint bonus_out, uint64_t k0, uint64_t k1, int trials):
-    """Tests: the redraw of a small made-up position `trials` times (stream j for trial j).
-    Returns (walls (trials, n), hands (trials, 4, 48)) after each redraw."""
+                  bint bonus_out, uint64_t k0, uint64_t k1, int trials, const float[:, ::1] weights=None):
+    """Tests: the redraw of a small made-up position `trials` times (stream j for trial j),
+    uniform or with weights (4, 48). Returns (walls (trials, n), hands (trials, 4, 48)) after
+    each redraw."""
     cdef int n = wall.shape[0], j, s, k
     cdef uint8_t h[4][48]
     cdef int n_hand[4]
     cdef int last[4]
     cdef rng_t r
+    cdef const float* wp = NULL if weights is None else &weights[0, 0]
     walls = np.zeros((trials, n), np.uint8)
     out = np.zeros((trials, 4, 48), np.uint8)
     cdef uint8_t[:, ::1] w = walls
@@ -310,9 +393,81 @@ def redraw_trials(const uint8_t[::1] wall, int lo, int hi, const uint8_t[:, ::1]
         for k in range(n):
             w[j, k] = wall[k]
         rng_seed_stream(&r, k0, k1, <uint64_t>j)
-        if redraw(&w[j, 0], n, lo, hi, h, n_hand, seat, 34 if chinese else NK, chinese, bonus_out, last, &r):
+        if redraw(&w[j, 0], n, lo, hi, h, n_hand, seat, 34 if chinese else NK, chinese, bonus_out, last, &r, wp):
             raise ValueError("inconsistent position")
         for s in range(4):
             for k in range(48):
                 o[j, s, k] = h[s][k]
     return walls, out
+
+
+# The built-in belief "discards" (issue 27: a user's belief about opponents' hands): relative
+# likelihoods by kind of each seat's concealed tiles, from what everyone saw it do. A kind the
+# seat discarded is less likely in its hand (it let one go: BELIEF_DISCARDED); a suited kind next
+# to one of its first EARLY discards a little less (BELIEF_NEAR: an early discard is an isolated
+# tile, its neighbours were not kept either); a suit it claimed a set of (chow, pung, exposed
+# kong) more likely (BELIEF_CLAIMED_SUIT: it is building there). Jokers and bonus kinds stay 1.
+cdef float BELIEF_DISCARDED = 0.3
+cdef float BELIEF_NEAR = 0.7
+cdef float BELIEF_CLAIMED_SUIT = 1.5
+cdef int EARLY = 6
+
+
+cdef void belief_cn(const game_t* g, float* out) noexcept nogil:
+    cdef int s, i, d, k, suit
+    cdef uint8_t seen[34]
+    cdef uint8_t near[34]
+    cdef uint8_t suits[3]
+    cdef float* w
+    for s in range(4):
+        w = out + s * 48
+        for k in range(48):
+            w[k] = 1.0
+        memset(seen, 0, 34)
+        memset(near, 0, 34)
+        memset(suits, 0, 3)
+        for i in range(g.p[s].n_discards):
+            d = g.p[s].discards[i]
+            seen[d] = 1
+            if i < EARLY and d < 27:
+                if d % 9 > 0:
+                    near[d - 1] = 1
+                if d % 9 < 8:
+                    near[d + 1] = 1
+        for i in range(g.p[s].n_melds):
+            if g.p[s].meld_type[i] != M_KONG_CONCEALED and g.p[s].meld_tile[i] < 27:
+                suits[g.p[s].meld_tile[i] // 9] = 1
+        for k in range(34):
+            if seen[k]:
+                w[k] *= BELIEF_DISCARDED
+            elif near[k]:
+                w[k] *= BELIEF_NEAR
+            if k < 27 and suits[k // 9]:
+                w[k] *= BELIEF_CLAIMED_SUIT
+
+
+cdef void belief_am(const amgame_t* g, float* out) noexcept nogil:
+    cdef int s, i, k
+    cdef float* w
+    for s in range(4):
+        w = out + s * 48
+        for k in range(48):
+            w[k] = 1.0
+        for i in range(g.p[s].n_disc):
+            k = g.p[s].disc[i]
+            if k < 35 and w[k] == 1.0:
+                w[k] = BELIEF_DISCARDED
+
+
+def belief_discards(uint8_t[:, ::1] data, bint chinese):
+    """(n, 4, 48) float32: the belief "discards" of every record's four seats."""
+    cdef Py_ssize_t j, n = data.shape[0]
+    out = np.ones((n, 4, 48), np.float32)
+    cdef float[:, :, ::1] o = out
+    with nogil:
+        for j in range(n):
+            if chinese:
+                belief_cn(<game_t*>&data[j, 0], &o[j, 0, 0])
+            else:
+                belief_am(<amgame_t*>&data[j, 0], &o[j, 0, 0])
+    return out
