@@ -75,7 +75,7 @@ def test_chi_square_detects_a_biased_sampler():
     assert stat > chi2_critical(df)
 
 
-CASES = [("classical", {}), ("basic", {}), ("mcr", {}), ("american", {}),
+CASES = [("classical", {}), ("basic", {}), ("mcr", {}), ("mcr-botzone", {}), ("american", {}),
          ("american", {"card": "toy"})]
 
 
@@ -191,3 +191,34 @@ def test_worlds_bad_input():
     am.reset()
     with pytest.raises(ValueError, match="Charleston"):
         sample_worlds(am.save(), 2, seed=1)
+
+
+def test_mcr_botzone_worlds_keep_each_private_wall_and_what_was_drawn():
+    # mcr-botzone: the hidden tiles are four stretches (seat q: [34 q, 34 q + tiles left in its
+    # own wall)); a world redraws them among themselves and the other seats' concealed tiles,
+    # and keeps each wall's length (a drawn position may change id: the record's history of
+    # who drew which copy is not part of any seat's view)
+    s = saved("mcr-botzone", {}, n=4, steps=50)
+    n = 12
+    w = sample_worlds(s, n, seed=2)
+    lay = new_core(s.rules, 1).state_layout()
+    wall_at = lay["table"] + 16
+    seats = s._book(lay)[:, 1]
+    _, _, v0 = observe_all(s, seats)
+    _, _, v1 = observe_all(w, np.repeat(seats, n))
+    moved = 0
+    for t in range(len(s)):
+        seat = int(seats[t])
+        left = v0[t][seat]["walls_left"]
+        wall0 = s.data[t, wall_at:wall_at + 136]
+        hidden = np.zeros(136, bool)
+        for q in range(4):
+            hidden[34 * q:34 * q + left[q]] = True
+        for k in range(n):
+            wall1 = w.data[t * n + k, wall_at:wall_at + 136]
+            assert v1[t * n + k][seat]["walls_left"] == left
+            assert sorted(wall1.tolist()) == sorted(wall0.tolist())
+            # the tiles left in each wall: the hidden stretches hold the same number of tiles
+            changed = np.nonzero(wall1 != wall0)[0]
+            moved += int(hidden[changed].any())
+    assert moved > len(s) * n // 2

@@ -25,7 +25,7 @@ cdef object seat_view(game_t* g, int seat):
     for s in range(4):
         melds.append(tuple((MELD_NAMES[g.p[s].meld_type[j]], g.p[s].meld_tile[j]) for j in range(g.p[s].n_melds)))
         discards.append(tuple(g.p[s].discards[j] for j in range(g.p[s].n_discards)))
-    return {
+    view = {
         "seat": seat, "dealer": g.t.dealer, "hand_number": g.t.hand_no, "turn": g.t.turn,
         "hand": hand, "melds": tuple(melds), "discards": tuple(discards), "visible": visible,
         "ready": tuple(bool(g.p[s].ready) for s in range(4)),
@@ -33,6 +33,9 @@ cdef object seat_view(game_t* g, int seat):
         "wall_left": live_left(g), "drawn": g.drawn_kind if seat == g.cur else -1,
         "scores": tuple(g.t.score[s] for s in range(4)), "hands_per_game": g.t.hands_per_game,
     }
+    if g.R.botzone:     # mcr-botzone: the tiles left in each seat's own wall (the judge's tileCnt)
+        view["walls_left"] = tuple(g.own_left[s] for s in range(4))
+    return view
 
 
 # ------------------------------------------------------------------------------------------

@@ -57,10 +57,17 @@ cdef inline double unit(rng_t* r) noexcept nogil:
     return <double>(rng_next(r) >> 11) * (1.0 / 9007199254740992.0)
 
 
+cdef inline bint is_hidden(const uint8_t* hidden, int pos, int lo, int hi) noexcept nogil:
+    if hidden != NULL:
+        return hidden[pos] != 0
+    return lo <= pos and pos <= hi
+
+
 cdef int redraw(uint8_t* wall, int n_tiles, int lo, int hi, uint8_t (*hands)[48], const int* n_hand, int seat,
                 int n_kinds, bint chinese, bint bonus_out, int* last_kind, rng_t* r,
-                const float* wts=NULL) noexcept nogil:
-    """The shared redraw: hidden wall positions lo .. hi, the hands of the seats other than
+                const float* wts=NULL, const uint8_t* hidden=NULL) noexcept nogil:
+    """The shared redraw: hidden wall positions lo .. hi (or, hidden not NULL, the positions
+    pos with hidden[pos]: the private walls of mcr-botzone), the hands of the seats other than
     `seat` (counts by kind, hands[s][k]); returns 0, or -1 when the position is inconsistent,
     -2 when the weights leave a hand slot no tile.
 
@@ -87,7 +94,7 @@ cdef int redraw(uint8_t* wall, int n_tiles, int lo, int hi, uint8_t (*hands)[48]
             while c > 0:
                 # the next drawn position holding an id of kind k
                 while pos < n_tiles:
-                    if (pos < lo or pos > hi) and not used[pos]:
+                    if not is_hidden(hidden, pos, lo, hi) and not used[pos]:
                         t = wall[pos]
                         kk = cn_kind(t) if chinese else kind_of_id(t)
                         if kk == k:
@@ -102,9 +109,10 @@ cdef int redraw(uint8_t* wall, int n_tiles, int lo, int hi, uint8_t (*hands)[48]
                 n_pool += 1
                 c -= 1
         need += n_hand[s]
-    for pos in range(lo, hi + 1):
-        pool[n_pool] = wall[pos]
-        n_pool += 1
+    for pos in range(n_tiles):
+        if is_hidden(hidden, pos, lo, hi):
+            pool[n_pool] = wall[pos]
+            n_pool += 1
     # (advise, issue 27 item 6) the pool in id order before the shuffles: its order above follows
     # where the hidden tiles really are; sorted, a world depends only on the seat's view, the
     # seed and its row (ids of one kind are interchangeable: kinds ascend with ids)
@@ -148,8 +156,15 @@ cdef int redraw(uint8_t* wall, int n_tiles, int lo, int hi, uint8_t (*hands)[48]
         rest[n_rest] = holdable[c]
         n_rest += 1
     shuffle(rest, n_rest, r)
-    for c in range(n_rest):
-        wall[lo + c] = rest[c]
+    if hidden == NULL:
+        for c in range(n_rest):
+            wall[lo + c] = rest[c]
+    else:
+        c = 0
+        for pos in range(n_tiles):
+            if hidden[pos]:
+                wall[pos] = rest[c]
+                c += 1
     return 0
 
 
@@ -198,7 +213,9 @@ cdef int weighted_hands(uint8_t* holdable, int n_hold, const int* n_hand, int se
     return 0
 
 
-cdef int sample_cn(game_t* g, int seat, rng_t* r, const float* wts=NULL) noexcept nogil:
+cdef int sample_cn(game_t* g, int seat, rng_t* r, const float* wts, bint botzone) noexcept nogil:
+    """Redraw g (a state record: its rules pointer is not valid here; botzone says whether its
+    rules are mcr-botzone's private walls) from seat's view."""
     cdef uint8_t hands[4][48]
     cdef int n_hand[4]
     cdef int last[4]
@@ -208,8 +225,19 @@ cdef int sample_cn(game_t* g, int seat, rng_t* r, const float* wts=NULL) noexcep
         for k in range(34):
             hands[s][k] = g.p[s].hand[k]
         n_hand[s] = g.p[s].n_hand
+    cdef uint8_t hidden[MAXT]
+    cdef int part
+    cdef const uint8_t* own = NULL
+    if botzone:
+        # four private walls: seat s's hidden tiles are [part s, part s + own_left[s])
+        memset(hidden, 0, MAXT)
+        part = g.n_tiles >> 2
+        for s in range(4):
+            for i in range(g.own_left[s]):
+                hidden[part * s + i] = 1
+        own = hidden
     cdef int rc = redraw(g.wall, g.n_tiles, g.front, g.back, hands, n_hand, seat, 34, True, g.n_tiles > 136, last,
-                         r, wts)
+                         r, wts, own)
     if rc:
         return rc
     for s in range(4):
@@ -273,13 +301,14 @@ def sample_chinese(uint8_t[:, ::1] data, Py_ssize_t book_at, const int8_t[::1] s
     cdef game_t* g
     cdef rng_t r
     cdef const float* wp = NULL
+    cdef bint botzone = bool(kernel_rules.get("botzone", False))
     with nogil:
         for j in range(n):          # (serial: the redraw is cheap beside a rollout)
             g = <game_t*>&data[j, 0]
             rng_seed_stream(&r, k0, k1, stream0 + <uint64_t>j)
             if weights is not None:
                 wp = &weights[j // per, 0, 0]
-            rc = sample_cn(g, seats[j], &r, wp)
+            rc = sample_cn(g, seats[j], &r, wp, botzone)
             if rc == -1:
                 bad += 1
             elif rc:

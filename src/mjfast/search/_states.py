@@ -80,7 +80,7 @@ class TableStates:
     :func:`mjfast.search.evaluate`. A value: picklable (send it to Dask workers), sliceable
     (``states[2:5]``, ``states[[0, 3]]``), concatenable (:meth:`concat`); ``len(states)`` tables.
 
-    Memory: :attr:`record_bytes` per table (3,912 bytes for the Chinese rule sets, of which 920
+    Memory: :attr:`record_bytes` per table (3,928 bytes for the Chinese rule sets, of which 920
     are the game's counters; 2,960 for American, more with a card, whose scratch is part of
     the state: 6,736 with the toy card) plus 8 bytes of checksum; :attr:`nbytes` in all.
 

@@ -169,7 +169,9 @@ def redraw_worlds(states: TableStates, data: np.ndarray, seats: np.ndarray, k0: 
         lay = new_core(states.rules, 1).state_layout()
     fam = states.rules.family
     if fam == "chinese":
-        bad, excluded = _kw.sample_chinese(data, int(lay["book_at"]), seats, {}, k0, k1, stream0, 1, weights, per)
+        bad, excluded = _kw.sample_chinese(data, int(lay["book_at"]), seats,
+                                            {"botzone": bool(getattr(states.rules, "botzone", False))},
+                                            k0, k1, stream0, 1, weights, per)
     else:
         scratch_at = int(lay["game"] + 7) // 8 * 8 + int(lay["slot"])
         bad, excluded = _kw.sample_american(data, int(lay["book_at"]), scratch_at, seats, states.rules.kernel(),
