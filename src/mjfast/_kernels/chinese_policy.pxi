@@ -918,6 +918,7 @@ cdef enum:
     HL_HONOR_PUNG = 15    # a pung of a dragon or of the seat's or the prevalent wind is a plan claim (1; 0: off)
     HL_LATE = 16          # late in the hand (turns_left at most this; 0: off): a ready hand is kept (no
                           # re-plan), and with HL_SELF_WEIGHT 0 a self-drawn-only wait counts 1 per copy
+                          # (early on such a hand re-plans towards waits that win on a discard)
     HL_REPLAN_MIN = 17    # re-plan a ready hand whose waits are worth at most this (wait_value)
     HL_REPLAN_ONE = 18    # 1: the re-plan also looks at a ready hand with a single ready discard
     N_HL = 19
@@ -926,7 +927,7 @@ cdef enum:
     HL_WEIGHT_MAX = 6     # live_weight's largest (most_effective's bound on wait_value per copy)
 
 # the constants in force (bench/calibration.md gives the runs that chose HL_DEFAULTS)
-HL_DEFAULTS = [3, 2, 5, 99, 12, 3, 1, 1, 4, 1, 1, 1, 5, 2, 2, 1, 2, 0, 1]
+HL_DEFAULTS = [3, 2, 5, 99, 12, 3, 1, 1, 4, 1, 0, 1, 5, 2, 2, 1, 7, 0, 1]
 cdef int HL[N_HL]
 HL[:] = HL_DEFAULTS
 
@@ -1233,8 +1234,10 @@ cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
     should_fold (the defaults never fold: HL_FOLD_SHANTEN 99). Among the remaining candidates a
     chow pattern plan (pattern_steer) keeps its kinds. At a ready hand the waits are valued by
     live_weight (HL_LIVE), and a ready hand with no live wait that wins on a discard steers by
-    the pattern plan among the ready discards or, HL_REPLAN 2, those one from ready.
-    wait_value counts waits that win only self-drawn HL_SELF_WEIGHT times."""
+    the pattern plan among the ready discards or, HL_REPLAN 2, those one from ready (also a
+    hand with a single ready discard, HL_REPLAN_ONE); late in the hand (turns_left at most
+    HL_LATE, right under either rule set) a ready hand is kept and a wait that wins only
+    self-drawn counts 1 per copy (earlier HL_SELF_WEIGHT, 0 in the defaults)."""
     cdef player_t* p = &g.p[seat]
     cdef uint8_t sh[34]
     cdef codes_t c
