@@ -3,7 +3,8 @@ CPU-time turns per second of each on one thread (interleaved rounds, median and 
 
 Targets (issue 28 item 5): exhaustive draws <= 4 %, self-drawn share of wins 25.7 +- 3 points,
 >= 1 M turns/s per thread. Results: bench/calibration.md.
-Usage: PYTHONPATH=src python bench/calibration.py [hands] [rounds] [games per timing round]
+Usage: PYTHONPATH=src python bench/calibration.py [hands] [rounds] [games per timing round] [rules ...]
+(rules: mcr and mcr-botzone by default; seed 1, and seed 11 for a second look.)
 """
 from __future__ import annotations
 
@@ -18,13 +19,26 @@ from mjfast import _core
 POLICIES = ("humanlike", "greedy")
 
 
-def main(hands: int = 20_000, rounds: int = 5, games: int = 400) -> None:
+def main(hands: int = 20_000, rounds: int = 5, games: int = 400,
+         rules: tuple[str, ...] = ("mcr", "mcr-botzone"), seeds: tuple[int, ...] = (1, 11)) -> None:
     _core.ensure_tables()
-    for pol in POLICIES:
-        c = mjfast.calibration(rules="mcr", policies=pol, hands=hands, seed=1, threads=1)
-        print(f"### {pol}, rules=mcr, {c.hands:,} hands, seed 1\n")
-        print(c.table())
-        print()
+    for rs in rules:
+        for pol in POLICIES:
+            c = mjfast.calibration(rules=rs, policies=pol, hands=hands, seed=seeds[0], threads=1)
+            print(f"### {pol}, rules={rs}, {c.hands:,} hands, seed {seeds[0]}\n")
+            print(c.table())
+            print()
+    print("| rules | policy | seed | exhaustive draws | self-drawn share |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for rs in rules:
+        for pol in POLICIES:
+            for seed in seeds:
+                c = mjfast.calibration(rules=rs, policies=pol, hands=hands, seed=seed, threads=1)
+                d = c.rows["exhaustive draw rate"]["simulated"]
+                s = c.rows["self-drawn share of wins"]["simulated"]
+                print(f"| {rs} | {pol} | {seed} | {d.p:.2%} [{d.low:.2%}, {d.high:.2%}] "
+                      f"| {s.p:.1%} [{s.low:.1%}, {s.high:.1%}] |")
+    print()
     rates: dict = {p: [] for p in POLICIES}
     for p in POLICIES:
         mjfast.simulate(20, rules="mcr", policies=p, seed=1, threads=1, progress=False)
@@ -42,5 +56,5 @@ def main(hands: int = 20_000, rounds: int = 5, games: int = 400) -> None:
 
 
 if __name__ == "__main__":
-    a = [int(x) for x in sys.argv[1:]]
-    main(*a)
+    a = [int(x) for x in sys.argv[1:4]] + [20_000, 5, 400][len(sys.argv[1:4]):]
+    main(a[0], a[1], a[2], rules=tuple(sys.argv[4:]) or ("mcr", "mcr-botzone"))

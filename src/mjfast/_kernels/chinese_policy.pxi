@@ -599,7 +599,11 @@ cdef int wait_value(game_t* g, int seat, uint64_t waits, int discarded) noexcept
         w = mj_ctz64(on_discard)
         on_discard &= on_discard - 1
         v += 3 * unseen_by(g, seat, w, discarded)
-    sw = HL[HL_SELF_WEIGHT] if p.policy == POL_HUMANLIKE else 1
+    sw = 1
+    if p.policy == POL_HUMANLIKE:
+        sw = HL[HL_SELF_WEIGHT]
+        if sw == 0 and turns_left(g) <= HL[HL_LATE]:
+            sw = 1                     # (late: a self-drawn win is better than a draw)
     while self_only:
         w = mj_ctz64(self_only)
         self_only &= self_only - 1
@@ -912,13 +916,18 @@ cdef enum:
                           # discards by the pattern plan, 2 also among those one from ready
     HL_CLAIM_MISS = 14    # a chow claim serves a chow pattern plan missing at most this many kinds (0: off)
     HL_HONOR_PUNG = 15    # a pung of a dragon or of the seat's or the prevalent wind is a plan claim (1; 0: off)
-    N_HL = 16
+    HL_LATE = 16          # late in the hand (turns_left at most this; 0: off): a ready hand is kept (no
+                          # re-plan), and with HL_SELF_WEIGHT 0 a self-drawn-only wait counts 1 per copy
+                          # (early on such a hand re-plans towards waits that win on a discard)
+    HL_REPLAN_MIN = 17    # re-plan a ready hand whose waits are worth at most this (wait_value)
+    HL_REPLAN_ONE = 18    # 1: the re-plan also looks at a ready hand with a single ready discard
+    N_HL = 19
 
 cdef enum:
     HL_WEIGHT_MAX = 6     # live_weight's largest (most_effective's bound on wait_value per copy)
 
 # the constants in force (bench/calibration.md gives the runs that chose HL_DEFAULTS)
-HL_DEFAULTS = [3, 2, 5, 99, 12, 3, 1, 1, 4, 1, 0, 1, 4, 2, 2, 1]
+HL_DEFAULTS = [3, 2, 5, 99, 12, 3, 1, 1, 4, 1, 0, 1, 5, 2, 2, 1, 7, 0, 1]
 cdef int HL[N_HL]
 HL[:] = HL_DEFAULTS
 
@@ -933,6 +942,18 @@ def _set_humanlike(knobs=None):
     for i in range(N_HL):
         HL[i] = int(new[i])
     return old
+
+
+cdef inline int turns_left(game_t* g) noexcept nogil:
+    """About how many more draws each seat has before the hand is drawn, under either rule
+    set: the live tiles / 4 (one wall shared in turn), or under the Botzone judge's rules
+    (g.R.botzone) the fewest tiles left in a seat's own wall (the hand ends when the seat that
+    must draw has an empty own wall; claims that skip seats make the walls uneven)."""
+    cdef int m
+    if g.R.botzone:
+        m = imin(g.own_left[0], g.own_left[1])
+        return imin(m, imin(g.own_left[2], g.own_left[3]))
+    return live_left(g) >> 2
 
 
 cdef int live_weight(game_t* g, int w) noexcept nogil:
@@ -1137,7 +1158,8 @@ cdef bint plan_claim(game_t* g, int seat, int k, int claim, int start, int after
         ok = True
     elif claim == C_PUNG:
         ok = pungs_count(p) >= HL[HL_PUNGS] or (HL[HL_HONOR_PUNG] > 0 and (
-            k >= 31 or k == 27 + ((seat - g.t.dealer) & 3) or k == 27 + ((g.t.hand_no >> 2) & 3)))
+            k >= 31 or k == 27 + ((seat - g.t.dealer) & 3)
+            or k == 27 + (g.R.quan if g.R.botzone else (g.t.hand_no >> 2) & 3)))
     elif HL[HL_STRAIGHTS]:
         ok = chow_plan(p, start) or (HL[HL_CLAIM_MISS] > 0 and pattern_miss(p, chow_kinds(0, start)) <= HL[HL_CLAIM_MISS])
     p.n_melds -= 1
@@ -1212,8 +1234,10 @@ cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
     should_fold (the defaults never fold: HL_FOLD_SHANTEN 99). Among the remaining candidates a
     chow pattern plan (pattern_steer) keeps its kinds. At a ready hand the waits are valued by
     live_weight (HL_LIVE), and a ready hand with no live wait that wins on a discard steers by
-    the pattern plan among the ready discards or, HL_REPLAN 2, those one from ready.
-    wait_value counts waits that win only self-drawn HL_SELF_WEIGHT times."""
+    the pattern plan among the ready discards or, HL_REPLAN 2, those one from ready (also a
+    hand with a single ready discard, HL_REPLAN_ONE); late in the hand (turns_left at most
+    HL_LATE, right under either rule set) a ready hand is kept and a wait that wins only
+    self-drawn counts 1 per copy (earlier HL_SELF_WEIGHT, 0 in the defaults)."""
     cdef player_t* p = &g.p[seat]
     cdef uint8_t sh[34]
     cdef codes_t c
@@ -1244,10 +1268,10 @@ cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
         off = pattern_steer(p, cands)
         if off:
             cands = off
-    if not (cands & (cands - 1)):
+    if not (cands & (cands - 1)) and (best_s > 0 or not HL[HL_REPLAN_ONE]):
         return mj_ctz64(cands)
     k = most_effective(g, seat, &c, cands, best_s, live, &f14, NULL, best_s == 0, &value)
-    if best_s == 0 and value == 0 and HL[HL_REPLAN] > 0:
+    if best_s == 0 and value <= HL[HL_REPLAN_MIN] and HL[HL_REPLAN] > 0 and turns_left(g) > HL[HL_LATE]:
         # (a ready hand that cannot win on a discard: towards a pattern, ready if it can)
         off = pattern_steer(p, cands)
         if HL[HL_REPLAN] > 1:
