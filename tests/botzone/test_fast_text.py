@@ -127,6 +127,19 @@ def test_white_space_is_pythons():
                                            0x205F, 0x3000]
 
 
+def test_a_line_of_other_white_space_separates_hands_as_in_python():
+    # a line holding only U+00A0 is blank to the Python reader (str.strip): between two hands,
+    # or after the last, it ends a hand; the compiled reader leaves it to Python and the same
+    # hands come out (found by the perturbation test below)
+    for where in ("between", "end"):
+        lines = _games(True, 1).split(b"\n")
+        blanks = [i for i, ln in enumerate(lines) if not ln.strip()]
+        i = blanks[0] if where == "between" else blanks[-1]
+        lines[i] = b"\xc2\xa0"
+        fast, slow = _both(b"\n".join(lines))
+        assert fast == slow and fast[0] == "ok", where
+
+
 _TOKENS = [b"W1", b"H3", b"J4", b"X9", b"None", b"Play", b"PLAY", b"Deal", b"Match", b"Huang", b"Fan", b"Score", b"7",
            b"-3", b"+2", b"", b"1_0", b"\xc2\xa0", b"\xe4\xb8\x80", b"Ignore", b"Peng", b"Hu", b"4", b"0", b"\xff"]
 

@@ -523,14 +523,14 @@ def _read_text_fast(fh, name: str, run: _Hands, n_tables: int, bar) -> None:
                 pieces.append(p)
                 have += p.n
         if have >= n_tables or (eof and pos >= end and pieces):
-            _flush(run, pieces, ep, name)
-            ep += have
+            ep += _flush(run, pieces, ep, name)
             pieces, have = [], 0
 
 
-def _flush(run: _Hands, pieces: list, ep0: int, name: str) -> None:
+def _flush(run: _Hands, pieces: list, ep0: int, name: str) -> int:
     """A chunk of hands (pieces of parses) into run: the compiled arrays when every hand was
-    read exactly, else every hand as the Python reader reads it (a hand it refuses raises)."""
+    read exactly, else every hand as the Python reader reads it (a hand it refuses raises).
+    Returns the hands it gave run."""
     if all(p.ok[:p.n].all() for p in pieces):
         kind, player, code, act_start, deals, deal_start, deal_len, quan, scores = _merge(pieces)
         n = len(quan)
@@ -545,12 +545,17 @@ def _flush(run: _Hands, pieces: list, ep0: int, name: str) -> None:
                        deal_len, result, quan, scores.astype(np.float32), hand_of)
         run.play(laid)
         run.seen += n
-        return
+        return n
     items: list = []
     for p in pieces:
         for k in range(p.n):
-            items.append((ep0 + len(items), _logs._text_hand(name, p.lines(k, name, False))))
+            # the Python reader's grouping of these lines: a line of white space other than
+            # ASCII (which the compiled reader leaves to Python) may end a hand, or be all of it
+            ls = p.lines(k, name, False)
+            for h in _logs._read_text(name, ls[0], iter(ls[1:])) if ls else ():
+                items.append((ep0 + len(items), h))
     run.chunk(items)
+    return len(items)
 
 
 def decisions(hands, *, n_tables: int = 256, derived: bool = False, privileged: bool = False,
