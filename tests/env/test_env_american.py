@@ -80,8 +80,10 @@ def test_encoder_and_mask_match_the_reference(opts):
     assert {"own_turn", "call", "pass_tile"} <= contexts
 
 
-@pytest.mark.parametrize("policy", ["greedy", "random"])
-@pytest.mark.parametrize("opts", OPTION_SETS, ids=lambda o: ",".join(o) or "default")
+@pytest.mark.parametrize("opts,policy", [
+    pytest.param(o, p, id=f"{','.join(o) or 'default'}-{p}",
+                 marks=[pytest.mark.slow] if (not o and p == "random") else [])  # (default-random: ~10 s)
+    for o in OPTION_SETS for p in ("greedy", "random")])
 def test_expert_play_reproduces_simulate(policy, opts):
     n = 60
     code = engine.POLICY_CODES[policy]

@@ -108,8 +108,12 @@ def _card_table(card, n, seed, code):
     return r, key, core
 
 
-@pytest.mark.parametrize("policy", ["greedy", "random"])
-@pytest.mark.parametrize("card", ["toy", "large"])
+@pytest.mark.parametrize("policy,card", [
+    ("greedy", "toy"),
+    # (the other three take 9-15 s each: the slow tier, run by .ci/run)
+    pytest.param("random", "toy", marks=pytest.mark.slow),
+    pytest.param("greedy", "large", marks=pytest.mark.slow),
+    pytest.param("random", "large", marks=pytest.mark.slow)])
 def test_teacher_play_with_a_card_reproduces_simulate(policy, card, cards_do_not_crash):
     """External seats answered by a built-in teacher play simulate's games, card and all: the
     same output rows (per-line columns included). An external seat's call takes the exposure
