@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-import mjfast
 from mjfast._kernels.mcr_fan import fan_one
 from mjfast.mcr import FANS
 
