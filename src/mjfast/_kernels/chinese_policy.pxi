@@ -1287,7 +1287,10 @@ cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
     the pattern plan among the ready discards or, HL_REPLAN 2, those one from ready (also a
     hand with a single ready discard, HL_REPLAN_ONE); late in the hand (turns_left at most
     HL_LATE, right under either rule set) a ready hand is kept and a wait that wins only
-    self-drawn counts 1 per copy (earlier HL_SELF_WEIGHT, 0 in the defaults)."""
+    self-drawn counts 1 per copy (earlier HL_SELF_WEIGHT, 0 in the defaults). With fewer than
+    HL_FEED turns left a hand at least HL_FEED_SHANTEN from ready, and with fewer than
+    HL_FEED_DEAD a ready hand with no wait worth min_fan, lets go the tile the others most
+    likely wait on (feed_discard): more hands end in a win on a discard instead of a draw."""
     cdef player_t* p = &g.p[seat]
     cdef uint8_t sh[34]
     cdef codes_t c
