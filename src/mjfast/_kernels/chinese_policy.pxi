@@ -921,13 +921,21 @@ cdef enum:
                           # (early on such a hand re-plans towards waits that win on a discard)
     HL_REPLAN_MIN = 17    # re-plan a ready hand whose waits are worth at most this (wait_value)
     HL_REPLAN_ONE = 18    # 1: the re-plan also looks at a ready hand with a single ready discard
-    N_HL = 19
+    HL_FEED = 19          # late (turns_left below this; 0: off) a hand far from ready (HL_FEED_SHANTEN)
+                          # lets go the tile the others most likely wait on (feed_discard)
+    HL_FEED_SHANTEN = 20  # ... when at least this far from ready
+    HL_FEED_SLACK = 21    # ... among its tiles at most this much above the best shanten
+    HL_FEED_DEAD = 22     # late (turns_left below this; 0: off) a ready hand with no wait worth
+                          # min_fan at all (wait_value 0) feeds too (feed_discard)
+    HL_FEED_READ = 23     # 1: feed_discard also reads the others' discards (a suit one lets go is not
+                          # its wait; a kind one discarded is less likely its wait)
+    N_HL = 24
 
 cdef enum:
     HL_WEIGHT_MAX = 6     # live_weight's largest (most_effective's bound on wait_value per copy)
 
 # the constants in force (bench/calibration.md gives the runs that chose HL_DEFAULTS)
-HL_DEFAULTS = [3, 2, 5, 99, 12, 3, 1, 1, 4, 1, 0, 1, 5, 2, 2, 1, 7, 0, 1]
+HL_DEFAULTS = [3, 2, 5, 99, 12, 3, 1, 1, 4, 1, 0, 1, 5, 2, 2, 1, 7, 0, 1, 3, 1, 1, 1, 1]
 cdef int HL[N_HL]
 HL[:] = HL_DEFAULTS
 
@@ -1226,6 +1234,48 @@ cdef int safest_discard(game_t* g, int seat, const uint8_t* sh, int best_s) noex
     return best_k
 
 
+cdef int feed_discard(game_t* g, int seat, const uint8_t* sh, int best_s) noexcept nogil:
+    """The humanlike policy's discard of a hand that will not be ready in time: of its kinds at
+    most HL_FEED_SLACK above the best shanten, the one the others most likely wait on (from what
+    seat sees: the suits of their declared sets, a chow's neighbours, the copies it has not
+    seen, middle ranks before terminals and honors); ties to the lower shanten."""
+    cdef player_t* p = &g.p[seat]
+    cdef uint64_t cands = held_kinds(p.hand) & ~kinds_above(sh, best_s + HL[HL_FEED_SLACK])
+    cdef int k, s, j, t, r, d, score, best = -1000000, best_k = -1
+    if not cands:
+        cands = held_kinds(p.hand)
+    while cands:
+        k = mj_ctz64(cands)
+        cands &= cands - 1
+        score = 4 * unseen(g, seat, k)
+        if k < 27:
+            r = k % 9
+            score += 4 if 2 <= r <= 6 else (2 if r == 1 or r == 7 else 0)
+        for s in range(4):
+            if s == seat:
+                continue
+            for j in range(g.p[s].n_melds):
+                t = g.p[s].meld_tile[j]
+                if k < 27 and t < 27 and t // 9 == k // 9:
+                    score += 3
+                    if g.p[s].meld_type[j] == M_CHOW and t - 2 <= k <= t + 4:
+                        score += 2
+            if HL[HL_FEED_READ]:
+                d = 0
+                for j in range(g.p[s].n_discards):
+                    t = g.p[s].discards[j]
+                    if t == k:
+                        score -= 3
+                    elif (k < 27 and t < 27 and t // 9 == k // 9) or (k >= 27 and t >= 27):
+                        d += 1
+                score -= d // 2
+        score = 4 * score - (sh[k] - best_s)
+        if score > best:
+            best = score
+            best_k = k
+    return best_k
+
+
 cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
     """Greedy's discard (lowest shanten, the most valuable waits at a ready hand, the most
     effective tiles), except that a flush plan (HL_STEER_OFF tiles off a suit at most) sends a
@@ -1237,7 +1287,10 @@ cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
     the pattern plan among the ready discards or, HL_REPLAN 2, those one from ready (also a
     hand with a single ready discard, HL_REPLAN_ONE); late in the hand (turns_left at most
     HL_LATE, right under either rule set) a ready hand is kept and a wait that wins only
-    self-drawn counts 1 per copy (earlier HL_SELF_WEIGHT, 0 in the defaults)."""
+    self-drawn counts 1 per copy (earlier HL_SELF_WEIGHT, 0 in the defaults). With fewer than
+    HL_FEED turns left a hand at least HL_FEED_SHANTEN from ready, and with fewer than
+    HL_FEED_DEAD a ready hand with no wait worth min_fan, lets go the tile the others most
+    likely wait on (feed_discard): more hands end in a win on a discard instead of a draw."""
     cdef player_t* p = &g.p[seat]
     cdef uint8_t sh[34]
     cdef codes_t c
@@ -1245,6 +1298,11 @@ cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
     cdef uint64_t cands, off, more
     cdef int best_s, live, k, s, value = 0
     best_s = greedy_shanten(g, p.hand, &c, sh, &live, &f14)
+    if best_s >= HL[HL_FEED_SHANTEN] and turns_left(g) < HL[HL_FEED]:
+        # (too far from ready for the turns left: let the others win on a discard)
+        k = feed_discard(g, seat, sh, best_s)
+        p.wait_sh = sh[k] if sh[k] <= best_s + 1 else -1
+        return k
     if should_fold(g, seat, best_s):
         k = safest_discard(g, seat, sh, best_s)
         p.wait_sh = sh[k] if sh[k] <= best_s + 1 else -1   # (each_discard is exact up to best + 1)
@@ -1271,6 +1329,11 @@ cdef int humanlike_discard(game_t* g, int seat) noexcept nogil:
     if not (cands & (cands - 1)) and (best_s > 0 or not HL[HL_REPLAN_ONE]):
         return mj_ctz64(cands)
     k = most_effective(g, seat, &c, cands, best_s, live, &f14, NULL, best_s == 0, &value)
+    if best_s == 0 and value == 0 and turns_left(g) < HL[HL_FEED_DEAD]:
+        # (a ready hand that cannot win at all this late: let the others win on a discard)
+        k = feed_discard(g, seat, sh, best_s)
+        p.wait_sh = sh[k] if sh[k] <= best_s + 1 else -1
+        return k
     if best_s == 0 and value <= HL[HL_REPLAN_MIN] and HL[HL_REPLAN] > 0 and turns_left(g) > HL[HL_LATE]:
         # (a ready hand that cannot win on a discard: towards a pattern, ready if it can)
         off = pattern_steer(p, cands)
