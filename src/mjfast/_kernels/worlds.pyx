@@ -408,7 +408,9 @@ def redraw_trials(const uint8_t[::1] wall, int lo, int hi, const uint8_t[:, ::1]
     cdef int n_hand[4]
     cdef int last[4]
     cdef rng_t r
-    cdef const float* wp = NULL if weights is None else &weights[0, 0]
+    cdef const float* wp = NULL
+    if weights is not None:
+        wp = &weights[0, 0]          # (a ternary would drop the const: a compiler warning)
     walls = np.zeros((trials, n), np.uint8)
     out = np.zeros((trials, 4, 48), np.uint8)
     cdef uint8_t[:, ::1] w = walls
