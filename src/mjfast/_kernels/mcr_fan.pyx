@@ -1446,14 +1446,10 @@ cdef int knitted_straight_form(ctx_t* x, int8_t* table, splits_t* sp) noexcept n
             table[F_SELF_DRAWN] = 0
         else:
             table[F_CONCEALED_HAND] += 1
-    r = 0
-    for j in range(9):
-        if ks[j] == win:
-            r = 1
     if not x.n_decl:
         # the wait test looks at the 5 tiles outside the knitted straight only (the 2018
         # calculator: no wait at all when the winning tile is one of the knitted nine)
-        if rest[win] and not (x.judge2018 and r):
+        if rest[win] and not (x.judge2018 and (KNITTED_MASK[p] >> win) & 1):
             if unique_wait(rest, held, odd, four, win, False, x.T):
                 if fkind == G_CHOW and (win == ftile or win == ftile + 2):
                     table[F_EDGE_WAIT] += 1
@@ -1461,12 +1457,10 @@ cdef int knitted_straight_form(ctx_t* x, int8_t* table, splits_t* sp) noexcept n
                     table[F_CLOSED_WAIT] += 1
                 elif pair == win:
                     table[F_SINGLE_WAIT] += 1
-    elif x.judge2018:
-        # 2018: Single Wait whenever the winning tile is outside the knitted nine, never inside
-        if not r:
-            table[F_SINGLE_WAIT] += 1
     else:
-        if not r or x.standing[win] == 3:
+        r = <int>((KNITTED_MASK[p] >> win) & 1)
+        # 2018: Single Wait whenever the winning tile is outside the knitted nine, never inside
+        if not r or (x.standing[win] == 3 and not x.judge2018):
             table[F_SINGLE_WAIT] += 1
     apply_exclusions(table)
     return 1
