@@ -33,7 +33,7 @@ from ..game import chinese as _chinese
 from . import _logs, _tiles
 from ._hand import ACTION_KINDS, ANGANG, BUGANG, BUHUA, CHI, DRAW, GANG, HU, PENG, PLAY, Hand
 from ._judge import _flowers, _last_tile, _where, unsupported
-from ._table import A_CHOW, A_KONG, A_OWN_KONG, A_PUNG, A_WIN, Layout, ScriptError
+from ._table import _CODE, A_CHOW, A_KONG, A_OWN_KONG, A_PUNG, A_WIN, Layout, ScriptError
 from ._tiles import KIND_OF
 
 MAX_SCRIPT = 512                 # decisions of one hand at most (a Botzone hand has far fewer)
@@ -236,9 +236,6 @@ def play(prepared: Iterable, col, *, n_tables: int = 256, derived: bool = False,
 
 
 _KIND_INDEX = {k: i for i, k in enumerate(ACTION_KINDS)}
-_CODE: dict = dict(_tiles.KIND_OF)
-_CODE.update({name: 34 + tid - 136 for name, tid in _tiles.BONUS_ID.items()})
-_CODE[None] = -1
 _RESULT = {"hu": 1, "huang": 2}
 
 
